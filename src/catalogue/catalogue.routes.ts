@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { errorResponses } from '../http/schemas.ts'
+import { pageLinks } from '../http/pagination.ts'
+import type { Db } from '../store/database.ts'
+import { ProjectListQuerySchema, ProjectPageSchema, ProjectParamsSchema, ProjectSchema } from './catalogue.schemas.ts'
+import type { MediaLinker } from './project.mapper.ts'
+import { getProjectDetail, listProjectPage } from './projects.service.ts'
+
+export interface CatalogueOptions {
+  db: Db
+  /** The absolute URL of the request as the client sees it (PUBLIC_URL or the Host header). */
+  requestUrl: (request: FastifyRequest) => URL
+  links: (request: FastifyRequest) => MediaLinker
+}
+
+/** GET /api/v1/commerce/products/ and /:id/ (registered with that prefix; trailing slash optional). */
+export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, requestUrl, links }) => {
+  app.get('/', {
+    schema: {
+      tags: ['catalogue'],
+      summary: 'List projects',
+      description: 'A page of projects matching every given filter (AND). Unknown query parameters are ignored.',
+      querystring: ProjectListQuerySchema,
+      response: { 200: ProjectPageSchema, ...errorResponses(400) }
+    }
+  }, async (request) => {
+    const { limit, offset } = request.query
+    const page = await listProjectPage(db, request.query, links(request))
+    return { count: page.count, ...pageLinks(requestUrl(request), limit, offset, page.count), results: page.results }
+  })
+
+  app.get('/:id/', {
+    schema: {
+      tags: ['catalogue'],
+      summary: 'Get one project',
+      description: 'The full project, including external_id. An unknown or malformed id is 404.',
+      params: ProjectParamsSchema,
+      response: { 200: ProjectSchema, ...errorResponses(404) }
+    }
+  }, async (request) => await getProjectDetail(db, request.params.id, links(request)))
+}

@@ -1,0 +1,58 @@
+import type { ImportRecord, Project, ProjectListItem } from './catalogue.schemas.ts'
+import type { ProjectRecordRow, ProjectRelations } from './projects.repository.ts'
+
+/** Turns stored media into absolute links at response time; links are never stored. */
+export interface MediaLinker {
+  sdgIcon(number: number): string
+  image(url: string): string
+}
+
+const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbose_name: verboseName })
+
+/** Database row plus its relations → the API's Project (detail) object. Field order follows spec 2.1. */
+export function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {
+  const { id, ...rest } = toListItem(row, relations, links)
+  return { id, external_id: row.external_id, ...rest }
+}
+
+export function toListItem (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): ProjectListItem {
+  return {
+    id: row.id,
+    name: row.name,
+    symbol: row.symbol,
+    vintages: JSON.parse(row.vintages) as number[],
+    registry: named(row.registry, row.registry_name),
+    standard: named(row.standard, row.standard_name),
+    credit_type: row.credit_type === null ? null : named(row.credit_type, row.credit_type_name ?? row.credit_type),
+    short_description: row.short_description,
+    rating: row.rating === null ? null : named(row.rating, row.rating_name ?? row.rating),
+    certifications: (relations.certifications.get(row.id) ?? []).map((c) => named(c.name_id, c.verbose_name)),
+    description: row.description,
+    url: row.url,
+    is_bundle: Boolean(row.is_bundle),
+    bundles: row.bundles === null ? null : JSON.parse(row.bundles) as unknown[],
+    inventory_price: row.inventory_price,
+    location: row.location,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    date: row.date,
+    area: row.area,
+    estimated_annual_reductions: row.estimated_annual_reductions,
+    project_developer: row.project_developer,
+    sustainable_development_goals: (relations.sdgs.get(row.id) ?? [])
+      .map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name, icon: links.sdgIcon(s.number) })),
+    co_benefits: row.co_benefits,
+    images: (relations.images.get(row.id) ?? []).map((i) => ({ title: i.title, url: links.image(i.url) }))
+  }
+}
+
+/** Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links. */
+export function toImportRecord (row: ProjectRecordRow, relations: ProjectRelations): ImportRecord {
+  const identity: MediaLinker = { sdgIcon: () => '', image: (url) => url }
+  const { sustainable_development_goals: sdgs, ...project } = toProject(row, relations, identity)
+  return {
+    ...project,
+    sustainable_development_goals: sdgs.map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name })),
+    in_sale: Boolean(row.in_sale)
+  }
+}

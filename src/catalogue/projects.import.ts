@@ -1,0 +1,210 @@
+import { Compile } from 'typebox/compile'
+import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
+import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
+import { toImportRecord } from './project.mapper.ts'
+import * as repository from './projects.repository.ts'
+
+/** A record that cannot be imported; names its index in the file and the field at fault. */
+export class ImportError extends Error {
+  readonly index: number | undefined
+  readonly field: string | undefined
+  constructor (message: string, index?: number, field?: string, line?: number) {
+    const where = index === undefined ? '' : `record ${index}${line === undefined ? '' : ` (line ${line})`}${field === undefined ? '' : `, field "${field}"`}: `
+    super(`${where}${message}`)
+    this.name = 'ImportError'
+    this.index = index
+    this.field = field
+  }
+}
+
+interface SourcedRecord { value: unknown, line: number | undefined }
+
+/** A JSON array, or NDJSON (one object per line; blank lines skipped). Indexes count from 0. */
+export function parseImportText (text: string): SourcedRecord[] {
+  const body = text.replace(/^\uFEFF/, '')
+  if (body.trimStart().startsWith('[')) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body)
+    } catch (error) {
+      throw new ImportError(`the file is not valid JSON: ${(error as Error).message}`)
+    }
+    return (parsed as unknown[]).map((value) => ({ value, line: undefined }))
+  }
+  const records: SourcedRecord[] = []
+  body.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return
+    try {
+      records.push({ value: JSON.parse(raw), line: i + 1 })
+    } catch (error) {
+      throw new ImportError(`not valid JSON: ${(error as Error).message}`, records.length, undefined, i + 1)
+    }
+  })
+  return records
+}
+
+const validator = Compile(ImportRecordSchema)
+
+function fieldPath (instancePath: string): string | undefined {
+  const parts = instancePath.split('/').filter((p) => p !== '')
+  if (parts.length === 0) return undefined
+  return parts.map((p, i) => /^\d+$/.test(p) ? `[${p}]` : (i === 0 ? p : `.${p}`)).join('')
+}
+
+/**
+ * Checks every record against the import schema and the rules a schema cannot say (unique ids,
+ * one verbose name per name_id, bundles). Nothing is written unless every record passes.
+ */
+export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: ReadonlyMap<string, number>): ImportRecord[] {
+  const ids = new Map<number, number>()
+  const externalIds = new Map<string, number>()
+  const verboseNames = new Map<string, string>()
+  return records.map(({ value, line }, index) => {
+    const fail = (message: string, field?: string): never => { throw new ImportError(message, index, field, line) }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('must be a JSON object')
+    if (!validator.Check(value)) {
+      const first = [...validator.Errors(value)][0]
+      if (first === undefined) fail('does not match the import schema')
+      if (first!.keyword === 'boolean' || first!.keyword === 'additionalProperties') {
+        const extra = (first!.params as { additionalProperties?: string[] }).additionalProperties?.[0]
+        fail('is not a field of the import format', fieldPath(first!.instancePath) ?? extra)
+      }
+      if (first!.keyword === 'required') {
+        const missing = (first!.params as { requiredProperties?: string[] }).requiredProperties?.[0]
+        const parent = fieldPath(first!.instancePath)
+        fail('is required', parent === undefined ? missing : `${parent}.${missing ?? ''}`)
+      }
+      fail(first!.message, fieldPath(first!.instancePath))
+    }
+    const record = value as ImportRecord
+
+    const seenAt = ids.get(record.id)
+    if (seenAt !== undefined) fail(`id ${record.id} is already used by record ${seenAt}`, 'id')
+    ids.set(record.id, index)
+    const externalKey = `${record.registry.name_id}\u0000${record.external_id}`
+    const externalAt = externalIds.get(externalKey)
+    if (externalAt !== undefined) fail(`external_id "${record.external_id}" of ${record.registry.name_id} is already used by record ${externalAt}`, 'external_id')
+    externalIds.set(externalKey, index)
+
+    if (!record.is_bundle && (record.bundles === null || record.bundles.length > 0)) {
+      fail('must be [] for a project that is not a bundle', 'bundles')
+    }
+    if (record.latitude !== null && Math.abs(record.latitude) > 90) fail('must be between -90 and 90', 'latitude')
+    if (record.longitude !== null && Math.abs(record.longitude) > 180) fail('must be between -180 and 180', 'longitude')
+    if (record.name.trim() === '') fail('must not be empty', 'name')
+    if (record.external_id.trim() === '') fail('must not be empty', 'external_id')
+
+    const named: Array<[string, { name_id: string, verbose_name: string } | null]> = [
+      ['registry', record.registry], ['standard', record.standard], ['credit_type', record.credit_type],
+      ['rating', record.rating], ...record.certifications.map((c, i) => [`certifications[${i}]`, c] as [string, typeof c])
+    ]
+    for (const [field, entry] of named) {
+      if (entry === null) continue
+      const kind = field.startsWith('certifications') ? 'certifications' : field
+      const known = verboseNames.get(`${kind}\u0000${entry.name_id}`)
+      if (known !== undefined && known !== entry.verbose_name) {
+        fail(`verbose_name "${entry.verbose_name}" differs from "${known}" given earlier for ${entry.name_id}`, `${field}.verbose_name`)
+      }
+      verboseNames.set(`${kind}\u0000${entry.name_id}`, entry.verbose_name)
+    }
+    record.sustainable_development_goals.forEach((goal, i) => {
+      if (!sdgNumbers.has(goal.name_id)) fail(`"${goal.name_id}" is not one of the 17 goals`, `sustainable_development_goals[${i}].name_id`)
+    })
+    return record
+  })
+}
+
+function toRow (record: ImportRecord): NewProjectRow {
+  return {
+    id: record.id,
+    external_id: record.external_id,
+    name: record.name,
+    symbol: record.symbol,
+    vintages: JSON.stringify(record.vintages),
+    registry: record.registry.name_id,
+    standard: record.standard.name_id,
+    credit_type: record.credit_type?.name_id ?? null,
+    rating: record.rating?.name_id ?? null,
+    short_description: record.short_description,
+    description: record.description,
+    url: record.url,
+    is_bundle: record.is_bundle,
+    bundles: record.bundles === null ? null : JSON.stringify(record.bundles),
+    inventory_price: record.inventory_price,
+    location: record.location,
+    location_key: record.location.toLowerCase(),
+    latitude: record.latitude,
+    longitude: record.longitude,
+    date: record.date,
+    area: record.area,
+    estimated_annual_reductions: record.estimated_annual_reductions,
+    project_developer: record.project_developer,
+    co_benefits: record.co_benefits,
+    in_sale: record.in_sale,
+    search_text: [record.name, record.symbol, record.external_id, record.project_developer].join('\n').toLowerCase()
+  }
+}
+
+function vocabulary (records: readonly ImportRecord[], pick: (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>): VocabularyTable[] {
+  const entries = new Map<string, VocabularyTable>()
+  for (const record of records) {
+    for (const entry of pick(record)) {
+      if (entry !== null) entries.set(entry.name_id, { name_id: entry.name_id, verbose_name: entry.verbose_name })
+    }
+  }
+  return [...entries.values()]
+}
+
+export interface ImportResult { imported: number, replaced: boolean }
+
+/**
+ * Parses, validates and writes a whole import file in one transaction: either every record is
+ * upserted (by id) or nothing changes. With `replace`, projects absent from the file are removed.
+ */
+export async function importProjects (db: Db, text: string, options: { replace: boolean }): Promise<ImportResult> {
+  const sources = parseImportText(text)
+  const sdgNumbers = await repository.sdgNumbersByNameId(db)
+  const records = validateRecords(sources, sdgNumbers)
+  await db.transaction().execute(async (trx) => {
+    const vocabularies: Array<[VocabularyName, (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>]> = [
+      ['registries', (r) => [r.registry]],
+      ['standards', (r) => [r.standard]],
+      ['credit_types', (r) => [r.credit_type]],
+      ['ratings', (r) => [r.rating]],
+      ['certifications', (r) => r.certifications]
+    ]
+    for (const [table, pick] of vocabularies) await repository.upsertVocabulary(trx, table, vocabulary(records, pick))
+    await repository.addCountries(trx, [...new Set(records.map((r) => r.location).filter((l) => l !== ''))])
+
+    if (options.replace) {
+      await repository.deleteAllProjects(trx)
+    } else {
+      const indexById = new Map(records.map((r, i) => [r.id, i]))
+      const indexByExternal = new Map(records.map((r, i) => [`${r.registry.name_id}\u0000${r.external_id}`, i]))
+      for (const existing of await repository.projectsByExternalId(trx, [...new Set(records.map((r) => r.external_id))])) {
+        const index = indexByExternal.get(`${existing.registry}\u0000${existing.external_id}`)
+        if (index !== undefined && records[index]!.id !== existing.id && !indexById.has(existing.id)) {
+          throw new ImportError(`external_id "${existing.external_id}" of ${existing.registry} already belongs to project ${existing.id}`,
+            index, 'external_id', sources[index]!.line)
+        }
+      }
+    }
+
+    const children: repository.ProjectChildren = { certifications: [], sdgs: [], images: [] }
+    for (const r of records) {
+      r.certifications.forEach((c, position) => children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
+      r.sustainable_development_goals.forEach((g, position) => children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))
+      r.images.forEach((image, position) => children.images.push({ project_id: r.id, position, title: image.title, url: image.url }))
+    }
+    await repository.upsertProjects(trx, records.map(toRow), children)
+  })
+  return { imported: records.length, replaced: options.replace }
+}
+
+/** Every project in the import format, in id order, a batch at a time. */
+export async function * exportProjects (db: Db): AsyncGenerator<ImportRecord> {
+  for await (const rows of repository.allProjects(db)) {
+    const relations = await repository.loadRelations(db, rows.map((r) => r.id))
+    for (const row of rows) yield toImportRecord(row, relations)
+  }
+}

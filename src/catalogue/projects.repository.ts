@@ -1,0 +1,255 @@
+import { sql, type SqlBool } from 'kysely'
+import type { Db, NewProjectRow, ProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
+import type { OrderingField } from './catalogue.schemas.ts'
+
+// All catalogue SQL lives here. Functions take the database (or a transaction) first and deal in rows.
+
+export interface ProjectFilters {
+  inSale?: boolean
+  locationKey?: string
+  creditType?: string
+  registry?: string
+  rating?: string
+  /** Lower-case text to find inside `search_text`. */
+  search?: string
+}
+
+export interface OrderTerm {
+  field: OrderingField
+  descending: boolean
+}
+
+/** A project row with the verbose names of its vocabulary references. */
+export interface ProjectRecordRow extends ProjectRow {
+  registry_name: string
+  standard_name: string
+  credit_type_name: string | null
+  rating_name: string | null
+}
+
+export interface NamedRow { project_id: number, name_id: string, verbose_name: string }
+export interface SdgRow extends NamedRow { number: number }
+export interface ImageRow { project_id: number, title: string, url: string }
+
+export interface ProjectRelations {
+  certifications: Map<number, NamedRow[]>
+  sdgs: Map<number, SdgRow[]>
+  images: Map<number, ImageRow[]>
+}
+
+/** Rows per INSERT: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
+const CHUNK = 400
+
+function filteredProjects (db: Db, filters: ProjectFilters) {
+  let query = db.selectFrom('projects as p')
+  if (filters.inSale !== undefined) query = query.where('p.in_sale', '=', filters.inSale)
+  if (filters.locationKey !== undefined) query = query.where('p.location_key', '=', filters.locationKey)
+  if (filters.creditType !== undefined) query = query.where('p.credit_type', '=', filters.creditType)
+  if (filters.registry !== undefined) query = query.where('p.registry', '=', filters.registry)
+  if (filters.rating !== undefined) query = query.where('p.rating', '=', filters.rating)
+  if (filters.search !== undefined) {
+    const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    query = query.where(sql<SqlBool>`p.search_text like ${pattern} escape '\\'`)
+  }
+  return query
+}
+
+function withNames (db: Db, filters: ProjectFilters) {
+  return filteredProjects(db, filters)
+    .innerJoin('registries as r', 'r.name_id', 'p.registry')
+    .innerJoin('standards as s', 's.name_id', 'p.standard')
+    .leftJoin('credit_types as ct', 'ct.name_id', 'p.credit_type')
+    .leftJoin('ratings as ra', 'ra.name_id', 'p.rating')
+    .selectAll('p')
+    .select([
+      'r.verbose_name as registry_name',
+      's.verbose_name as standard_name',
+      'ct.verbose_name as credit_type_name',
+      'ra.verbose_name as rating_name'
+    ])
+}
+
+export async function countProjects (db: Db, filters: ProjectFilters): Promise<number> {
+  const row = await filteredProjects(db, filters)
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow()
+  // PostgreSQL returns count(*) as a bigint string.
+  return Number(row.count)
+}
+
+export async function listProjects (
+  db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
+): Promise<ProjectRecordRow[]> {
+  let query = withNames(db, filters)
+  for (const term of ordering) {
+    // Nulls last in both directions, on both databases (SQLite would put them first).
+    query = query.orderBy(`p.${term.field}`, (ob) => term.descending ? ob.desc().nullsLast() : ob.asc().nullsLast())
+  }
+  return await query.limit(limit).offset(offset).execute()
+}
+
+export async function findProject (db: Db, id: number): Promise<ProjectRecordRow | undefined> {
+  return await withNames(db, {}).where('p.id', '=', id).executeTakeFirst()
+}
+
+export async function loadRelations (db: Db, ids: readonly number[]): Promise<ProjectRelations> {
+  const relations: ProjectRelations = { certifications: new Map(), sdgs: new Map(), images: new Map() }
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK)
+    const [certifications, sdgs, images] = await Promise.all([
+      db.selectFrom('project_certifications as pc')
+        .innerJoin('certifications as c', 'c.name_id', 'pc.certification')
+        .select(['pc.project_id', 'c.name_id', 'c.verbose_name'])
+        .where('pc.project_id', 'in', chunk)
+        .orderBy('pc.project_id').orderBy('pc.position')
+        .execute(),
+      db.selectFrom('project_sdgs as ps')
+        .innerJoin('sdgs as s', 's.number', 'ps.sdg')
+        .select(['ps.project_id', 's.number', 's.name_id', 's.verbose_name'])
+        .where('ps.project_id', 'in', chunk)
+        .orderBy('ps.project_id').orderBy('ps.position')
+        .execute(),
+      db.selectFrom('project_images')
+        .select(['project_id', 'title', 'url'])
+        .where('project_id', 'in', chunk)
+        .orderBy('project_id').orderBy('position')
+        .execute()
+    ])
+    groupInto(relations.certifications, certifications)
+    groupInto(relations.sdgs, sdgs)
+    groupInto(relations.images, images)
+  }
+  return relations
+}
+
+function groupInto<T extends { project_id: number }> (map: Map<number, T[]>, rows: T[]): void {
+  for (const row of rows) {
+    const list = map.get(row.project_id)
+    if (list === undefined) map.set(row.project_id, [row])
+    else list.push(row)
+  }
+}
+
+/** Every project in id order, `batch` at a time (export). */
+export async function * allProjects (db: Db, batch = 1000): AsyncGenerator<ProjectRecordRow[]> {
+  let after = 0
+  for (;;) {
+    const rows = await withNames(db, {}).where('p.id', '>', after).orderBy('p.id').limit(batch).execute()
+    if (rows.length === 0) return
+    yield rows
+    after = rows[rows.length - 1]!.id
+  }
+}
+
+// --- vocabularies -------------------------------------------------------------------------
+
+export async function vocabularyHas (db: Db, table: VocabularyName, nameId: string): Promise<boolean> {
+  const row = await db.selectFrom(table).select('name_id').where('name_id', '=', nameId).executeTakeFirst()
+  return row !== undefined
+}
+
+export async function vocabularyValues (db: Db, table: VocabularyName): Promise<string[]> {
+  const rows = await db.selectFrom(table).select('name_id').orderBy('name_id').execute()
+  return rows.map((r) => r.name_id)
+}
+
+export async function countryByKey (db: Db, nameKey: string): Promise<string | undefined> {
+  const row = await db.selectFrom('countries').select('name').where('name_key', '=', nameKey).executeTakeFirst()
+  return row?.name
+}
+
+export async function countryNames (db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('countries').select('name').orderBy('name_key').execute()
+  return rows.map((r) => r.name)
+}
+
+export async function sdgNumbersByNameId (db: Db): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('sdgs').select(['number', 'name_id']).execute()
+  return new Map(rows.map((r) => [r.name_id, r.number]))
+}
+
+export async function sdgColours (db: Db): Promise<Array<{ number: number, verbose_name: string, colour: string }>> {
+  return await db.selectFrom('sdgs').select(['number', 'verbose_name', 'colour']).orderBy('number').execute()
+}
+
+// --- writes (import) ----------------------------------------------------------------------
+
+export async function upsertVocabulary (db: Db, table: VocabularyName, entries: readonly VocabularyTable[]): Promise<void> {
+  for (let i = 0; i < entries.length; i += CHUNK) {
+    await db.insertInto(table).values(entries.slice(i, i + CHUNK))
+      .onConflict((oc) => oc.column('name_id').doUpdateSet((eb) => ({ verbose_name: eb.ref('excluded.verbose_name') })))
+      .execute()
+  }
+}
+
+/** Adds location names the countries table lacks; existing names (any case) are kept. */
+export async function addCountries (db: Db, names: readonly string[]): Promise<void> {
+  const rows = names.map((name) => ({ name, name_key: name.toLowerCase(), alpha2: null, alpha3: null }))
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db.insertInto('countries').values(rows.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing()).execute()
+  }
+}
+
+/** Projects holding one of these (registry, external_id) pairs, to find clashes with other ids. */
+export async function projectsByExternalId (db: Db, externalIds: readonly string[]): Promise<Array<{ id: number, registry: string, external_id: string }>> {
+  const found: Array<{ id: number, registry: string, external_id: string }> = []
+  for (let i = 0; i < externalIds.length; i += CHUNK) {
+    found.push(...await db.selectFrom('projects').select(['id', 'registry', 'external_id'])
+      .where('external_id', 'in', externalIds.slice(i, i + CHUNK)).execute())
+  }
+  return found
+}
+
+export async function deleteAllProjects (db: Db): Promise<void> {
+  // Children first: SQLite cascades only when foreign keys are on, so do not rely on it.
+  await db.deleteFrom('project_certifications').execute()
+  await db.deleteFrom('project_sdgs').execute()
+  await db.deleteFrom('project_images').execute()
+  await db.deleteFrom('projects').execute()
+}
+
+export interface ProjectChildren {
+  certifications: Array<{ project_id: number, position: number, certification: string }>
+  sdgs: Array<{ project_id: number, position: number, sdg: number }>
+  images: Array<{ project_id: number, position: number, title: string, url: string }>
+}
+
+export async function upsertProjects (db: Db, rows: readonly NewProjectRow[], children: ProjectChildren): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK)
+    await db.insertInto('projects').values(chunk)
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => {
+        const { id: _id, ...columns } = chunk[0]!
+        return Object.fromEntries(Object.keys(columns).map((c) => [c, eb.ref(`excluded.${c as keyof NewProjectRow}`)]))
+      }))
+      .execute()
+    const ids = chunk.map((r) => r.id)
+    await db.deleteFrom('project_certifications').where('project_id', 'in', ids).execute()
+    await db.deleteFrom('project_sdgs').where('project_id', 'in', ids).execute()
+    await db.deleteFrom('project_images').where('project_id', 'in', ids).execute()
+  }
+  await insertChunked(db, 'project_certifications', children.certifications)
+  await insertChunked(db, 'project_sdgs', children.sdgs)
+  await insertChunked(db, 'project_images', children.images)
+}
+
+async function insertChunked<T extends 'project_certifications' | 'project_sdgs' | 'project_images'> (
+  db: Db, table: T, rows: ReadonlyArray<ProjectChildren[T extends 'project_certifications' ? 'certifications' : T extends 'project_sdgs' ? 'sdgs' : 'images'][number]>
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db.insertInto(table).values(rows.slice(i, i + CHUNK) as never).execute()
+  }
+}
+
+// --- meta ---------------------------------------------------------------------------------
+
+export async function getMeta (db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst()
+  return row?.value
+}
+
+export async function setMeta (db: Db, key: string, value: string): Promise<void> {
+  await db.insertInto('meta').values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute()
+}

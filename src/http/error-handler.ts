@@ -1,0 +1,108 @@
+import { STATUS_CODES } from 'node:http'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import Router from 'find-my-way'
+import { AppError, type ErrorCode, type Problem } from './errors.ts'
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  414: 'bad_request',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'service_unavailable'
+}
+
+export function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const body: Problem = {
+    type: 'about:blank',
+    title: STATUS_CODES[error.status] ?? 'Error',
+    status: error.status,
+    code: error.code,
+    detail: error.message,
+    ...(error.parameter !== undefined && { parameter: error.parameter }),
+    ...(error.allowedValues !== undefined && { allowed_values: [...error.allowedValues] }),
+    request_id: request.id
+  }
+  return reply.code(error.status).headers(error.headers).type('application/problem+json; charset=utf-8').send(body)
+}
+
+interface AjvError { keyword: string, instancePath: string, params: Record<string, unknown>, message?: string }
+
+/** Turns the first schema-validation failure into a problem that names the parameter. */
+function fromValidation (errors: AjvError[], context: string | undefined): AppError {
+  // A malformed path id is a resource that does not exist, not a bad request (spec 4.1).
+  if (context === 'params') return AppError.notFound()
+  const first = errors[0]
+  if (first === undefined) return new AppError(400, 'bad_request', 'The request is not valid.')
+  const parameter = first.keyword === 'required'
+    ? String(first.params['missingProperty'])
+    : first.instancePath.split('/').filter((p) => p !== '')[0] ?? context ?? 'request'
+  const p = first.params
+  switch (first.keyword) {
+    case 'required':
+      return new AppError(400, 'missing_parameter', `${parameter} is required.`, { parameter })
+    case 'enum': {
+      const allowed = (p['allowedValues'] as unknown[]).map(String)
+      return AppError.invalidParameter(parameter, `${parameter} must be one of: ${allowed.join(', ')}.`, allowed)
+    }
+    case 'type':
+      return AppError.invalidParameter(parameter, `${parameter} must be ${p['type'] === 'integer' ? 'an integer' : `a single ${String(p['type'])}`}.`)
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return AppError.invalidParameter(parameter, `${parameter} must be ${first.keyword === 'minimum' ? 'at least' : 'greater than'} ${String(p['limit'])}.`)
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return AppError.invalidParameter(parameter, `${parameter} must be ${first.keyword === 'maximum' ? 'at most' : 'less than'} ${String(p['limit'])}.`)
+    case 'maxLength':
+      return AppError.invalidParameter(parameter, `${parameter} must be at most ${String(p['limit'])} characters long.`)
+    case 'minLength':
+      return AppError.invalidParameter(parameter, `${parameter} must not be empty.`)
+    default:
+      return AppError.invalidParameter(parameter, `${parameter} ${first.message ?? 'is not valid'}.`)
+  }
+}
+
+/**
+ * One error body for everything: AppErrors, schema validation, Fastify's own 4xx errors,
+ * unknown paths (404), known paths with another method (405 + Allow) and crashes (500,
+ * logged with the stack, answered without it).
+ */
+export function installErrorHandling (app: FastifyInstance): void {
+  // Every GET route's path, so that a 404 can tell "no such path" from "no such method".
+  const getPaths = Router({ ignoreTrailingSlash: true })
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (methods.includes('GET')) getPaths.on('GET', route.url, () => undefined)
+  })
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) return sendProblem(request, reply, error)
+    if (error.validation !== undefined) {
+      return sendProblem(request, reply, fromValidation(error.validation as AjvError[], error.validationContext))
+    }
+    const status = error.statusCode ?? 500
+    if (status >= 400 && status < 500) {
+      const code = CODE_BY_STATUS[status] ?? 'bad_request'
+      return sendProblem(request, reply, new AppError(status, code, error.message))
+    }
+    request.log.error({ err: error }, 'request failed')
+    const failure = status === 503
+      ? new AppError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later.')
+      : new AppError(500, 'internal_error', 'An internal error occurred; it has been logged.')
+    return sendProblem(request, reply, failure)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/'
+    if (request.method !== 'GET' && request.method !== 'HEAD' && getPaths.find('GET', path) !== null) {
+      return sendProblem(request, reply, new AppError(405, 'method_not_allowed',
+        `${request.method} is not allowed here; this API is read-only.`, { headers: { allow: 'GET, HEAD' } }))
+    }
+    return sendProblem(request, reply, AppError.notFound(`No resource at ${path}.`))
+  })
+}

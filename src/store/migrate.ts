@@ -1,0 +1,26 @@
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely'
+import type { Db } from './database.ts'
+import * as catalogue0001 from './migrations/2026_11_22_0001_catalogue.ts'
+
+/** Listed explicitly (no folder scan): the order is the names' order, and a typo fails the type check. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026_11_22_0001_catalogue': catalogue0001
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
+
+export interface MigrationReport {
+  applied: string[]
+}
+
+/** Brings the schema to the latest version; throws with the failing migration's name. */
+export async function migrateToLatest (db: Db): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider })
+  const { error, results }: MigrationResultSet = await migrator.migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error !== undefined) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error })
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) }
+}

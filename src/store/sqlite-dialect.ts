@@ -1,0 +1,57 @@
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite'
+import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
+
+/**
+ * Kysely's SqliteDialect speaks the better-sqlite3 interface; node:sqlite differs in two ways
+ * that this adapter bridges: parameters are spread rather than passed as an array, and a
+ * statement says whether it returns rows through `columns()` instead of a `reader` flag.
+ * Prepared statements are cached by SQL text: Kysely prepares on every execution.
+ */
+class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #db: DatabaseSync
+  readonly #cache = new Map<string, SqliteStatement>()
+  static readonly CACHE_LIMIT = 500
+
+  constructor (db: DatabaseSync) {
+    this.#db = db
+  }
+
+  prepare (sql: string): SqliteStatement {
+    const cached = this.#cache.get(sql)
+    if (cached !== undefined) return cached
+    const statement = wrap(this.#db.prepare(sql))
+    // Dynamic SQL (IN lists of varying length) would grow the cache without bound.
+    if (this.#cache.size >= NodeSqliteDatabase.CACHE_LIMIT) this.#cache.clear()
+    this.#cache.set(sql, statement)
+    return statement
+  }
+
+  close (): void {
+    this.#cache.clear()
+    this.#db.close()
+  }
+}
+
+function wrap (statement: StatementSync): SqliteStatement {
+  const params = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqlite)
+  return {
+    reader: statement.columns().length > 0,
+    all: (parameters) => statement.all(...params(parameters)),
+    run: (parameters) => statement.run(...params(parameters)),
+    iterate: (parameters) => statement.iterate(...params(parameters))
+  }
+}
+
+// node:sqlite binds only numbers, strings, bigints, buffers and null.
+function toSqlite (value: unknown): SQLInputValue {
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (value === undefined) return null
+  return value as SQLInputValue
+}
+
+export function openSqlite (file: string): { dialect: SqliteDialect, database: DatabaseSync } {
+  const database = new DatabaseSync(file, { timeout: 5000 })
+  // WAL lets readers run while an import writes; foreign keys keep vocabularies honest.
+  database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;')
+  return { dialect: new SqliteDialect({ database: new NodeSqliteDatabase(database) }), database }
+}
