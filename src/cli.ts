@@ -22,12 +22,12 @@ Usage:
 
 Settings come from environment variables (README, "Configuration").`
 
-/** Opens the configured database at the latest schema, runs `work`, and always closes it. */
-async function withStore<T> (work: (store: Store) => Promise<T>): Promise<T> {
+/** Opens the configured database, brings it to the latest schema, runs `work`, and always closes it. */
+async function withStore<T> (work: (store: Store, migrated: string[]) => Promise<T>): Promise<T> {
   const store = await openStore(loadConfig())
   try {
-    await migrateToLatest(store.db)
-    return await work(store)
+    const { applied } = await migrateToLatest(store.db)
+    return await work(store, applied)
   } finally {
     await store.close()
   }
@@ -52,7 +52,7 @@ async function main (argv: string[]): Promise<void> {
       await startServer(loadConfig())
       return
     case 'migrate': {
-      const applied = await withStore(async (store) => (await migrateToLatest(store.db)).applied)
+      const applied = await withStore(async (_store, migrated) => migrated)
       console.log(applied.length === 0 ? 'The database schema is up to date.' : `Applied: ${applied.join(', ')}`)
       return
     }

@@ -17,6 +17,8 @@ export interface CatalogueOptions {
 /** GET /api/v1/commerce/products/ and /:id/ (registered with that prefix; trailing slash optional). */
 export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, requestUrl, links }) => {
   app.get('/', {
+    // Register /products/ as the spec writes it; the router also answers /products.
+    prefixTrailingSlash: 'slash',
     schema: {
       tags: ['catalogue'],
       summary: 'List projects',

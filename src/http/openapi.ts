@@ -22,7 +22,9 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
         { name: 'calculator', description: 'Annual carbon footprint of one person, with cited factors.' }
       ]
     },
-    hideUntagged: true
+    hideUntagged: true,
+    // Shared schemas keep their $id as the component name (Problem), not def-N.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())

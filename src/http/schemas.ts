@@ -8,8 +8,20 @@ export function StringEnum<const T extends readonly string[]> (values: T, option
   return Type.Enum([...values] as T[number][], options)
 }
 
-/** Responses every route can produce; spread into a route's `response` map. */
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'A parameter is missing, malformed or not one of the allowed values; `parameter` names it.',
+  401: 'No valid API key was sent.',
+  403: 'The API key lacks the permission for this request.',
+  404: 'No such resource.',
+  429: 'Too many requests; retry after the `Retry-After` header.',
+  500: 'An internal error (logged; never shows internals).',
+  503: 'A backing service (database, cache) is unavailable; retry later.'
+}
+
+/** Error responses of a route, documented as `application/problem+json` bodies of the shared Problem schema. */
 export function errorResponses (...statuses: number[]): Record<number, TSchema> {
-  const ref = Type.Ref('Problem')
-  return Object.fromEntries(statuses.map((status) => [status, ref]))
+  return Object.fromEntries(statuses.map((status) => [status, {
+    description: ERROR_DESCRIPTIONS[status] ?? 'An error.',
+    content: { 'application/problem+json': { schema: Type.Ref('Problem') } }
+  } as unknown as TSchema]))
 }
