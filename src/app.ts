@@ -1,12 +1,22 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import { Redis } from 'ioredis'
 import type { Config } from './config.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import type { MediaLinker } from './catalogue/project.mapper.ts'
+import { requireApiKey } from './http/auth.ts'
 import { installErrorHandling } from './http/error-handler.ts'
-import { ProblemSchema } from './http/errors.ts'
+import { AppError, ProblemSchema } from './http/errors.ts'
 import { registerOpenApi } from './http/openapi.ts'
-import { mediaRoutes, SDG_ICON_PATH } from './media/media.routes.ts'
+import { registerRateLimit } from './http/rate-limit.ts'
+import { MediaStore } from './media/media-store.ts'
+import { mediaRoutes } from './media/media.routes.ts'
+import { writeSdgIcons } from './media/sdg-icons.ts'
+import { MediaSigner, resolveSigningSecret } from './media/signing.ts'
 import type { Store } from './store/connect.ts'
 import { VERSION } from './version.ts'
 
@@ -19,35 +29,95 @@ export interface AppParts {
 
 export const CATALOGUE_PREFIX = '/api/v1/commerce/products'
 export const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
+/** Longer request targets are refused with 414; headers are capped by Node (16 KiB, then 431). */
+export const MAX_URL_LENGTH = 4096
 
 /** Builds the whole service from explicit parts. Tests call this exactly as the server does. */
 export async function buildApp ({ config, store, logStream }: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent'
       ? false
-      : { level: config.logLevel, ...(logStream !== undefined && { stream: logStream }) },
+      : {
+          level: config.logLevel,
+          // Keys must never reach the logs, even if a serializer someday logs headers.
+          redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+          ...(logStream !== undefined && { stream: logStream })
+        },
+    // A hop count trusts that many proxies in front of the service.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: {
       // Query strings are text: coerce to the schema's types, fill defaults, drop unknown keys.
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false }
-    }
+    },
+    clientErrorHandler: rawClientError
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
+  app.addHook('onRequest', async (request) => {
+    if (request.url.length > MAX_URL_LENGTH) {
+      throw new AppError(414, 'bad_request', `The request URL is longer than ${MAX_URL_LENGTH} characters.`)
+    }
+  })
+  // JSON answers execute nothing, so a CSP adds nothing there; /docs sets its own, media too.
+  await app.register(helmet, { global: true, contentSecurityPolicy: false })
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
+      methods: ['GET', 'HEAD'],
+      allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type'],
+      exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+      maxAge: 600
+    })
+  }
   await registerOpenApi(app, VERSION)
+
+  const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 })
+  if (redis !== undefined) app.addHook('onClose', async () => { redis.disconnect() })
+
+  const media = new MediaStore(config.media.dir)
+  await writeSdgIcons(store.db, media)
+  const signer = new MediaSigner(resolveSigningSecret(config.media.signingSecret, config.dataDir), config.media.linkTtlSeconds)
 
   const baseUrl = (request: FastifyRequest): string => config.publicUrl ?? `${request.protocol}://${request.host}`
   const requestUrl = (request: FastifyRequest): URL => new URL(`${baseUrl(request)}${request.url}`)
   const links = (request: FastifyRequest): MediaLinker => {
     const base = baseUrl(request)
-    return {
-      sdgIcon: (number) => `${base}${SDG_ICON_PATH}/${number}.svg`,
-      image: (url) => url
-    }
+    const now = Date.now()
+    return { media: (key) => `${base}${signer.sign(key, now)}` }
   }
 
-  await app.register(catalogueRoutes, { prefix: CATALOGUE_PREFIX, db: store.db, requestUrl, links })
-  await app.register(mediaRoutes, { db: store.db })
+  await app.register(async (catalogue) => {
+    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read'))
+    await registerRateLimit(catalogue, {
+      name: 'catalogue',
+      redis,
+      key: (request) => `key:${request.apiKey?.id ?? ''}`,
+      max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
+    })
+    await catalogue.register(catalogueRoutes, { db: store.db, requestUrl, links })
+  }, { prefix: CATALOGUE_PREFIX })
+
+  await app.register(mediaRoutes, { store: media, signer })
   return app
+}
+
+function trustHops (hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops
+}
+
+/** Answers connection-level errors (oversized headers, malformed requests) in the problem shape. */
+function rawClientError (error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_CODES[status],
+    status,
+    code: 'bad_request',
+    detail: status === 431 ? 'The request headers are too large.' : 'The request is malformed.'
+  })
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }

@@ -1,9 +1,14 @@
-import { createWriteStream } from 'node:fs'
+import { copyFileSync, createWriteStream, mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { finished } from 'node:stream/promises'
 import { parseArgs } from 'node:util'
 import { exportProjects, ImportError, importProjects } from './catalogue/projects.import.ts'
+import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
+import { createKey, listKeys, revokeKey } from './access/api-keys.service.ts'
+import { exportedMediaPath } from './catalogue/project.mapper.ts'
 import { loadConfig } from './config.ts'
+import { MediaStore } from './media/media-store.ts'
 import { exitOnStartupError, startServer } from './server.ts'
 import { openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
@@ -17,7 +22,13 @@ Usage:
   tonne import FILE [--replace]
                                upsert projects by id from a JSON array or NDJSON file; all or nothing.
                                --replace also removes every project not in the file
-  tonne export [FILE]          write every project as a JSON array (to stdout without FILE)
+                               image paths are relative to FILE; their files go into the media store
+  tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
+                               stored images are written beside FILE, under media/
+  tonne keys create --name NAME [--scopes ${SCOPES.join(',')}] [--rate-limit N/min] [--json]
+                               create an API key; it is shown once, only its hash is kept
+  tonne keys list [--json]     list keys (never the keys themselves)
+  tonne keys revoke ID         revoke a key at once
   tonne --help | --version
 
 Settings come from environment variables (README, "Configuration").`
@@ -39,6 +50,10 @@ async function main (argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       replace: { type: 'boolean', default: false },
+      name: { type: 'string' },
+      scopes: { type: 'string', default: 'catalogue:read' },
+      'rate-limit': { type: 'string' },
+      json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false }
     }
@@ -60,16 +75,29 @@ async function main (argv: string[]): Promise<void> {
       const file = rest[0]
       if (file === undefined) throw new UsageError('import needs a FILE')
       const text = await readFile(file, 'utf8')
-      const result = await withStore(async (store) => await importProjects(store.db, text, { replace: values.replace }))
-      console.log(`Imported ${result.imported} projects${result.replaced ? ' (the catalogue was replaced)' : ''}.`)
+      const media = new MediaStore(loadConfig().media.dir)
+      const result = await withStore(async (store) =>
+        await importProjects(store.db, text, { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media }))
+      console.log(`Imported ${result.imported} projects${result.images > 0 ? ` and ${result.images} image files` : ''}` +
+        `${result.replaced ? ' (the catalogue was replaced)' : ''}.`)
       return
     }
     case 'export': {
-      const out = rest[0] === undefined ? process.stdout : createWriteStream(rest[0])
+      const file = rest[0]
+      const out = file === undefined ? process.stdout : createWriteStream(file)
+      const media = new MediaStore(loadConfig().media.dir)
+      let skippedImages = 0
       const count = await withStore(async (store) => {
         let n = 0
         out.write('[')
-        for await (const record of exportProjects(store.db)) {
+        for await (const { record, mediaKeys } of exportProjects(store.db)) {
+          for (const key of mediaKeys) {
+            // Images go beside the export file, where the records' relative urls point.
+            if (file === undefined) { skippedImages++; continue }
+            const target = path.join(path.dirname(path.resolve(file)), ...exportedMediaPath(key).split('/'))
+            mkdirSync(path.dirname(target), { recursive: true })
+            copyFileSync(path.join(media.dir, ...key.split('/')), target)
+          }
           out.write(`${n === 0 ? '' : ','}\n${JSON.stringify(record)}`)
           n++
         }
@@ -81,14 +109,60 @@ async function main (argv: string[]): Promise<void> {
         await finished(out)
       }
       console.error(`Exported ${count} projects.`)
+      if (skippedImages > 0) console.error(`Warning: ${skippedImages} image files were not written; give a FILE to export them beside it.`)
       return
     }
+    case 'keys':
+      await keysCommand(rest, values)
+      return
     default:
       throw new UsageError(`unknown command "${command}"`)
   }
 }
 
 class UsageError extends Error {}
+
+async function keysCommand (args: string[], options: { name?: string, scopes: string, 'rate-limit'?: string, json: boolean }): Promise<void> {
+  const [action, id] = args
+  switch (action) {
+    case 'create': {
+      if (options.name === undefined || options.name.trim() === '') throw new UsageError('keys create needs --name NAME')
+      const scopes = parseScopes(options.scopes)
+      if (typeof scopes === 'string') throw new UsageError(`--scopes: ${scopes}`)
+      const limit = options['rate-limit'] === undefined ? undefined : parseRateLimit(options['rate-limit'])
+      if (limit === undefined && options['rate-limit'] !== undefined) throw new UsageError('--rate-limit must look like 600/min')
+      const created = await withStore(async (store) =>
+        await createKey(store.db, { name: options.name!.trim(), scopes, ...(limit !== undefined && { rateLimitPerMinute: limit }) }))
+      if (options.json) return console.log(JSON.stringify({ id: created.id, key: created.key, name: created.name, scopes: created.scopes, rate_limit_per_minute: created.rate_limit_per_minute }))
+      console.log(`Created API key ${created.id} ("${created.name}", scopes ${created.scopes.join(', ')}` +
+        `${created.rate_limit_per_minute === null ? '' : `, ${created.rate_limit_per_minute} requests/min`}).\n\n  ${created.key}\n\n` +
+        'It is shown this once: only its hash is stored. Send it as "Authorization: Bearer KEY".')
+      return
+    }
+    case 'list': {
+      const keys = await withStore(async (store) => await listKeys(store.db))
+      if (options.json) return console.log(JSON.stringify(keys))
+      if (keys.length === 0) return console.log('No API keys. Create one with: tonne keys create --name NAME')
+      for (const k of keys) {
+        console.log([k.id, k.revoked_at === null ? 'active ' : 'revoked', k.scopes.join(','),
+          k.rate_limit_per_minute === null ? 'default limit' : `${k.rate_limit_per_minute}/min`, k.created_at, k.name].join('  '))
+      }
+      return
+    }
+    case 'revoke': {
+      if (id === undefined) throw new UsageError('keys revoke needs an ID (see tonne keys list)')
+      const revoked = await withStore(async (store) => await revokeKey(store.db, id))
+      if (!revoked) {
+        console.error(`tonne keys: no active key with id ${id}.`)
+        process.exit(1)
+      }
+      console.log(`Revoked API key ${id}.`)
+      return
+    }
+    default:
+      throw new UsageError('keys needs create, list or revoke')
+  }
+}
 
 try {
   await main(process.argv.slice(2))

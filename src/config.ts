@@ -16,6 +16,22 @@ export interface Config {
   readonly publicUrl: string | undefined
   /** Load the bundled real catalogue into an empty database on first start. */
   readonly loadBundledCatalogue: boolean
+  /** On the first start of a database without keys, create and print one API key. */
+  readonly createInitialApiKey: boolean
+  /** `redis://…`: rate-limit counters shared by every instance; unset keeps them in memory. */
+  readonly redisUrl: string | undefined
+  /** Requests per minute: per API key on the catalogue, per client address on the calculator. */
+  readonly rateLimits: { readonly cataloguePerMinute: number, readonly calculatorPerMinute: number }
+  /** Fastify's trustProxy: false (use the socket address), true, a hop count, or trusted addresses. */
+  readonly trustProxy: boolean | number | string
+  readonly media: {
+    readonly dir: string
+    /** Unset: generated once and kept in DATA_DIR/secrets. Instances that share links must share it. */
+    readonly signingSecret: string | undefined
+    readonly linkTtlSeconds: number
+  }
+  /** Allowed CORS origins; empty turns CORS off, ['*'] allows any origin. */
+  readonly corsOrigins: readonly string[]
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -63,16 +79,63 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     problems.push(`LOAD_BUNDLED_CATALOGUE must be true or false, got "${read('LOAD_BUNDLED_CATALOGUE')}"`)
   }
 
+  const createInitialApiKey = parseBoolean(read('CREATE_INITIAL_API_KEY') ?? 'true')
+  if (createInitialApiKey === undefined) {
+    problems.push(`CREATE_INITIAL_API_KEY must be true or false, got "${read('CREATE_INITIAL_API_KEY')}"`)
+  }
+
+  const redisUrl = read('REDIS_URL')
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL')
+
+  const perMinute = (name: string, fallback: number): number => {
+    const text = read(name) ?? String(fallback)
+    const match = /^(\d{1,7})(?:\/min)?$/.exec(text)
+    const value = match === null ? 0 : Number(match[1])
+    if (value < 1) problems.push(`${name} must be a number of requests per minute (e.g. 600 or 600/min), got "${text}"`)
+    return value
+  }
+  const rateLimits = {
+    cataloguePerMinute: perMinute('RATE_LIMIT_CATALOGUE', 600),
+    calculatorPerMinute: perMinute('RATE_LIMIT_CALCULATOR', 300)
+  }
+
+  const trustProxyText = read('TRUST_PROXY') ?? 'false'
+  const trustProxy: boolean | number | string = parseBoolean(trustProxyText) ??
+    (/^\d{1,2}$/.test(trustProxyText) ? Number(trustProxyText) : trustProxyText)
+
+  const signingSecret = read('MEDIA_SIGNING_SECRET')
+  if (signingSecret !== undefined && signingSecret.length < 32) {
+    problems.push('MEDIA_SIGNING_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)')
+  }
+  const linkTtl = parseInteger(read('MEDIA_LINK_TTL') ?? '3600', 60, 7 * 24 * 3600)
+  if (linkTtl === undefined) problems.push(`MEDIA_LINK_TTL must be a number of seconds from 60 to 604800, got "${read('MEDIA_LINK_TTL')}"`)
+
+  const corsOrigins = (read('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '')
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !isHttpUrl(origin)) problems.push(`CORS_ORIGINS entries must be * or http(s) origins, got "${origin}"`)
+  }
+
   if (problems.length > 0) throw new ConfigError(problems)
+  const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './var')
 
   return Object.freeze({
     host: read('HOST') ?? '127.0.0.1',
     port: port!,
-    dataDir: path.resolve(cwd, read('DATA_DIR') ?? './var'),
+    dataDir,
     databaseUrl,
     logLevel: logLevel as LogLevel,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
-    loadBundledCatalogue: loadBundledCatalogue!
+    loadBundledCatalogue: loadBundledCatalogue!,
+    createInitialApiKey: createInitialApiKey!,
+    redisUrl,
+    rateLimits,
+    trustProxy,
+    media: {
+      dir: path.resolve(cwd, read('MEDIA_DIR') ?? path.join(dataDir, 'media')),
+      signingSecret,
+      linkTtlSeconds: linkTtl!
+    },
+    corsOrigins
   })
 }
 

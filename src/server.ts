@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import { buildApp } from './app.ts'
 import { loadBundledCatalogueOnce } from './catalogue/bundled-catalogue.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
@@ -14,6 +15,14 @@ export async function startServer (config: Config): Promise<FastifyInstance> {
   if (config.loadBundledCatalogue) {
     const loaded = await loadBundledCatalogueOnce(store.db)
     if (loaded > 0) app.log.info(`loaded the bundled catalogue: ${loaded} projects`)
+  }
+  if (config.createInitialApiKey) {
+    const key = await createInitialKeyOnce(store.db)
+    // Printed on the console, never through the logger: keys must not reach the logs.
+    if (key !== undefined) {
+      console.log(`\nCreated the first API key (${key.id}); it is shown this once:\n\n  ${key.key}\n\n` +
+        'Send it as "Authorization: Bearer KEY". Make more with: npx tonne keys create --name NAME\n')
+    }
   }
   await app.listen({ host: config.host, port: config.port })
   app.log.info(`API docs at ${config.publicUrl ?? `http://${config.host}:${config.port}`}/docs; database: ${store.location}`)

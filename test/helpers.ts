@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { TestContext } from 'node:test'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { createKey } from '../src/access/api-keys.service.ts'
 import { buildApp } from '../src/app.ts'
 import { loadBundledCatalogueOnce } from '../src/catalogue/bundled-catalogue.ts'
 import { importProjects } from '../src/catalogue/projects.import.ts'
@@ -17,6 +18,10 @@ export interface TestApp {
   store: Store
   config: Config
   dataDir: string
+  /** A key with the catalogue:read scope, made the way `tonne keys create` makes one. */
+  key: string
+  /** app.inject with that key sent as `Authorization: Bearer KEY`. */
+  inject: (request: string | InjectOptions) => Promise<LightMyRequestResponse>
 }
 
 export interface TestAppOptions {
@@ -26,6 +31,8 @@ export interface TestAppOptions {
   records?: readonly object[]
   /** Extra environment settings, as an operator would give them. */
   env?: Record<string, string>
+  /** Capture the JSON log lines (sets LOG_LEVEL to info unless env says otherwise). */
+  logStream?: NodeJS.WritableStream
 }
 
 /** A fresh data directory under the OS temp folder, removed after the test. */
@@ -41,18 +48,23 @@ export function tempDir (t: TestContext, prefix = 'tonne-test-'): string {
  */
 export async function buildTestApp (t: TestContext, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = tempDir(t)
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env })
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info', ...options.env })
   const store = await openStore(config)
   await migrateToLatest(store.db)
   if (options.bundled === true) await loadBundledCatalogueOnce(store.db)
   if (options.records !== undefined) {
     await importProjects(store.db, JSON.stringify(options.records), { replace: false })
   }
-  const app = await buildApp({ config, store })
+  const { key } = await createKey(store.db, { name: 'test', scopes: ['catalogue:read'] })
+  const app = await buildApp({ config, store, ...(options.logStream !== undefined && { logStream: options.logStream }) })
   t.after(async () => {
     await app.close()
     await store.close().catch(() => undefined)
   })
   await app.ready()
-  return { app, store, config, dataDir }
+  const inject = async (request: string | InjectOptions) => {
+    const options = typeof request === 'string' ? { url: request } : request
+    return await app.inject({ ...options, headers: { authorization: `Bearer ${key}`, ...options.headers } })
+  }
+  return { app, store, config, dataDir, key, inject }
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../store/database.ts'
 import { importProjects } from './projects.import.ts'
-import { countProjects, getMeta, setMeta } from './projects.repository.ts'
+import { countProjects } from './projects.repository.ts'
+import { getMeta, setMeta } from '../store/meta.repository.ts'
 
 export const BUNDLED_CATALOGUE_FILE = path.join(import.meta.dirname, '..', '..', 'data', 'catalogue', 'projects.ndjson')
 const LOADED_KEY = 'bundled_catalogue_loaded_at'

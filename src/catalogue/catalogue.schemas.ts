@@ -51,7 +51,7 @@ const ProjectFields = {
     icon: Type.String({ description: 'URL of the goal icon.' })
   })),
   co_benefits: Type.String({ description: 'Lines separated by CRLF; may be empty.' }),
-  images: Type.Array(Type.Object({ title: Type.String(), url: Type.String() }))
+  images: Type.Array(Type.Object({ title: Type.String(), url: Type.String({ description: 'Signed link to the image, valid for a limited time (default 3600 s).' }) }))
 }
 
 const { id, ...afterId } = ProjectFields
@@ -98,10 +98,15 @@ export const ProjectParamsSchema = Type.Object({
 
 /**
  * One record of `tonne import`: the detail response shape plus `in_sale`. SDG icons are ignored
- * (the service draws and links its own); images are `{title, url}`.
+ * (the service draws and links its own); an image `url` is a file path relative to the import file
+ * (copied into the media store) or an absolute http(s) URL (kept as an external link).
  */
 export const ImportRecordSchema = strictObject({
-  ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals'),
+  ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images'),
+  images: Type.Array(strictObject({
+    title: Type.String(),
+    url: Type.String({ minLength: 1, description: 'A path relative to the import file (copied into the media store), or an absolute http(s) URL (kept as an external link).' })
+  })),
   sustainable_development_goals: Type.Array(strictObject({
     name_id: Type.String({ pattern: '^([1-9]|1[0-7])_[A-Z0-9_]+$' }),
     verbose_name: Type.Optional(Type.String()),
@@ -115,9 +120,8 @@ export const ImportRecordSchema = strictObject({
 })
 export type ImportRecord = Static<typeof ImportRecordSchema>
 
-function withoutKey<P extends TProperties, K extends keyof P> (properties: P, key: K): Omit<P, K> {
-  const { [key]: _omitted, ...rest } = properties
-  return rest
+function withoutKey<P extends TProperties, K extends keyof P> (properties: P, ...keys: K[]): Omit<P, K> {
+  return Object.fromEntries(Object.entries(properties).filter(([name]) => !keys.includes(name as K))) as Omit<P, K>
 }
 
 function strictObject<P extends TProperties> (properties: P, options: Record<string, unknown> = {}): TObject<P> {

@@ -1,11 +1,16 @@
 import type { ImportRecord, Project, ProjectListItem } from './catalogue.schemas.ts'
 import type { ProjectRecordRow, ProjectRelations } from './projects.repository.ts'
 
-/** Turns stored media into absolute links at response time; links are never stored. */
+/** Turns a media-store key into an absolute, signed, expiring link at response time; links are never stored. */
 export interface MediaLinker {
-  sdgIcon(number: number): string
-  image(url: string): string
+  media(key: string): string
 }
+
+/** The media-store key of an SDG icon (drawn into the store at start-up). */
+export const sdgIconKey = (number: number): string => `sdg/${number}.svg`
+
+/** Where `tonne export` writes a stored image, relative to the export file. */
+export const exportedMediaPath = (key: string): string => `media/${key}`
 
 const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbose_name: verboseName })
 
@@ -40,16 +45,20 @@ export function toListItem (row: ProjectRecordRow, relations: ProjectRelations, 
     estimated_annual_reductions: row.estimated_annual_reductions,
     project_developer: row.project_developer,
     sustainable_development_goals: (relations.sdgs.get(row.id) ?? [])
-      .map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name, icon: links.sdgIcon(s.number) })),
+      .map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name, icon: links.media(sdgIconKey(s.number)) })),
     co_benefits: row.co_benefits,
-    images: (relations.images.get(row.id) ?? []).map((i) => ({ title: i.title, url: links.image(i.url) }))
+    images: (relations.images.get(row.id) ?? [])
+      .map((i) => ({ title: i.title, url: i.media_key === null ? i.external_url ?? '' : links.media(i.media_key) }))
   }
 }
 
-/** Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links. */
+/**
+ * Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links;
+ * stored images become paths relative to the export file, where export writes them.
+ */
 export function toImportRecord (row: ProjectRecordRow, relations: ProjectRelations): ImportRecord {
-  const identity: MediaLinker = { sdgIcon: () => '', image: (url) => url }
-  const { sustainable_development_goals: sdgs, ...project } = toProject(row, relations, identity)
+  const relative: MediaLinker = { media: exportedMediaPath }
+  const { sustainable_development_goals: sdgs, ...project } = toProject(row, relations, relative)
   return {
     ...project,
     sustainable_development_goals: sdgs.map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name })),

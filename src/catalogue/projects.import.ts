@@ -1,4 +1,7 @@
+import { readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
 import { Compile } from 'typebox/compile'
+import { MEDIA_TYPES, type MediaStore } from '../media/media-store.ts'
 import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
 import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
 import { toImportRecord } from './project.mapper.ts'
@@ -155,16 +158,54 @@ function vocabulary (records: readonly ImportRecord[], pick: (r: ImportRecord) =
   return [...entries.values()]
 }
 
-export interface ImportResult { imported: number, replaced: boolean }
+export interface ImportResult { imported: number, replaced: boolean, images: number }
+
+export interface ImportOptions {
+  replace: boolean
+  /** Folder that relative image paths are resolved against: the import file's folder. */
+  baseDir?: string
+  /** Where imported image files are copied. */
+  media?: MediaStore
+}
+
+type ImageRef = { media_key: string, external_url: null } | { media_key: null, external_url: string }
+
+/**
+ * An image `url` is either an absolute http(s) URL (kept as an external link) or a path relative to
+ * the import file, whose file is checked now and copied into the media store before anything is written.
+ */
+function resolveImages (records: readonly ImportRecord[], sources: readonly SourcedRecord[], options: ImportOptions): ImageRef[][] {
+  const files: Array<Array<{ file: string, extension: string } | ImageRef>> = records.map((record, index) =>
+    record.images.map((image, i) => {
+      const fail = (message: string): never => { throw new ImportError(message, index, `images[${i}].url`, sources[index]!.line) }
+      if (/^https?:\/\//i.test(image.url)) return { media_key: null, external_url: image.url }
+      if (/^[a-z][a-z0-9+.-]*:/i.test(image.url) || path.isAbsolute(image.url)) {
+        fail('must be an http(s) URL or a path relative to the import file')
+      }
+      if (options.baseDir === undefined || options.media === undefined) fail('image files can only be imported from a file')
+      const extension = path.extname(image.url).toLowerCase()
+      if (MEDIA_TYPES[extension] === undefined) fail(`has an unsupported type; allowed: ${Object.keys(MEDIA_TYPES).join(', ')}`)
+      const file = path.resolve(options.baseDir!, image.url)
+      let isFile = false
+      try { isFile = statSync(file).isFile() } catch { isFile = false }
+      if (!isFile) fail(`no file at ${image.url} (relative to the import file)`)
+      return { file, extension }
+    }))
+  // Every file exists: copy them (content-addressed, so a failed import leaves only unused duplicates).
+  return files.map((images) => images.map((image) => 'file' in image
+    ? { media_key: options.media!.putContent(readFileSync(image.file), image.extension), external_url: null }
+    : image))
+}
 
 /**
  * Parses, validates and writes a whole import file in one transaction: either every record is
  * upserted (by id) or nothing changes. With `replace`, projects absent from the file are removed.
  */
-export async function importProjects (db: Db, text: string, options: { replace: boolean }): Promise<ImportResult> {
+export async function importProjects (db: Db, text: string, options: ImportOptions): Promise<ImportResult> {
   const sources = parseImportText(text)
   const sdgNumbers = await repository.sdgNumbersByNameId(db)
   const records = validateRecords(sources, sdgNumbers)
+  const images = resolveImages(records, sources, options)
   await db.transaction().execute(async (trx) => {
     const vocabularies: Array<[VocabularyName, (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>]> = [
       ['registries', (r) => [r.registry]],
@@ -191,20 +232,26 @@ export async function importProjects (db: Db, text: string, options: { replace: 
     }
 
     const children: repository.ProjectChildren = { certifications: [], sdgs: [], images: [] }
-    for (const r of records) {
+    records.forEach((r, index) => {
       r.certifications.forEach((c, position) => children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
       r.sustainable_development_goals.forEach((g, position) => children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))
-      r.images.forEach((image, position) => children.images.push({ project_id: r.id, position, title: image.title, url: image.url }))
-    }
+      r.images.forEach((image, position) => children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
+    })
     await repository.upsertProjects(trx, records.map(toRow), children)
   })
-  return { imported: records.length, replaced: options.replace }
+  return { imported: records.length, replaced: options.replace, images: images.flat().filter((i) => i.media_key !== null).length }
 }
 
-/** Every project in the import format, in id order, a batch at a time. */
-export async function * exportProjects (db: Db): AsyncGenerator<ImportRecord> {
+/**
+ * Every project in the import format, in id order, a batch at a time, with the media keys of its
+ * stored images (export writes those files beside the export file, at `media/KEY`).
+ */
+export async function * exportProjects (db: Db): AsyncGenerator<{ record: ImportRecord, mediaKeys: string[] }> {
   for await (const rows of repository.allProjects(db)) {
     const relations = await repository.loadRelations(db, rows.map((r) => r.id))
-    for (const row of rows) yield toImportRecord(row, relations)
+    for (const row of rows) {
+      const mediaKeys = (relations.images.get(row.id) ?? []).flatMap((i) => i.media_key === null ? [] : [i.media_key])
+      yield { record: toImportRecord(row, relations), mediaKeys }
+    }
   }
 }

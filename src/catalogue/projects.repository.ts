@@ -29,7 +29,7 @@ export interface ProjectRecordRow extends ProjectRow {
 
 export interface NamedRow { project_id: number, name_id: string, verbose_name: string }
 export interface SdgRow extends NamedRow { number: number }
-export interface ImageRow { project_id: number, title: string, url: string }
+export interface ImageRow { project_id: number, title: string, media_key: string | null, external_url: string | null }
 
 export interface ProjectRelations {
   certifications: Map<number, NamedRow[]>
@@ -110,7 +110,7 @@ export async function loadRelations (db: Db, ids: readonly number[]): Promise<Pr
         .orderBy('ps.project_id').orderBy('ps.position')
         .execute(),
       db.selectFrom('project_images')
-        .select(['project_id', 'title', 'url'])
+        .select(['project_id', 'title', 'media_key', 'external_url'])
         .where('project_id', 'in', chunk)
         .orderBy('project_id').orderBy('position')
         .execute()
@@ -211,7 +211,7 @@ export async function deleteAllProjects (db: Db): Promise<void> {
 export interface ProjectChildren {
   certifications: Array<{ project_id: number, position: number, certification: string }>
   sdgs: Array<{ project_id: number, position: number, sdg: number }>
-  images: Array<{ project_id: number, position: number, title: string, url: string }>
+  images: Array<{ project_id: number, position: number, title: string, media_key: string | null, external_url: string | null }>
 }
 
 export async function upsertProjects (db: Db, rows: readonly NewProjectRow[], children: ProjectChildren): Promise<void> {
@@ -239,17 +239,4 @@ async function insertChunked<T extends 'project_certifications' | 'project_sdgs'
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto(table).values(rows.slice(i, i + CHUNK) as never).execute()
   }
-}
-
-// --- meta ---------------------------------------------------------------------------------
-
-export async function getMeta (db: Db, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst()
-  return row?.value
-}
-
-export async function setMeta (db: Db, key: string, value: string): Promise<void> {
-  await db.insertInto('meta').values({ key, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute()
 }

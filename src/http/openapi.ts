@@ -19,13 +19,19 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
       },
       tags: [
         { name: 'catalogue', description: 'Carbon-offset projects (beta: may change before its final release).' },
-        { name: 'calculator', description: 'Annual carbon footprint of one person, with cited factors.' }
-      ]
+        { name: 'calculator', description: 'Annual carbon footprint of one person, with cited factors.' },
+        { name: 'media', description: 'Project images and SDG icons behind signed, expiring links.' }
+      ],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `tonne keys create`, as `Authorization: Bearer KEY` (or the `X-API-Key` header).' }
+        }
+      }
     },
     hideUntagged: true,
     // Shared schemas keep their $id as the component name (Problem), not def-N.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 }

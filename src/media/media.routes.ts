@@ -1,21 +1,39 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AppError } from '../http/errors.ts'
-import { sdgColours } from '../catalogue/projects.repository.ts'
-import type { Db } from '../store/database.ts'
-import { drawSdgIcon } from './sdg-icons.ts'
+import { errorResponses } from '../http/schemas.ts'
+import type { MediaStore } from './media-store.ts'
+import { MEDIA_PATH, type MediaSigner } from './signing.ts'
 
-export const SDG_ICON_PATH = '/media/sdg-icons'
-
-/** Serves the SDG icons the catalogue links to. */
-export const mediaRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
-  app.get(`${SDG_ICON_PATH}/:file`, {
-    schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 20 }) }) }
+/**
+ * GET /media/KEY?expires=…&signature=…: a tampered or expired link is 403, an unknown key 404;
+ * a good link gets the file, cacheable for no longer than the link lives.
+ */
+export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer: MediaSigner }> = async (app, { store, signer }) => {
+  app.get(`${MEDIA_PATH}/*`, {
+    schema: {
+      tags: ['media'],
+      summary: 'A project image or SDG icon, through a signed link',
+      description: 'Links come from catalogue responses and expire (default 3600 s). Treat them as opaque.',
+      querystring: Type.Object({
+        expires: Type.String({ maxLength: 20, description: 'Unix time after which the link is refused.' }),
+        signature: Type.String({ maxLength: 128, description: 'HMAC-SHA256 of the key and expiry.' })
+      }),
+      response: { ...errorResponses(400, 403, 404) }
+    }
   }, async (request, reply) => {
-    const match = /^(\d{1,2})\.svg$/.exec(request.params.file)
-    const goal = match === null ? undefined : (await sdgColours(db)).find((g) => g.number === Number(match[1]))
-    if (goal === undefined) throw AppError.notFound(`No media at ${request.url}.`)
-    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400')
-      .send(drawSdgIcon(goal.number, goal.verbose_name, goal.colour))
+    const key = (request.params as { '*': string })['*']
+    const { expires, signature } = request.query
+    const verdict = signer.verify(key, expires, signature)
+    if (verdict !== 'valid') {
+      throw new AppError(403, 'forbidden', verdict === 'expired' ? 'This media link has expired; fetch a fresh one from the API.' : 'This media link is not valid.')
+    }
+    const file = store.read(key)
+    if (file === undefined) throw AppError.notFound('No such media.')
+    const maxAge = Math.max(0, Number(expires) - Math.floor(Date.now() / 1000))
+    return reply.type(file.contentType)
+      .header('cache-control', `private, max-age=${maxAge}`)
+      .header('x-content-type-options', 'nosniff')
+      .send(file.content)
   })
 }

@@ -71,7 +71,21 @@ export interface ProjectImageTable {
   project_id: number
   position: number
   title: string
-  url: string
+  /** A file in the media store, linked with a signed URL at response time. */
+  media_key: string | null
+  /** An image hosted elsewhere (absolute https URL in the import), returned as given. */
+  external_url: string | null
+}
+
+export interface ApiKeyTable {
+  id: string
+  name: string
+  key_hash: string
+  /** Comma-separated scopes, e.g. "catalogue:read". */
+  scopes: string
+  rate_limit_per_minute: number | null
+  created_at: string
+  revoked_at: string | null
 }
 
 export interface MetaTable {
@@ -92,6 +106,7 @@ export interface Database {
   project_sdgs: ProjectSdgTable
   project_images: ProjectImageTable
   meta: MetaTable
+  api_keys: ApiKeyTable
 }
 
 export type Db = Kysely<Database>

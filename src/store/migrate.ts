@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely'
 import type { Db } from './database.ts'
 import * as catalogue0001 from './migrations/2026_11_22_0001_catalogue.ts'
+import * as apiKeys0002 from './migrations/2026_11_22_0002_api_keys.ts'
 
 /** Listed explicitly (no folder scan): the order is the names' order, and a typo fails the type check. */
 const MIGRATIONS: Record<string, Migration> = {
-  '2026_11_22_0001_catalogue': catalogue0001
+  '2026_11_22_0001_catalogue': catalogue0001,
+  '2026_11_22_0002_api_keys': apiKeys0002
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

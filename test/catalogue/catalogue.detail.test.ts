@@ -7,22 +7,22 @@ const DETAIL = '/api/v1/commerce/products'
 
 describe('catalogue detail (rules 1, 6, 7)', () => {
   test('answers with and without the trailing slash, with external_id; list items leave it out', async (t) => {
-    const { app } = await buildTestApp(t, { records: fixtureProjects() })
-    const withSlash = await app.inject(`${DETAIL}/11/`)
-    const without = await app.inject(`${DETAIL}/11`)
+    const { inject } = await buildTestApp(t, { records: fixtureProjects() })
+    const withSlash = await inject(`${DETAIL}/11/`)
+    const without = await inject(`${DETAIL}/11`)
     assert.equal(withSlash.statusCode, 200)
     assert.equal(without.body, withSlash.body)
     const detail = withSlash.json()
     assert.equal(detail.external_id, 'VCS902')
-    const list = (await app.inject(`${DETAIL}/?search=vcs902`)).json()
+    const list = (await inject(`${DETAIL}/?search=vcs902`)).json()
     assert.equal('external_id' in list.results[0], false)
     const { external_id: _externalId, ...rest } = detail
     assert.deepEqual(list.results[0], rest)
   })
 
   test('fields have the types and exact content of spec section 2.1', async (t) => {
-    const { app } = await buildTestApp(t, { records: fixtureProjects() })
-    const p = (await app.inject({ url: `${DETAIL}/1/`, headers: { host: 'tonne.test' } })).json()
+    const { inject } = await buildTestApp(t, { records: fixtureProjects() })
+    const p = (await inject({ url: `${DETAIL}/1/`, headers: { host: 'tonne.test' } })).json()
     assert.deepEqual(Object.keys(p), ['id', 'external_id', 'name', 'symbol', 'vintages', 'registry', 'standard', 'credit_type',
       'short_description', 'rating', 'certifications', 'description', 'url', 'is_bundle', 'bundles', 'inventory_price',
       'location', 'latitude', 'longitude', 'date', 'area', 'estimated_annual_reductions', 'project_developer',
@@ -40,38 +40,39 @@ describe('catalogue detail (rules 1, 6, 7)', () => {
     assert.equal(p.co_benefits, 'Jobs for 300 people\r\nSchools built\r\nWildlife corridors')
     assert.deepEqual(p.sustainable_development_goals.map((g: { name_id: string }) => g.name_id), ['13_CLIMATE_ACTION', '15_LIFE_ON_LAND'])
     assert.equal(p.sustainable_development_goals[0].verbose_name, 'Climate Action')
-    assert.equal(p.sustainable_development_goals[0].icon, 'http://tonne.test/media/sdg-icons/13.svg')
+    assert.match(p.sustainable_development_goals[0].icon, /^http:\/\/tonne\.test\/media\/sdg\/13\.svg\?expires=\d+&signature=[0-9a-f]{64}$/)
     assert.deepEqual(p.images, [{ title: 'Canopy', url: 'https://example.org/canopy.jpg' }])
 
-    const plain = (await app.inject(`${DETAIL}/7/`)).json()
+    const plain = (await inject(`${DETAIL}/7/`)).json()
     assert.equal(plain.rating, null)
     assert.equal(plain.credit_type, null)
     assert.equal(plain.date, null)
     assert.deepEqual(plain.vintages, [])
-    const nonAscii = (await app.inject(`${DETAIL}/4/`))
+    const nonAscii = (await inject(`${DETAIL}/4/`))
     assert.equal(nonAscii.json().name, 'São Paulo Landfill Gas')
     assert.match(nonAscii.body, /"São Paulo Landfill Gas"/)
-    assert.equal((await app.inject(`${DETAIL}/9/`)).json().bundles, null)
-    assert.deepEqual((await app.inject(`${DETAIL}/10/`)).json().bundles, [{ id: 1 }, { id: 2 }])
+    assert.equal((await inject(`${DETAIL}/9/`)).json().bundles, null)
+    assert.deepEqual((await inject(`${DETAIL}/10/`)).json().bundles, [{ id: 1 }, { id: 2 }])
   })
 
   test('the SDG icon link serves an SVG of that goal', async (t) => {
-    const { app } = await buildTestApp(t, { records: fixtureProjects() })
-    const icon = (await app.inject(`${DETAIL}/1/`)).json().sustainable_development_goals[1].icon as string
-    const response = await app.inject(new URL(icon).pathname)
+    const { inject } = await buildTestApp(t, { records: fixtureProjects() })
+    const icon = (await inject(`${DETAIL}/1/`)).json().sustainable_development_goals[1].icon as string
+    const url = new URL(icon)
+    const response = await inject(`${url.pathname}${url.search}`)
     assert.equal(response.statusCode, 200)
     assert.equal(response.headers['content-type'], 'image/svg+xml')
     assert.match(response.body, /^<svg /)
     assert.match(response.body, /fill="#56C02B"/)
     assert.match(response.body, />15</)
     assert.match(response.body, /LIFE ON LAND/)
-    assert.equal((await app.inject('/media/sdg-icons/18.svg')).statusCode, 404)
+
   })
 
   for (const id of ['999', '0', 'abc', '1.5', '-3', '99999999999999999999', '2147483648']) {
     test(`id ${id} is a 404 in the error shape`, async (t) => {
-      const { app } = await buildTestApp(t, { records: fixtureProjects() })
-      const response = await app.inject(`${DETAIL}/${id}/`)
+      const { inject } = await buildTestApp(t, { records: fixtureProjects() })
+      const response = await inject(`${DETAIL}/${id}/`)
       assert.equal(response.statusCode, 404)
       assert.match(response.headers['content-type'] as string, /^application\/problem\+json/)
       assert.equal(response.json().code, 'not_found')

@@ -110,7 +110,8 @@ export async function up (db: Kysely<any>): Promise<void> {
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('media_key', 'varchar(200)')
+    .addColumn('external_url', 'text')
     .addPrimaryKeyConstraint('project_images_pk', ['project_id', 'position'])
     .execute()
 

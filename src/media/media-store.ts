@@ -1,0 +1,71 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+
+/** Content types the store serves, by file extension. Anything else is refused at import. */
+export const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml'
+}
+
+// Keys are relative paths of lower-case letters, digits and dashes: never "..", never absolute.
+const KEY_PATTERN = /^[a-z0-9-]+(\/[a-z0-9-]+)*\.[a-z0-9]+$/
+
+export function isMediaKey (key: string): boolean {
+  return key.length <= 200 && KEY_PATTERN.test(key) && MEDIA_TYPES[path.extname(key)] !== undefined
+}
+
+/**
+ * Files addressed by key in a folder (MEDIA_DIR, by default DATA_DIR/media). Writes go to a
+ * temporary name and are renamed into place, so a reader never sees half a file.
+ */
+export class MediaStore {
+  readonly dir: string
+
+  constructor (dir: string) {
+    this.dir = dir
+    mkdirSync(dir, { recursive: true })
+  }
+
+  #file (key: string): string {
+    if (!isMediaKey(key)) throw new Error(`not a media key: ${key}`)
+    return path.join(this.dir, ...key.split('/'))
+  }
+
+  put (key: string, content: Buffer | string): void {
+    const file = this.#file(key)
+    mkdirSync(path.dirname(file), { recursive: true })
+    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`
+    writeFileSync(temporary, content)
+    renameSync(temporary, file)
+  }
+
+  /** Stores content under a key derived from its hash: the same image imported twice is stored once. */
+  putContent (content: Buffer, extension: string, folder = 'images'): string {
+    const key = `${folder}/${createHash('sha256').update(content).digest('hex').slice(0, 32)}${extension.toLowerCase()}`
+    if (!this.has(key)) this.put(key, content)
+    return key
+  }
+
+  has (key: string): boolean {
+    try {
+      return statSync(this.#file(key)).isFile()
+    } catch {
+      return false
+    }
+  }
+
+  read (key: string): { content: Buffer, contentType: string } | undefined {
+    if (!isMediaKey(key)) return undefined
+    try {
+      return { content: readFileSync(this.#file(key)), contentType: MEDIA_TYPES[path.extname(key)]! }
+    } catch {
+      return undefined
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+
+export const MEDIA_PATH = '/media'
+
+/**
+ * Signed, expiring media links: /media/KEY?expires=UNIX_TIME&signature=HMAC-SHA256(KEY \n expires).
+ * Instances that share the secret verify each other's links.
+ */
+export class MediaSigner {
+  readonly #secret: Buffer
+  readonly ttlSeconds: number
+
+  constructor (secret: string, ttlSeconds: number) {
+    this.#secret = Buffer.from(secret, 'utf8')
+    this.ttlSeconds = ttlSeconds
+  }
+
+  #mac (key: string, expires: number): Buffer {
+    return createHmac('sha256', this.#secret).update(`${key}\n${expires}`).digest()
+  }
+
+  /** The path and query of a link to `key` that expires `ttlSeconds` after `nowMs`. */
+  sign (key: string, nowMs = Date.now()): string {
+    const expires = Math.floor(nowMs / 1000) + this.ttlSeconds
+    return `${MEDIA_PATH}/${key}?expires=${expires}&signature=${this.#mac(key, expires).toString('hex')}`
+  }
+
+  verify (key: string, expires: string, signature: string, nowMs = Date.now()): 'valid' | 'expired' | 'invalid' {
+    if (!/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid'
+    const expected = this.#mac(key, Number(expires))
+    if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'invalid'
+    return Number(expires) * 1000 <= nowMs ? 'expired' : 'valid'
+  }
+}
+
+/**
+ * The signing secret: MEDIA_SIGNING_SECRET when set, else one generated on first use and kept in
+ * DATA_DIR/secrets (mode 0600), so links survive restarts.
+ */
+export function resolveSigningSecret (configured: string | undefined, dataDir: string): string {
+  if (configured !== undefined) return configured
+  const dir = path.join(dataDir, 'secrets')
+  const file = path.join(dir, 'media-signing-secret')
+  try {
+    return readFileSync(file, 'utf8').trim()
+  } catch {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const secret = randomBytes(32).toString('base64url')
+    // 'wx' fails if another process created it meanwhile; then read theirs.
+    try {
+      writeFileSync(file, `${secret}\n`, { flag: 'wx', mode: 0o600 })
+      chmodSync(file, 0o600)
+      return secret
+    } catch {
+      return readFileSync(file, 'utf8').trim()
+    }
+  }
+}
