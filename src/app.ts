@@ -4,8 +4,11 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
+import { normalizeIP } from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 import type { Config } from './config.ts'
+import { loadCalculatorData } from './calculator/calculator.data.ts'
+import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import type { MediaLinker } from './catalogue/project.mapper.ts'
 import { requireApiKey } from './http/auth.ts'
@@ -98,6 +101,18 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
     })
     await catalogue.register(catalogueRoutes, { db: store.db, requestUrl, links })
   }, { prefix: CATALOGUE_PREFIX })
+
+  // All factor data is read and validated now: a bad file stops the start, never a request.
+  const calculatorData = loadCalculatorData()
+  await app.register(async (calculator) => {
+    await registerRateLimit(calculator, {
+      name: 'calculator',
+      redis,
+      key: (request) => `ip:${normalizeIP(request.ip)}`,
+      max: () => config.rateLimits.calculatorPerMinute
+    })
+    await calculator.register(calculatorRoutes, { data: calculatorData })
+  }, { prefix: CALCULATOR_PREFIX })
 
   await app.register(mediaRoutes, { store: media, signer })
   return app
