@@ -1,0 +1,298 @@
+import { Type, type Static, type TObject, type TProperties } from 'typebox'
+import { StringEnum } from '../http/schemas.ts'
+import { ENUMS } from './countries.ts'
+
+/**
+ * The calculator's contract: query strings (validation and OpenAPI) and response bodies
+ * (serialisation). Numeric parameters all carry explicit maxima: ajv coerces "Infinity"
+ * to a number, so a cap is what turns it into a 400.
+ */
+
+// ---- shared query parameters ----
+
+const countryCode = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.'
+})
+const measurementSystem = Type.Optional(StringEnum(ENUMS.measurement_system, {
+  description: 'Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country\'s system (see /config). Results are always in kg, t and lb.'
+}))
+const common = { country_code: countryCode, measurement_system: measurementSystem }
+
+function query<P extends TProperties> (properties: P) {
+  return Type.Object(properties, { additionalProperties: false })
+}
+
+export const EmptyQuery = query({})
+
+export const ConfigQuery = query({ ...common })
+export type ConfigQuery = Static<typeof ConfigQuery>
+
+export const FootprintQuery = query({
+  ...common,
+  basis: Type.Optional(StringEnum(ENUMS.basis, {
+    description: 'Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption.'
+  }))
+})
+export type FootprintQuery = Static<typeof FootprintQuery>
+
+export const FlightQuery = query({
+  ...common,
+  frequency: Type.Optional(StringEnum(ENUMS.frequency, {
+    description: 'Flowcarbon profile. never; rare = 1 return short-haul flight a year; sometimes = 2 return short-haul and 1 return medium-haul; often = 4 return short-haul, 2 medium-haul and 1 long-haul. One of four input modes (frequency, flight counts, legs, distance): give exactly one.'
+  })),
+  short_haul: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: 'Return short-haul flights a year (about 1,484 km each way). Flight-count mode, with medium_haul and long_haul.' })),
+  medium_haul: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: 'Return medium-haul flights a year (3,000 km each way). Flight-count mode.' })),
+  long_haul: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: 'Return long-haul flights a year (about 6,799 km each way). Flight-count mode.' })),
+  legs: Type.Optional(Type.String({
+    maxLength: 800,
+    description: 'Flights by IATA airport code: comma-separated routes, each two or more codes joined by "-", e.g. "FRA-JFK,JFK-FRA" or "LHR-SIN-SYD". At most 50 legs. Distance is the great-circle distance between the airports.'
+  })),
+  distance: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 20038, description: 'One-way great-circle distance of one flight, in km (or miles when imperial). At most half the Earth\'s circumference (20,038 km).' })),
+  trips: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'How many times a year the legs or the distance are flown. Default 1. Legs and distance modes only.' })),
+  round_trip: Type.Optional(Type.Boolean({ description: 'true: each leg or distance is also flown back. Default false. Legs and distance modes only.' })),
+  cabin_class: Type.Optional(StringEnum(ENUMS.cabin_class, { description: 'Cabin class; average = DESNZ average passenger. Default economy.' })),
+  radiative_forcing: Type.Optional(Type.Boolean({ description: 'Include the non-CO2 warming effect of aviation (DESNZ "with RF" factors). Default true. The response carries both values either way.' }))
+})
+export type FlightQuery = Static<typeof FlightQuery>
+
+export const DietQuery = query({
+  ...common,
+  diet_form: StringEnum(ENUMS.diet_form, {
+    description: 'Diet. everything = an omnivore eating the country\'s meat supply band (FAO); pescetarian and pescatarian are the same. Required.'
+  }),
+  calories: Type.Optional(Type.Integer({ minimum: 1200, maximum: 4000, description: 'Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000.' })),
+  study: Type.Optional(StringEnum(ENUMS.study, { description: 'Which Scarborough et al. study supplies the factors. Default scarborough_2023.' }))
+})
+export type DietQuery = Static<typeof DietQuery>
+
+export const CarQuery = query({
+  ...common,
+  distance: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Distance travelled a year, in km (or miles when imperial). At most 1,000,000 km. Required.' }),
+  mode: Type.Optional(StringEnum(ENUMS.mode, { description: 'car (default), rail, bus (average local bus) or coach.' })),
+  fuel_type: Type.Optional(StringEnum(ENUMS.fuel_type, { description: 'Car fuel. Default unknown (DESNZ average of the fleet). Car mode only.' })),
+  car_size: Type.Optional(StringEnum(ENUMS.car_size, { description: 'DESNZ size band: small (petrol < 1.4 l, diesel < 1.7 l), medium, large (> 2.0 l) or average. Default average. Car mode only.' })),
+  occupancy: Type.Optional(Type.Integer({ minimum: 1, maximum: 9, description: 'People sharing the car, the result is divided between them. Default 1. Car mode only.' })),
+  fuel_economy: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Measured fuel economy; replaces the size and fuel factor. Unit in fuel_economy_unit. Car mode only; needs fuel_type petrol, diesel, hybrid, lpg or electric.' })),
+  fuel_economy_unit: Type.Optional(StringEnum(ENUMS.fuel_economy_unit, { description: 'Unit of fuel_economy. Default l_per_100km (metric) or mpg_us (imperial); kwh_per_100km or kwh_per_100mi for electric cars.' })),
+  rail_type: Type.Optional(StringEnum(ENUMS.rail_type, { description: 'national (default), international (e.g. Eurostar), light_rail (light rail and tram) or underground. Rail mode only.' }))
+})
+export type CarQuery = Static<typeof CarQuery>
+
+export const ClothesQuery = query({
+  ...common,
+  amount: Type.Optional(StringEnum(ENUMS.amount, { description: 'How much clothing the person buys compared with the country average: none, little (half), average, much (twice). One of three input modes (amount, spend_usd, items): give exactly one.' })),
+  spend_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description: 'Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode.' })),
+  new_items: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'New garments bought a year. Item mode, with secondhand_items.' })),
+  secondhand_items: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Second-hand garments bought a year. Item mode, with new_items.' }))
+})
+export type ClothesQuery = Static<typeof ClothesQuery>
+
+export const EnergyQuery = query({
+  ...common,
+  household_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'People living in the home; the result is per person. Default 1.' })),
+  home_size: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 60_000, description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Required unless both electricity_kwh and heating_kwh are given (or heating_type is none).' })),
+  energy_type: Type.Optional(StringEnum(ENUMS.energy_type, { description: 'conventional (default): the country\'s grid mix; green: a renewable electricity tariff, counted as zero (market-based).' })),
+  heating_type: Type.Optional(StringEnum(ENUMS.heating_type, { description: 'Main heating. Default natural_gas.' })),
+  electricity_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Measured electricity use of the household a year, in kWh (excluding electric heating given in heating_kwh). Replaces the floor-area model.' })),
+  heating_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, electricity for electric heating and heat pumps. Replaces the floor-area model.' }))
+})
+export type EnergyQuery = Static<typeof EnergyQuery>
+
+// ---- responses ----
+
+const Mass = Type.Object({
+  kg: Type.Number({ description: 'kg CO2e' }),
+  t: Type.Number({ description: 'metric tonnes CO2e' }),
+  lb: Type.Number({ description: 'pounds CO2e' })
+}, { additionalProperties: false })
+
+const BreakdownItem = Type.Object({
+  category: Type.String({ description: 'What the entry covers, e.g. long_haul, car, electricity.' }),
+  label: Type.String({ description: 'Human-readable name of the entry.' }),
+  kg_co2e: Type.Number({ description: 'kg CO2e = quantity x factor.' }),
+  quantity: Type.Number(),
+  quantity_unit: Type.String(),
+  factor: Type.Number({ description: 'The emission factor applied.' }),
+  factor_unit: Type.String(),
+  factor_id: Type.String({ description: '<source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1.' }),
+  factor_status: StringEnum(['published', 'unverified', 'assumption'] as const, {
+    description: 'published: read from the publisher\'s file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).'
+  }),
+  source: Type.String({ description: 'Id of the entry in sources.' }),
+  derivation: Type.Optional(Type.String({ description: 'How a derived factor was computed from published ones.' })),
+  note: Type.Optional(Type.String())
+}, { additionalProperties: false })
+
+const Source = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  publisher: Type.String(),
+  year: Type.Optional(Type.Integer()),
+  licence: Type.String(),
+  url: Type.Optional(Type.String()),
+  attribution: Type.Optional(Type.String())
+}, { additionalProperties: false })
+
+function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, description: string) {
+  return Type.Object({
+    country_code: Type.String(),
+    measurement_system: StringEnum(ENUMS.measurement_system, { description: 'The measurement system the inputs were read in.' }),
+    t_co2: Type.Number({ description: 'Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible).' }),
+    ton: Type.Literal('t', { description: 'Unit label of t_co2 (Flowcarbon-compatible).' }),
+    co2e: Mass,
+    period: Type.Literal('year'),
+    per: Type.Literal('person'),
+    inputs,
+    ...extra,
+    breakdown: Type.Array(BreakdownItem, { description: 'Entries sum to co2e (allowing for rounding).' }),
+    assumptions: Type.Array(Type.String()),
+    sources: Type.Array(Source)
+  }, { additionalProperties: false, description })
+}
+
+const Airport = Type.Object({ iata: Type.String(), name: Type.String(), city: Type.String(), country: Type.String() }, { additionalProperties: false })
+const Length = Type.Object({ value: Type.Number(), unit: Type.String() }, { additionalProperties: false })
+const Stat = Type.Object({ t: Type.Number(), year: Type.Integer(), unit: Type.String(), source: Type.String() }, { additionalProperties: false })
+
+export const FlightInputs = Type.Object({
+  mode: StringEnum(['frequency', 'flight_counts', 'legs', 'distance'] as const),
+  frequency: Type.Optional(Type.String()),
+  return_flights: Type.Optional(Type.Object({ short_haul: Type.Integer(), medium_haul: Type.Integer(), long_haul: Type.Integer() }, { additionalProperties: false })),
+  legs: Type.Optional(Type.Array(Type.Object({ from: Airport, to: Airport, distance_km: Type.Number() }, { additionalProperties: false }))),
+  distance: Type.Optional(Length),
+  distance_km: Type.Optional(Type.Number()),
+  trips: Type.Optional(Type.Integer()),
+  round_trip: Type.Optional(Type.Boolean()),
+  cabin_class: Type.String(),
+  radiative_forcing: Type.Boolean(),
+  flights: Type.Integer({ description: 'One-way flights counted.' }),
+  flown_km: Type.Number({ description: 'Great-circle km flown, all flights.' })
+}, { additionalProperties: false })
+export type FlightInputs = Static<typeof FlightInputs>
+
+export const FlightResult = result(FlightInputs, {
+  co2e_with_rf: Mass,
+  co2e_without_rf: Mass,
+  radiative_forcing: Type.Object({ included: Type.Boolean(), method: Type.String() }, { additionalProperties: false })
+}, 'Flights of one person in a year.')
+
+export const DietInputs = Type.Object({
+  diet_form: Type.String(),
+  diet_used: Type.String({ description: 'The Scarborough diet group applied.' }),
+  study: Type.String(),
+  calories: Type.Integer(),
+  meat_supply: Type.Optional(Type.Object({ kg_per_year: Type.Number(), year: Type.Integer(), country_code: Type.String() }, { additionalProperties: false }))
+}, { additionalProperties: false })
+export type DietInputs = Static<typeof DietInputs>
+
+export const DietResult = result(DietInputs, {
+  range: Type.Union([Type.Object({ low: Mass, high: Mass, description: Type.String() }, { additionalProperties: false }), Type.Null()], { description: '2.5th-97.5th percentile range (2023 study only).' })
+}, 'A year of a diet.')
+
+export const CarInputs = Type.Object({
+  mode: Type.String(),
+  distance: Length,
+  distance_km: Type.Number(),
+  fuel_type: Type.Optional(Type.String()),
+  car_size: Type.Optional(Type.String()),
+  occupancy: Type.Optional(Type.Integer()),
+  fuel_economy: Type.Optional(Type.Object({ value: Type.Number(), unit: Type.String(), per_km: Type.Number(), per_km_unit: Type.String() }, { additionalProperties: false })),
+  rail_type: Type.Optional(Type.String())
+}, { additionalProperties: false })
+export type CarInputs = Static<typeof CarInputs>
+
+export const CarResult = result(CarInputs, {}, 'A year of travel by car, rail or bus.')
+
+export const ClothesInputs = Type.Object({
+  mode: StringEnum(['amount', 'spend', 'items'] as const),
+  amount: Type.Optional(Type.String()),
+  spend_usd: Type.Optional(Type.Number()),
+  new_items: Type.Optional(Type.Integer()),
+  secondhand_items: Type.Optional(Type.Integer()),
+  country_scale: Type.Optional(Type.Object({ ratio: Type.Number(), basis: Type.String(), country_t: Type.Number(), reference_t: Type.Number() }, { additionalProperties: false }))
+}, { additionalProperties: false })
+export type ClothesInputs = Static<typeof ClothesInputs>
+
+export const ClothesResult = result(ClothesInputs, {}, 'A year of clothes shopping.')
+
+export const EnergyInputs = Type.Object({
+  household_size: Type.Integer(),
+  home_size: Type.Optional(Length),
+  home_size_m2: Type.Optional(Type.Number()),
+  energy_type: Type.String(),
+  heating_type: Type.String(),
+  electricity_kwh: Type.Number({ description: 'Household electricity a year (kWh), measured or modelled.' }),
+  electricity_source: StringEnum(['measured', 'modelled'] as const),
+  heating_kwh: Type.Number({ description: 'Household heating energy bought a year (kWh), measured or modelled.' }),
+  heating_source: StringEnum(['measured', 'modelled', 'none'] as const)
+}, { additionalProperties: false })
+export type EnergyInputs = Static<typeof EnergyInputs>
+
+export const EnergyResult = result(EnergyInputs, {}, 'A year of home electricity and heating, per person.')
+
+export const FootprintInputs = Type.Object({
+  basis: Type.String({ description: 'The basis asked for.' })
+}, { additionalProperties: false })
+export type FootprintInputs = Static<typeof FootprintInputs>
+
+export const FootprintResult = result(FootprintInputs, {
+  basis: StringEnum(ENUMS.basis, { description: 'The basis used (consumption falls back to territorial where missing).' }),
+  gases: StringEnum(['co2', 'co2e'] as const, { description: 'co2 for the consumption and territorial bases (CO2 only), co2e for ghg.' }),
+  values: Type.Object({
+    consumption_co2: Type.Union([Stat, Type.Null()]),
+    territorial_co2: Stat,
+    ghg_co2e: Type.Union([Stat, Type.Null()])
+  }, { additionalProperties: false }),
+  world: Stat,
+  ratio_to_world: Type.Number({ description: 'Country value / world value, same basis.' })
+}, 'The average footprint of a person living in the country.')
+
+export const CountryItem = Type.Object({
+  country_code: Type.String({ description: 'ISO 3166-1 alpha-3.' }),
+  country_name: Type.String(),
+  sub_region: Type.String({ description: 'UN M49 sub-region.' }),
+  region: Type.String({ description: 'UN M49 region: Africa, Americas, Asia, Europe or Oceania.' }),
+  measurement_system: StringEnum(ENUMS.measurement_system)
+}, { additionalProperties: false })
+
+export const CountryList = Type.Array(CountryItem, { description: 'Every supported country, ordered by name (Intl.Collator("en")).' })
+
+export const ConfigResult = Type.Object({
+  country_code: Type.String(),
+  country_name: Type.String(),
+  sub_region: Type.String(),
+  region: Type.String(),
+  measurement_system: StringEnum(ENUMS.measurement_system, { description: 'The system inputs are read in (the requested one, else the country\'s).' }),
+  default_measurement_system: StringEnum(ENUMS.measurement_system, { description: 'The country\'s usual system.' }),
+  units: Type.Object({
+    distance: Type.String(),
+    area: Type.String(),
+    volume: Type.String(),
+    fuel_economy: Type.String(),
+    electric_fuel_economy: Type.String(),
+    emissions: Type.String()
+  }, { additionalProperties: false }),
+  enums: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Allowed values of every enumerated parameter.' }),
+  defaults: Type.Object({
+    diet_form: Type.String(),
+    study: Type.String(),
+    cabin_class: Type.String(),
+    radiative_forcing: Type.Boolean(),
+    round_trip: Type.Boolean(),
+    trips: Type.Integer(),
+    mode: Type.String(),
+    fuel_type: Type.String(),
+    car_size: Type.String(),
+    occupancy: Type.Integer(),
+    rail_type: Type.String(),
+    energy_type: Type.String(),
+    heating_type: Type.String(),
+    household_size: Type.Integer(),
+    calories: Type.Integer(),
+    basis: Type.String()
+  }, { additionalProperties: false })
+}, { additionalProperties: false })
+
+export const Pong = Type.Object({ message: Type.Literal('pong') }, { additionalProperties: false })

@@ -1,0 +1,77 @@
+import type { CalculatorData, Factor } from './calculator.data.ts'
+import { derive, item, type Calculation } from './calculation.ts'
+import type { FootprintInputs, FootprintQuery } from './calculator.schemas.ts'
+import { measurementSystemFor, resolveCountry } from './countries.ts'
+
+/**
+ * The average footprint of a person in a country: a national per-capita figure, no model.
+ * consumption (default) and territorial are CO2 only; ghg is all gases, CO2e.
+ */
+
+type Basis = NonNullable<FootprintQuery['basis']>
+
+export interface Stat { t: number, year: number, unit: string, source: string }
+
+export interface FootprintCalculation extends Calculation<FootprintInputs> {
+  basis: Basis
+  values: { consumption_co2: Stat | null, territorial_co2: Stat, ghg_co2e: Stat | null }
+  world: Stat
+  worldFactor: Factor
+  ratioToWorld: number
+}
+
+function stat (factor: Factor): Stat {
+  return { t: factor.value, year: factor.year ?? 0, unit: factor.unit, source: factor.source }
+}
+
+export function calculateFootprint (data: CalculatorData, query: FootprintQuery): FootprintCalculation {
+  const country = resolveCountry(data, query.country_code)
+  const system = measurementSystemFor(country, query.measurement_system)
+  const requested: Basis = query.basis ?? 'consumption'
+  const assumptions: string[] = []
+  let basis: Basis = requested
+  let national: Factor
+  if (requested === 'ghg' && country.ghg !== undefined) {
+    national = country.ghg
+  } else if (requested === 'consumption' && country.consumptionCo2 !== undefined) {
+    national = country.consumptionCo2
+  } else {
+    if (requested !== 'territorial') assumptions.push(`${country.name} has no ${requested === 'ghg' ? 'greenhouse-gas' : 'consumption-based'} figure; the territorial CO2 figure is used instead.`)
+    basis = 'territorial'
+    national = country.territorialCo2
+  }
+  const world = basis === 'ghg' ? data.world.ghg : basis === 'consumption' ? data.world.consumptionCo2 : data.world.territorialCo2
+  assumptions.push(basis === 'ghg'
+    ? 'All greenhouse gases including land use (CO2e), as published by Our World in Data.'
+    : basis === 'consumption'
+      ? 'Consumption-based CO2: emissions from what residents consume, wherever it was produced (trade-adjusted). CO2 only: methane and nitrous oxide are not included.'
+      : 'Territorial CO2: fossil CO2 emitted inside the country (fuels and industry), excluding land use. CO2 only: methane and nitrous oxide are not included.')
+  assumptions.push('A national average per person, not a personal estimate: use the other endpoints for that.')
+
+  const factor = derive([national], {
+    key: `derived:footprint.${national.key}`,
+    id: national.id,
+    value: national.value * 1000,
+    unit: basis === 'ghg' ? 'kg CO2e per person per year' : 'kg CO2 per person per year',
+    description: national.description,
+    derivation: `${national.value} t per person (${national.id}) x 1000`
+  })
+  const breakdown = [item(factor, 'national_average', `${basis} ${basis === 'ghg' ? 'greenhouse gases' : 'CO2'} per person, ${country.name} ${national.year ?? ''}`.trim(), 1, 'person-year')]
+  return {
+    countryCode: country.code,
+    measurementSystem: system,
+    inputs: { basis: requested },
+    breakdown,
+    assumptions,
+    used: [],
+    basis,
+    values: {
+      consumption_co2: country.consumptionCo2 === undefined ? null : stat(country.consumptionCo2),
+      territorial_co2: stat(country.territorialCo2),
+      ghg_co2e: country.ghg === undefined ? null : stat(country.ghg)
+    },
+    world: stat(world),
+    worldFactor: world,
+    ratioToWorld: national.value / world.value
+  }
+}

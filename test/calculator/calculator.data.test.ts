@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict'
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, test, type TestContext } from 'node:test'
+import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
+import { parseCsv } from '../../src/calculator/csv.ts'
+import { listCountries, resolveCountry } from '../../src/calculator/countries.ts'
+import { AppError } from '../../src/http/errors.ts'
+
+const REPO_DATA = path.join(import.meta.dirname, '..', '..', 'data')
+const data = loadCalculatorData()
+
+/** A copy of the repo's data/ folder that a test may damage. */
+function dataCopy (t: TestContext): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tonne-calculator-data-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  for (const folder of ['calculator', 'countries']) cpSync(path.join(REPO_DATA, folder), path.join(dir, folder), { recursive: true })
+  return dir
+}
+
+function edit (dir: string, file: string, change: (text: string) => string): void {
+  const target = path.join(dir, file)
+  writeFileSync(target, change(readFileSync(target, 'utf8')))
+}
+
+describe('loadCalculatorData: start-up validation', () => {
+  test('loads the shipped data: 200 countries, every factor, 6,000+ airports', () => {
+    assert.equal(data.countries.size, 200)
+    assert.ok(data.airports.size > 6000)
+    assert.ok(data.factors.has('desnz:flight.long_haul.economy.with_rf'))
+    assert.equal(data.factors.get('desnz:flight.long_haul.economy.with_rf')?.value, 0.11704)
+  })
+
+  const failures: Array<{ name: string, file: string, change: (text: string) => string, message: RegExp }> = [
+    { name: 'a non-numeric factor', file: 'calculator/desnz_2025_factors.csv', change: (text) => text.replace('0.11704,', 'n/a,'), message: /desnz_2025_factors\.csv: record \d+: column "value" is not a number \("n\/a"\)/ },
+    { name: 'a blank value', file: 'calculator/electricity_carbon_intensity.csv', change: (text) => text.replace('DEU,Germany,2024,344.1', 'DEU,Germany,2024,'), message: /electricity_carbon_intensity\.csv: record \d+: column "carbon_intensity_elec_gco2_per_kwh" is not a number/ },
+    { name: 'an implausible value', file: 'calculator/co2_per_capita.csv', change: (text) => text.replace('DEU,Germany,2023,7.051', 'DEU,Germany,2023,7051'), message: /co2_per_capita\.csv: record \d+: column "co2_per_capita_t" = 7051 is outside the plausible range/ },
+    { name: 'a short row', file: 'calculator/parameters.csv', change: (text) => text + 'energy.extra,1\n', message: /parameters\.csv: record \d+ has 2 fields, expected 6/ },
+    { name: 'a renamed column', file: 'calculator/diet_factors.csv', change: (text) => text.replace('kg_co2e_per_person_per_day', 'kg_per_day'), message: /diet_factors\.csv: unexpected header/ },
+    { name: 'a required factor removed', file: 'calculator/desnz_2025_factors.csv', change: (text) => text.split('\n').filter((line) => !line.startsWith('rail.national,')).join('\n'), message: /desnz_2025_factors\.csv: required factor "rail\.national" is missing/ },
+    { name: 'a duplicated key', file: 'calculator/parameters.csv', change: (text) => text + text.split('\n')[1] + '\n', message: /parameters\.csv: duplicate key "param:flight\.distance\.short_haul"/ },
+    { name: 'an unknown source', file: 'calculator/parameters.csv', change: (text) => text.replace('energy.heat_pump_cop,2.8,kWh heat per kWh electricity,unverified,energy-systems-catapult-eoh', 'energy.heat_pump_cop,2.8,kWh heat per kWh electricity,unverified,nobody'), message: /parameters\.csv: "param:energy\.heat_pump_cop" cites unknown source "nobody"/ },
+    { name: 'an unterminated quote', file: 'calculator/sources.csv', change: (text) => text + 'x,"broken\n', message: /sources\.csv: line \d+: unterminated quoted field/ },
+    { name: 'a malformed airport', file: 'calculator/airports.csv', change: (text) => text.replace(/\nFRA,([^\n]*),50\.033333,/, '\nFRA,$1,95,'), message: /airports\.csv: record \d+: column "latitude" = 95 is outside the plausible range/ },
+    { name: 'a missing World row', file: 'calculator/meat_supply_per_capita.csv', change: (text) => text.split('\n').filter((line) => !line.startsWith('OWID_WRL')).join('\n'), message: /meat_supply_per_capita\.csv: the World row \(OWID_WRL\) is missing/ }
+  ]
+  for (const failure of failures) {
+    test(`refuses to start on ${failure.name}, naming the file`, (t) => {
+      const dir = dataCopy(t)
+      edit(dir, failure.file, failure.change)
+      assert.throws(() => loadCalculatorData(dir), failure.message)
+    })
+  }
+
+  test('refuses to start on a missing file, naming it', (t) => {
+    const dir = dataCopy(t)
+    rmSync(path.join(dir, 'calculator', 'diet_factors.csv'))
+    assert.throws(() => loadCalculatorData(dir), /data\/calculator\/diet_factors\.csv: cannot read the calculator data file/)
+  })
+
+  test('refuses an empty file', (t) => {
+    const dir = dataCopy(t)
+    writeFileSync(path.join(dir, 'calculator', 'clothing_factors.csv'), '')
+    assert.throws(() => loadCalculatorData(dir), /clothing_factors\.csv: the file is empty/)
+  })
+
+  test('refuses a blank line in the middle of a file', (t) => {
+    const dir = dataCopy(t)
+    appendFileSync(path.join(dir, 'calculator', 'co2_per_capita.csv'), '\nZZZ,Nowhere,2023,1\n')
+    assert.throws(() => loadCalculatorData(dir), /co2_per_capita\.csv: record \d+ has 1 fields/)
+  })
+})
+
+describe('csv reader', () => {
+  test('reads quoted fields with commas, doubled quotes and line breaks', () => {
+    const table = parseCsv('a,b\n"x, y","say ""hi""\nthere"\r\n', 'test.csv')
+    assert.deepEqual(table.rows, [{ a: 'x, y', b: 'say "hi"\nthere' }])
+  })
+
+  test('rejects a quote inside an unquoted field', () => {
+    assert.throws(() => parseCsv('a,b\nx"y,z\n', 'test.csv'), /test\.csv: line 2: a quote inside an unquoted field/)
+  })
+})
+
+describe('countries', () => {
+  const countries = listCountries(data)
+
+  test('sorted by name the way a person sorts (Intl.Collator en), accents not last', () => {
+    const collator = new Intl.Collator('en')
+    const names = countries.map((c) => c.country_name)
+    assert.deepEqual(names, [...names].sort(collator.compare))
+    const ivory = names.indexOf('Côte d\'Ivoire')
+    assert.ok(ivory > 0 && names[ivory - 1]?.startsWith('Costa Rica') === true, 'Côte d\'Ivoire sorts after Costa Rica, not at the end')
+    assert.equal(names.at(-1), 'Zimbabwe')
+  })
+
+  test('each has an alpha-3 code, a UN M49 region and sub-region, and a measurement system', () => {
+    const regions = new Set(['Africa', 'Americas', 'Asia', 'Europe', 'Oceania'])
+    for (const country of countries) {
+      assert.match(country.country_code, /^[A-Z]{3}$/)
+      assert.ok(regions.has(country.region), `${country.country_code} region ${country.region}`)
+      assert.ok(country.sub_region.length > 0)
+    }
+    assert.equal(new Set(countries.map((c) => c.country_code)).size, countries.length)
+  })
+
+  test('imperial for USA, LBR and MMR, metric elsewhere', () => {
+    const imperial = countries.filter((c) => c.measurement_system === 'imperial').map((c) => c.country_code).sort()
+    assert.deepEqual(imperial, ['LBR', 'MMR', 'USA'])
+  })
+
+  test('every supported country has the data every endpoint needs', () => {
+    for (const country of data.countries.values()) {
+      assert.ok(country.territorialCo2.value >= 0)
+      assert.ok(country.gridIntensity.value >= 0)
+    }
+  })
+
+  test('resolveCountry is case-insensitive and explains unknown and unsupported codes', () => {
+    assert.equal(resolveCountry(data, 'deu').code, 'DEU')
+    const reject = (code: string, detail: RegExp) => assert.throws(() => resolveCountry(data, code), (error: unknown) =>
+      error instanceof AppError && error.status === 400 && error.code === 'unknown_country' && error.parameter === 'country_code' && detail.test(error.message))
+    reject('XYZ', /Unknown country_code "XYZ"/)
+    reject('DE', /not an alpha-2 code/)
+    reject('TWN', /not supported: no UN M49 region/)
+    reject('PRI', /not supported: no per-capita CO2 figure/)
+  })
+})
+
+describe('shipped data files', () => {
+  test('every source cited by a factor has a licence, and every file keeps its provenance column', () => {
+    for (const factor of data.factors.values()) {
+      const source = data.sources.get(factor.source)
+      assert.ok(source !== undefined && source.licence.length > 0, `${factor.key} -> ${factor.source}`)
+    }
+    const desnz = parseCsv(readFileSync(path.join(REPO_DATA, 'calculator', 'desnz_2025_factors.csv'), 'utf8'), 'desnz')
+    assert.ok(desnz.header.includes('provenance'))
+  })
+
+  test('values transcribed by a third party stay marked unverified', () => {
+    for (const key of ['desnz:fuel.natural_gas.kwh_gross_cv', 'desnz:ev.bev.average.kwh_per_km', 'desnz:fuel.petrol_avg_biofuel_blend.litre', 'diet:scarborough_2023.vegan', 'clothing:levis_501.cradle_to_retail']) {
+      assert.equal(data.factors.get(key)?.status, 'unverified', key)
+    }
+    assert.equal(data.factors.get('desnz:flight.long_haul.economy.with_rf')?.status, 'published')
+    assert.equal(data.factors.get('param:energy.heating_kwh_per_m2')?.status, 'assumption')
+  })
+
+  test('no code, test or data file reaches outside the repository for data', () => {
+    // Built from parts so that this file does not match itself.
+    const outside = [['..', 'shared'].join('/'), ['', 'work', 'shared'].join('/')]
+    const root = path.join(import.meta.dirname, '..', '..')
+    const files = [
+      ...readdirSync(path.join(root, 'src', 'calculator')).map((f) => path.join(root, 'src', 'calculator', f)),
+      ...readdirSync(path.join(root, 'test', 'calculator')).map((f) => path.join(root, 'test', 'calculator', f))
+    ]
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8')
+      for (const fragment of outside) assert.ok(!text.includes(fragment), `${file} mentions ${fragment}`)
+    }
+  })
+})
