@@ -10,6 +10,7 @@ import { importProjects } from '../src/catalogue/projects.import.ts'
 import { loadConfig, type Config } from '../src/config.ts'
 import { openStore, type Store } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
+import { databaseEnv, type TestDatabase } from './databases.ts'
 
 export const REPO_ROOT = path.join(import.meta.dirname, '..')
 
@@ -25,6 +26,8 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
+  /** Which database the app runs on (default SQLite); PostgreSQL gets a fresh database of its own. */
+  database?: TestDatabase
   /** Load the bundled real catalogue, as a first `tonne serve` does. */
   bundled?: boolean
   /** Import these records (the import format) before the app starts. */
@@ -48,7 +51,12 @@ export function tempDir (t: TestContext, prefix = 'tonne-test-'): string {
  */
 export async function buildTestApp (t: TestContext, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = tempDir(t)
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info', ...options.env })
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info',
+    ...(options.env?.['DATABASE_URL'] === undefined && await databaseEnv(t, options.database ?? 'sqlite')),
+    ...options.env
+  })
   const store = await openStore(config)
   await migrateToLatest(store.db)
   if (options.bundled === true) await loadBundledCatalogueOnce(store.db)

@@ -1,28 +1,71 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { Kysely } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
 import type { Config } from '../config.ts'
 import type { Database, Db } from './database.ts'
 import { openSqlite } from './sqlite-dialect.ts'
 
+export interface PoolStats { total: number, idle: number, waiting: number, max: number }
+
 export interface Store {
   readonly db: Db
   readonly dialect: 'sqlite' | 'postgres'
-  /** Where the data lives, for logs: a file path, never a password. */
+  /** Where the data lives, for logs: a file path or host/database, never a password. */
   readonly location: string
+  /** Answers whether the database takes a query now (readiness). */
+  ping(): Promise<void>
+  /** Connection pool use (PostgreSQL); SQLite has one connection. */
+  poolStats(): PoolStats
   close(): Promise<void>
 }
 
 export const SQLITE_FILE_NAME = 'tonne.sqlite'
+export const POOL_MAX = 10
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export async function openStore (config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Store> {
-  if (config.databaseUrl !== undefined) {
-    throw new Error('DATABASE_URL (PostgreSQL) is not supported yet; unset it to use the embedded SQLite database')
-  }
-  mkdirSync(config.dataDir, { recursive: true })
-  const file = path.join(config.dataDir, SQLITE_FILE_NAME)
+  return config.databaseUrl !== undefined ? openPostgres(config.databaseUrl) : openSqliteStore(config.dataDir)
+}
+
+function openSqliteStore (dataDir: string): Store {
+  mkdirSync(dataDir, { recursive: true })
+  const file = path.join(dataDir, SQLITE_FILE_NAME)
   const { dialect } = openSqlite(file)
   const db = new Kysely<Database>({ dialect })
-  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() }
+  let closed = false
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    ping: async () => { await sql`select 1`.execute(db) },
+    poolStats: () => ({ total: closed ? 0 : 1, idle: closed ? 0 : 1, waiting: 0, max: 1 }),
+    close: async () => { closed = true; await db.destroy() }
+  }
+}
+
+// int8 (count(*)) arrives as a string by default; our counts fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
+
+function openPostgres (url: string): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_MAX,
+    // Fail fast when the server is away, so a request gets a 503 instead of hanging.
+    connectionTimeoutMillis: 3000,
+    query_timeout: 15_000,
+    idleTimeoutMillis: 30_000
+  })
+  // An idle client losing its server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined)
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const parsed = new URL(url)
+  return {
+    db,
+    dialect: 'postgres',
+    location: `postgres://${parsed.host}${parsed.pathname}`,
+    ping: async () => { await sql`select 1`.execute(db) },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
+    close: async () => { await db.destroy() }
+  }
 }

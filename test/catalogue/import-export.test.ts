@@ -11,11 +11,12 @@ import { importSchemaText, IMPORT_SCHEMA_FILE } from '../../scripts/write-import
 import { tonne } from '../cli.helpers.ts'
 import { fixtureProjects, project } from '../fixtures/projects.ts'
 import { tempDir } from '../helpers.ts'
+import { databaseEnv, forEachDatabase, type TestDatabase } from '../databases.ts'
 
 /** A data directory with its own database, plus a way to read it through the real API. */
-function workspace (t: TestContext) {
+async function workspace (t: TestContext, database: TestDatabase) {
   const dir = tempDir(t)
-  const env = { DATA_DIR: path.join(dir, 'data') }
+  const env = { DATA_DIR: path.join(dir, 'data'), ...await databaseEnv(t, database) }
   const write = (name: string, text: string) => {
     const file = path.join(dir, name)
     writeFileSync(file, text)
@@ -44,114 +45,116 @@ const ALL = '/api/v1/commerce/products/?limit=1000'
 const json = (records: object[]) => JSON.stringify(records)
 const ndjson = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n'
 
-describe('tonne import and export', () => {
-  test('imports a JSON array, then upserts by id from NDJSON', async (t) => {
-    const ws = workspace(t)
-    const first = await tonne(['import', ws.write('a.json', json(fixtureProjects()))], ws.env)
-    assert.equal(first.code, 0, first.stderr)
-    assert.match(first.stdout, /Imported 12 projects/)
-    const changed = [project(3, { name: 'Renamed project', location: 'Peru' }), project(13, { name: 'New project' })]
-    const second = await tonne(['import', ws.write('b.ndjson', `\n${ndjson(changed)}\n`)], ws.env)
-    assert.equal(second.code, 0, second.stderr)
-    const [list, three] = await ws.api([ALL, '/api/v1/commerce/products/3/'])
-    assert.equal(JSON.parse(list!).count, 13)
-    assert.equal(JSON.parse(three!).name, 'Renamed project')
-    assert.equal(JSON.parse(three!).location, 'Peru')
-  })
-
-  test('--replace removes the projects that are not in the file', async (t) => {
-    const ws = workspace(t)
-    await tonne(['import', ws.write('a.json', json(fixtureProjects()))], ws.env)
-    const result = await tonne(['import', ws.write('b.json', json([project(5)])), '--replace'], ws.env)
-    assert.equal(result.code, 0, result.stderr)
-    const [list] = await ws.api([ALL])
-    assert.deepEqual(JSON.parse(list!).results.map((p: { id: number }) => p.id), [5])
-  })
-
-  test('an import extends the vocabularies that filters accept', async (t) => {
-    const ws = workspace(t)
-    const [before] = await ws.api(['/api/v1/commerce/products/?registry=NEW_REGISTRY'])
-    assert.equal(JSON.parse(before!).code, 'invalid_parameter')
-    await tonne(['import', ws.write('a.json', json([project(1, { registry: { name_id: 'NEW_REGISTRY', verbose_name: 'New' }, location: 'Narnia' })]))], ws.env)
-    const [after, narnia] = await ws.api(['/api/v1/commerce/products/?registry=NEW_REGISTRY', '/api/v1/commerce/products/?location=narnia'])
-    assert.equal(JSON.parse(after!).count, 1)
-    assert.equal(JSON.parse(narnia!).count, 1)
-  })
-
-  const badRecords: Array<[string, (r: Record<string, unknown>) => void, RegExp]> = [
-    ['a bad date', (r) => { r['date'] = '2020-13-45' }, /record 2.*field "date"/],
-    ['a missing field', (r) => { delete r['name'] }, /record 2.*field "name".*required/],
-    ['an unknown field', (r) => { r['colour'] = 'green' }, /record 2.*field "colour"/],
-    ['a malformed name_id', (r) => { r['registry'] = { name_id: 'lower case', verbose_name: 'x' } }, /record 2.*field "registry\.name_id"/],
-    ['a string vintage', (r) => { r['vintages'] = [2020, '2021'] }, /record 2.*field "vintages\[1\]"/],
-    ['a duplicate id', (r) => { r['id'] = 1 }, /record 2.*field "id".*record 0/],
-    ['an unknown SDG', (r) => { r['sustainable_development_goals'] = [{ name_id: '18_SPACE' }] }, /record 2.*sustainable_development_goals\[0\]\.name_id/],
-    ['bundles on a non-bundle', (r) => { r['bundles'] = [{ id: 1 }] }, /record 2.*field "bundles"/],
-    ['a latitude out of range', (r) => { r['latitude'] = 91 }, /record 2.*field "latitude"/],
-    ['a conflicting verbose name', (r) => { r['registry'] = { name_id: 'REGISTRY_A', verbose_name: 'Other name' } }, /record 2.*registry\.verbose_name/]
-  ]
-  for (const [what, spoil, message] of badRecords) {
-    test(`a file with ${what} changes nothing and names the record and field`, async (t) => {
-      const ws = workspace(t)
-      await tonne(['import', ws.write('seed.json', json(fixtureProjects()))], ws.env)
-      const [before] = await ws.api([ALL])
-      const records = [project(1, { name: 'changed' }), project(20), project(21)] as unknown as Array<Record<string, unknown>>
-      spoil(records[2]!)
-      const result = await tonne(['import', ws.write('bad.json', json(records))], ws.env)
-      assert.equal(result.code, 1)
-      assert.match(result.stderr, /nothing was changed/)
-      assert.match(result.stderr, message)
-      const [after] = await ws.api([ALL])
-      assert.equal(after, before)
+forEachDatabase((database) => {
+  describe(`tonne import and export [${database}]`, () => {
+    test('imports a JSON array, then upserts by id from NDJSON', async (t) => {
+      const ws = await workspace(t, database)
+      const first = await tonne(['import', ws.write('a.json', json(fixtureProjects()))], ws.env)
+      assert.equal(first.code, 0, first.stderr)
+      assert.match(first.stdout, /Imported 12 projects/)
+      const changed = [project(3, { name: 'Renamed project', location: 'Peru' }), project(13, { name: 'New project' })]
+      const second = await tonne(['import', ws.write('b.ndjson', `\n${ndjson(changed)}\n`)], ws.env)
+      assert.equal(second.code, 0, second.stderr)
+      const [list, three] = await ws.api([ALL, '/api/v1/commerce/products/3/'])
+      assert.equal(JSON.parse(list!).count, 13)
+      assert.equal(JSON.parse(three!).name, 'Renamed project')
+      assert.equal(JSON.parse(three!).location, 'Peru')
     })
-  }
 
-  test('NDJSON errors name the line; invalid JSON is refused whole', async (t) => {
-    const ws = workspace(t)
-    const result = await tonne(['import', ws.write('bad.ndjson', `${JSON.stringify(project(1))}\n\n{"id": 2,\n`)], ws.env)
-    assert.equal(result.code, 1)
-    assert.match(result.stderr, /record 1 \(line 3\)/)
-    const broken = await tonne(['import', ws.write('bad.json', '[{"id": 1},')], ws.env)
-    assert.equal(broken.code, 1)
-    assert.match(broken.stderr, /not valid JSON/)
-    const [list] = await ws.api([ALL])
-    assert.equal(JSON.parse(list!).count, 0)
-  })
+    test('--replace removes the projects that are not in the file', async (t) => {
+      const ws = await workspace(t, database)
+      await tonne(['import', ws.write('a.json', json(fixtureProjects()))], ws.env)
+      const result = await tonne(['import', ws.write('b.json', json([project(5)])), '--replace'], ws.env)
+      assert.equal(result.code, 0, result.stderr)
+      const [list] = await ws.api([ALL])
+      assert.deepEqual(JSON.parse(list!).results.map((p: { id: number }) => p.id), [5])
+    })
 
-  test('an external_id that belongs to another project is refused', async (t) => {
-    const ws = workspace(t)
-    await tonne(['import', ws.write('a.json', json([project(1)]))], ws.env)
-    const result = await tonne(['import', ws.write('b.json', json([project(2, { external_id: 'EXT-1' })]))], ws.env)
-    assert.equal(result.code, 1)
-    assert.match(result.stderr, /record 0.*external_id.*project 1/)
-  })
+    test('an import extends the vocabularies that filters accept', async (t) => {
+      const ws = await workspace(t, database)
+      const [before] = await ws.api(['/api/v1/commerce/products/?registry=NEW_REGISTRY'])
+      assert.equal(JSON.parse(before!).code, 'invalid_parameter')
+      await tonne(['import', ws.write('a.json', json([project(1, { registry: { name_id: 'NEW_REGISTRY', verbose_name: 'New' }, location: 'Narnia' })]))], ws.env)
+      const [after, narnia] = await ws.api(['/api/v1/commerce/products/?registry=NEW_REGISTRY', '/api/v1/commerce/products/?location=narnia'])
+      assert.equal(JSON.parse(after!).count, 1)
+      assert.equal(JSON.parse(narnia!).count, 1)
+    })
 
-  test('export then import into an empty database gives identical API responses', async (t) => {
-    const source = workspace(t)
-    await tonne(['import', source.write('a.json', json(fixtureProjects()))], source.env)
-    const exportFile = path.join(source.dir, 'export.json')
-    const exported = await tonne(['export', exportFile], source.env)
-    assert.equal(exported.code, 0, exported.stderr)
-    assert.match(exported.stderr, /Exported 12 projects/)
-    const toStdout = await tonne(['export'], source.env)
-    assert.deepEqual(JSON.parse(toStdout.stdout), JSON.parse(readFileSync(exportFile, 'utf8')))
+    const badRecords: Array<[string, (r: Record<string, unknown>) => void, RegExp]> = [
+      ['a bad date', (r) => { r['date'] = '2020-13-45' }, /record 2.*field "date"/],
+      ['a missing field', (r) => { delete r['name'] }, /record 2.*field "name".*required/],
+      ['an unknown field', (r) => { r['colour'] = 'green' }, /record 2.*field "colour"/],
+      ['a malformed name_id', (r) => { r['registry'] = { name_id: 'lower case', verbose_name: 'x' } }, /record 2.*field "registry\.name_id"/],
+      ['a string vintage', (r) => { r['vintages'] = [2020, '2021'] }, /record 2.*field "vintages\[1\]"/],
+      ['a duplicate id', (r) => { r['id'] = 1 }, /record 2.*field "id".*record 0/],
+      ['an unknown SDG', (r) => { r['sustainable_development_goals'] = [{ name_id: '18_SPACE' }] }, /record 2.*sustainable_development_goals\[0\]\.name_id/],
+      ['bundles on a non-bundle', (r) => { r['bundles'] = [{ id: 1 }] }, /record 2.*field "bundles"/],
+      ['a latitude out of range', (r) => { r['latitude'] = 91 }, /record 2.*field "latitude"/],
+      ['a conflicting verbose name', (r) => { r['registry'] = { name_id: 'REGISTRY_A', verbose_name: 'Other name' } }, /record 2.*registry\.verbose_name/]
+    ]
+    for (const [what, spoil, message] of badRecords) {
+      test(`a file with ${what} changes nothing and names the record and field`, async (t) => {
+        const ws = await workspace(t, database)
+        await tonne(['import', ws.write('seed.json', json(fixtureProjects()))], ws.env)
+        const [before] = await ws.api([ALL])
+        const records = [project(1, { name: 'changed' }), project(20), project(21)] as unknown as Array<Record<string, unknown>>
+        spoil(records[2]!)
+        const result = await tonne(['import', ws.write('bad.json', json(records))], ws.env)
+        assert.equal(result.code, 1)
+        assert.match(result.stderr, /nothing was changed/)
+        assert.match(result.stderr, message)
+        const [after] = await ws.api([ALL])
+        assert.equal(after, before)
+      })
+    }
 
-    const target = workspace(t)
-    const imported = await tonne(['import', exportFile], target.env)
-    assert.equal(imported.code, 0, imported.stderr)
-    const urls = [ALL, ...fixtureProjects().map((p) => `/api/v1/commerce/products/${p.id}/`),
-      '/api/v1/commerce/products/?rating=AA&ordering=-name', '/api/v1/commerce/products/?location=%C3%A5land%20islands']
-    assert.deepEqual(await target.api(urls), await source.api(urls))
-  })
+    test('NDJSON errors name the line; invalid JSON is refused whole', async (t) => {
+      const ws = await workspace(t, database)
+      const result = await tonne(['import', ws.write('bad.ndjson', `${JSON.stringify(project(1))}\n\n{"id": 2,\n`)], ws.env)
+      assert.equal(result.code, 1)
+      assert.match(result.stderr, /record 1 \(line 3\)/)
+      const broken = await tonne(['import', ws.write('bad.json', '[{"id": 1},')], ws.env)
+      assert.equal(broken.code, 1)
+      assert.match(broken.stderr, /not valid JSON/)
+      const [list] = await ws.api([ALL])
+      assert.equal(JSON.parse(list!).count, 0)
+    })
 
-  test('the published JSON Schema is the one the importer validates with', () => {
-    assert.equal(readFileSync(IMPORT_SCHEMA_FILE, 'utf8'), importSchemaText())
+    test('an external_id that belongs to another project is refused', async (t) => {
+      const ws = await workspace(t, database)
+      await tonne(['import', ws.write('a.json', json([project(1)]))], ws.env)
+      const result = await tonne(['import', ws.write('b.json', json([project(2, { external_id: 'EXT-1' })]))], ws.env)
+      assert.equal(result.code, 1)
+      assert.match(result.stderr, /record 0.*external_id.*project 1/)
+    })
+
+    test('export then import into an empty database gives identical API responses', async (t) => {
+      const source = await workspace(t, database)
+      await tonne(['import', source.write('a.json', json(fixtureProjects()))], source.env)
+      const exportFile = path.join(source.dir, 'export.json')
+      const exported = await tonne(['export', exportFile], source.env)
+      assert.equal(exported.code, 0, exported.stderr)
+      assert.match(exported.stderr, /Exported 12 projects/)
+      const toStdout = await tonne(['export'], source.env)
+      assert.deepEqual(JSON.parse(toStdout.stdout), JSON.parse(readFileSync(exportFile, 'utf8')))
+
+      const target = await workspace(t, database)
+      const imported = await tonne(['import', exportFile], target.env)
+      assert.equal(imported.code, 0, imported.stderr)
+      const urls = [ALL, ...fixtureProjects().map((p) => `/api/v1/commerce/products/${p.id}/`),
+        '/api/v1/commerce/products/?rating=AA&ordering=-name', '/api/v1/commerce/products/?location=%C3%A5land%20islands']
+      assert.deepEqual(await target.api(urls), await source.api(urls))
+    })
+
+    test('the published JSON Schema is the one the importer validates with', () => {
+      assert.equal(readFileSync(IMPORT_SCHEMA_FILE, 'utf8'), importSchemaText())
+    })
   })
 })
 
 describe('tonne command line', () => {
   test('--help, unknown commands and a missing FILE', async (t) => {
-    const ws = workspace(t)
+    const ws = await workspace(t, 'sqlite')
     const help = await tonne(['--help'], ws.env)
     assert.equal(help.code, 0)
     for (const command of ['serve', 'migrate', 'import FILE [--replace]', 'export [FILE]']) assert.ok(help.stdout.includes(command))
@@ -162,7 +165,7 @@ describe('tonne command line', () => {
   })
 
   test('migrate creates the database and is idempotent', async (t) => {
-    const ws = workspace(t)
+    const ws = await workspace(t, 'sqlite')
     const first = await tonne(['migrate'], ws.env)
     assert.equal(first.code, 0, first.stderr)
     assert.match(first.stdout, /Applied: 2026_11_22_0001_catalogue/)
@@ -170,7 +173,7 @@ describe('tonne command line', () => {
   })
 
   test('bad configuration stops with a clear message', async (t) => {
-    const ws = workspace(t)
+    const ws = await workspace(t, 'sqlite')
     const result = await tonne(['migrate'], { ...ws.env, PORT: 'eighty', LOG_LEVEL: 'loud' })
     assert.equal(result.code, 2)
     assert.match(result.stderr, /Invalid configuration/)

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
+import { forEachDatabase } from '../databases.ts'
 import { buildTestApp } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 
@@ -19,47 +20,49 @@ function assertProblem (response: LightMyRequestResponse, status: number, code: 
   return body
 }
 
-describe('one error shape for the whole service (rule 8)', () => {
-  test('400: a bad parameter', async (t) => {
-    const { inject } = await buildTestApp(t)
-    const body = assertProblem(await inject('/api/v1/commerce/products/?limit=0'), 400, 'invalid_parameter')
-    assert.equal(body.title, 'Bad Request')
-    assert.equal(body.parameter, 'limit')
-  })
+forEachDatabase((database) => {
+  describe(`one error shape for the whole service (rule 8) [${database}]`, () => {
+    test('400: a bad parameter', async (t) => {
+      const { inject } = await buildTestApp(t, { database })
+      const body = assertProblem(await inject('/api/v1/commerce/products/?limit=0'), 400, 'invalid_parameter')
+      assert.equal(body.title, 'Bad Request')
+      assert.equal(body.parameter, 'limit')
+    })
 
-  test('404: an unknown path and an unknown project', async (t) => {
-    const { inject } = await buildTestApp(t)
-    assertProblem(await inject('/api/v1/nothing-here'), 404, 'not_found')
-    assertProblem(await inject('/api/v1/commerce/products/42/'), 404, 'not_found')
-    assertProblem(await inject('/api/v1/commerce/products/42/extra'), 404, 'not_found')
-  })
+    test('404: an unknown path and an unknown project', async (t) => {
+      const { inject } = await buildTestApp(t, { database })
+      assertProblem(await inject('/api/v1/nothing-here'), 404, 'not_found')
+      assertProblem(await inject('/api/v1/commerce/products/42/'), 404, 'not_found')
+      assertProblem(await inject('/api/v1/commerce/products/42/extra'), 404, 'not_found')
+    })
 
-  test('405 with Allow: the API is read-only', async (t) => {
-    const { inject } = await buildTestApp(t, { records: fixtureProjects() })
-    for (const [method, url] of [['POST', '/api/v1/commerce/products/'], ['DELETE', '/api/v1/commerce/products/1'],
-      ['PUT', '/api/v1/commerce/products/1/'], ['PATCH', '/api/v1/commerce/products']] as const) {
-      const response = await inject({ method, url })
-      assertProblem(response, 405, 'method_not_allowed')
-      assert.equal(response.headers['allow'], 'GET, HEAD')
-    }
-    assertProblem(await inject({ method: 'POST', url: '/no/such/path' }), 404, 'not_found')
-  })
+    test('405 with Allow: the API is read-only', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      for (const [method, url] of [['POST', '/api/v1/commerce/products/'], ['DELETE', '/api/v1/commerce/products/1'],
+        ['PUT', '/api/v1/commerce/products/1/'], ['PATCH', '/api/v1/commerce/products']] as const) {
+        const response = await inject({ method, url })
+        assertProblem(response, 405, 'method_not_allowed')
+        assert.equal(response.headers['allow'], 'GET, HEAD')
+      }
+      assertProblem(await inject({ method: 'POST', url: '/no/such/path' }), 404, 'not_found')
+    })
 
-  test('HEAD answers like GET without a body', async (t) => {
-    const { inject } = await buildTestApp(t, { records: fixtureProjects() })
-    const response = await inject({ method: 'HEAD', url: '/api/v1/commerce/products/1/' })
-    assert.equal(response.statusCode, 200)
-    assert.equal(response.body, '')
-  })
+    test('HEAD answers like GET without a body', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      const response = await inject({ method: 'HEAD', url: '/api/v1/commerce/products/1/' })
+      assert.equal(response.statusCode, 200)
+      assert.equal(response.body, '')
+    })
 
-  test('500: a failing database gives a logged, masked internal error', async (t) => {
-    const lines: string[] = []
-    const { app, inject, store } = await buildTestApp(t, { records: fixtureProjects() })
-    app.log.error = ((obj: unknown) => { lines.push(JSON.stringify(obj)) }) as typeof app.log.error
-    await store.close()
-    const response = await inject('/api/v1/commerce/products/')
-    const body = assertProblem(response, 500, 'internal_error')
-    assert.equal(body.title, 'Internal Server Error')
-    assert.doesNotMatch(response.body, /destroyed|Error:|stack/i)
+    test('500: a failing database gives a logged, masked internal error', async (t) => {
+      const lines: string[] = []
+      const { app, inject, store } = await buildTestApp(t, { database, records: fixtureProjects() })
+      app.log.error = ((obj: unknown) => { lines.push(JSON.stringify(obj)) }) as typeof app.log.error
+      await store.close()
+      const response = await inject('/api/v1/commerce/products/')
+      const body = assertProblem(response, 500, 'internal_error')
+      assert.equal(body.title, 'Internal Server Error')
+      assert.doesNotMatch(response.body, /destroyed|Error:|stack/i)
+    })
   })
 })
