@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { expectHeader, parseCsv, type CsvTable } from './csv.ts'
+import { expectHeader, parseCsv, type CsvTable } from '../reference/csv.ts'
 import type { MeasurementSystem } from './units.ts'
 
 /**

@@ -1,5 +1,6 @@
 import path from 'node:path'
-import { readCsv } from './csv.ts'
+import { readFileSync } from 'node:fs'
+import { parseCsv } from './csv.ts'
 
 export interface CountryRecord {
   name: string
@@ -13,7 +14,7 @@ export const COUNTRIES_FILE = path.join(import.meta.dirname, '..', '..', 'data',
 
 /** ISO 3166-1 countries with their UN M49 regions (data/countries/SOURCE.md, CC BY-SA 4.0). */
 export function readCountries (file = COUNTRIES_FILE): CountryRecord[] {
-  return readCsv(file).map((row, index) => {
+  return parseCsv(readFileSync(file, 'utf8'), file).rows.map((row, index) => {
     const record = {
       name: row['name'] ?? '',
       alpha2: row['alpha-2'] ?? '',

@@ -1,57 +1,87 @@
-import { readFileSync } from 'node:fs'
-
 /**
- * Parses RFC 4180 CSV (quoted fields, doubled quotes, CRLF or LF) into records keyed by the
- * header row. Throws with the file name and line on a malformed row, so bad data stops the start.
+ * A strict RFC 4180 CSV reader for the calculator's reference files. Strict on purpose:
+ * a stray quote or a short row means the file was damaged, and the service must refuse
+ * to start rather than compute with a shifted column.
  */
-export function parseCsv (text: string, file = 'CSV'): Array<Record<string, string>> {
-  const rows: string[][] = []
-  let row: string[] = []
+
+export interface CsvTable {
+  header: string[]
+  /** One record per data line, keyed by header name. */
+  rows: Array<Record<string, string>>
+}
+
+/** Parses CSV text; throws an Error naming `fileLabel` and the line on any malformation. */
+export function parseCsv (text: string, fileLabel: string): CsvTable {
+  const records = splitRecords(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, fileLabel)
+  const header = records[0]
+  if (header === undefined || header.length === 0 || (header.length === 1 && header[0] === '')) {
+    throw new Error(`${fileLabel}: the file is empty (expected a header line)`)
+  }
+  const seen = new Set<string>()
+  for (const name of header) {
+    if (name === '' || seen.has(name)) throw new Error(`${fileLabel}: header has an empty or repeated column name "${name}"`)
+    seen.add(name)
+  }
+  const rows: Array<Record<string, string>> = []
+  for (let index = 1; index < records.length; index++) {
+    const fields = records[index] ?? []
+    if (fields.length !== header.length) {
+      throw new Error(`${fileLabel}: record ${index + 1} has ${fields.length} fields, expected ${header.length} (${header.join(',')})`)
+    }
+    const row: Record<string, string> = {}
+    header.forEach((name, column) => { row[name] = fields[column] ?? '' })
+    rows.push(row)
+  }
+  return { header, rows }
+}
+
+/** Throws unless the header is exactly `expected`, in order. */
+export function expectHeader (table: CsvTable, expected: readonly string[], fileLabel: string): void {
+  if (table.header.join(',') !== expected.join(',')) {
+    throw new Error(`${fileLabel}: unexpected header "${table.header.join(',')}", expected "${expected.join(',')}"`)
+  }
+}
+
+function splitRecords (text: string, fileLabel: string): string[][] {
+  const records: string[][] = []
+  let record: string[] = []
   let field = ''
   let quoted = false
   let line = 1
+  let atFieldStart = true
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]
+    const c = text[i]
     if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') { field += '"'; i++ } else quoted = false
+      if (c === '"') {
+        if (text[i + 1] === '"') { field += '"'; i++ } else {
+          quoted = false
+          const next = text[i + 1]
+          if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
+            throw new Error(`${fileLabel}: line ${line}: unexpected character after a closing quote`)
+          }
+        }
       } else {
-        if (ch === '\n') line++
-        field += ch
+        if (c === '\n') line++
+        field += c
       }
-    } else if (ch === '"') {
-      if (field !== '') throw new Error(`${file}: line ${line}: quote inside an unquoted field`)
+      continue
+    }
+    if (c === '"') {
+      if (!atFieldStart) throw new Error(`${fileLabel}: line ${line}: a quote inside an unquoted field`)
       quoted = true
-    } else if (ch === ',') {
-      row.push(field); field = ''
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++
-      row.push(field); field = ''
-      rows.push(row); row = []
-      line++
+      atFieldStart = false
+    } else if (c === ',') {
+      record.push(field); field = ''; atFieldStart = true
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++
+      record.push(field); records.push(record)
+      record = []; field = ''; atFieldStart = true; line++
     } else {
-      field += ch
+      field += c
+      atFieldStart = false
     }
   }
-  if (quoted) throw new Error(`${file}: unterminated quoted field`)
-  if (field !== '' || row.length > 0) { row.push(field); rows.push(row) }
-
-  const [header, ...body] = rows.filter((r) => !(r.length === 1 && r[0] === ''))
-  if (header === undefined) throw new Error(`${file}: empty file`)
-  return body.map((cells, index) => {
-    if (cells.length !== header.length) {
-      throw new Error(`${file}: data row ${index + 1} has ${cells.length} fields, the header has ${header.length}`)
-    }
-    return Object.fromEntries(header.map((name, i) => [name, cells[i] ?? '']))
-  })
-}
-
-export function readCsv (file: string): Array<Record<string, string>> {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    throw new Error(`cannot read data file ${file}: ${(error as Error).message}`)
-  }
-  return parseCsv(text.replace(/^\uFEFF/, ''), file)
+  if (quoted) throw new Error(`${fileLabel}: line ${line}: unterminated quoted field`)
+  if (field !== '' || record.length > 0) { record.push(field); records.push(record) }
+  return records
 }

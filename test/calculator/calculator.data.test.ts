@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, test, type TestContext } from 'node:test'
 import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
-import { parseCsv } from '../../src/calculator/csv.ts'
+import { parseCsv } from '../../src/reference/csv.ts'
 import { listCountries, resolveCountry } from '../../src/calculator/countries.ts'
 import { AppError } from '../../src/http/errors.ts'
 
