@@ -1,4 +1,5 @@
-import { STATUS_CODES } from 'node:http'
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -14,6 +15,8 @@ import type { MediaLinker } from './catalogue/project.mapper.ts'
 import { requireApiKey } from './http/auth.ts'
 import { installErrorHandling } from './http/error-handler.ts'
 import { AppError, ProblemSchema } from './http/errors.ts'
+import { healthRoutes, type Dependency } from './http/health.routes.ts'
+import { registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { registerRateLimit } from './http/rate-limit.ts'
 import { MediaStore } from './media/media-store.ts'
@@ -47,6 +50,9 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
           ...(logStream !== undefined && { stream: logStream })
         },
     // A hop count trusts that many proxies in front of the service.
+    // A caller's X-Request-Id is kept when it is sane, so one id follows a request across services.
+    requestIdHeader: false,
+    genReqId: requestId,
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: {
@@ -58,6 +64,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
+  app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id) })
   app.addHook('onRequest', async (request) => {
     if (request.url.length > MAX_URL_LENGTH) {
       throw new AppError(414, 'bad_request', `The request URL is longer than ${MAX_URL_LENGTH} characters.`)
@@ -76,8 +83,11 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   }
   await registerOpenApi(app, VERSION)
 
-  const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 })
-  if (redis !== undefined) app.addHook('onClose', async () => { redis.disconnect() })
+  const redis = config.redisUrl === undefined ? undefined : await connectRedis(app, config.redisUrl)
+  const dependencies: Dependency[] = [{ name: 'database', check: async () => { await store.ping() } }]
+  if (redis !== undefined) dependencies.push({ name: 'redis', check: async () => await redis.ping() })
+  await app.register(healthRoutes, { dependencies })
+  registerMetrics(app, () => store.poolStats())
 
   const media = new MediaStore(config.media.dir)
   await writeSdgIcons(store.db, media)
@@ -116,6 +126,34 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
   await app.register(mediaRoutes, { store: media, signer })
   return app
+}
+
+/**
+ * Redis for shared rate-limit counters. Commands fail at once while it is away (no offline queue),
+ * so requests get a 503 instead of waiting; the client reconnects by itself.
+ */
+async function connectRedis (app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    // A command written just before the line dropped would otherwise wait for a reconnect.
+    commandTimeout: 1000,
+    autoResendUnfulfilledCommands: false,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000)
+  })
+  redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'))
+  app.addHook('onClose', async () => { redis.disconnect() })
+  await redis.connect().catch((error: unknown) => app.log.error({ err: error }, 'redis is not reachable yet; retrying'))
+  return redis
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+function requestId (request: IncomingMessage): string {
+  const given = request.headers['x-request-id']
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
 }
 
 function trustHops (hops: number): (address: string, hop: number) => boolean {

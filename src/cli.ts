@@ -9,7 +9,9 @@ import { createKey, listKeys, revokeKey } from './access/api-keys.service.ts'
 import { exportedMediaPath } from './catalogue/project.mapper.ts'
 import { loadConfig } from './config.ts'
 import { MediaStore } from './media/media-store.ts'
-import { exitOnStartupError, startServer } from './server.ts'
+import cluster from 'node:cluster'
+import { availableParallelism } from 'node:os'
+import { exitOnStartupError, startCluster, startServer } from './server.ts'
 import { openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
 import { VERSION } from './version.ts'
@@ -17,7 +19,9 @@ import { VERSION } from './version.ts'
 const HELP = `tonne ${VERSION}: carbon-offset catalogue and footprint calculator API
 
 Usage:
-  tonne serve                  start the HTTP server (migrates the database first)
+  tonne serve [--workers N|auto]
+                               start the HTTP server (migrates the database first);
+                               --workers runs N processes on one port (default 1; auto = one per core)
   tonne migrate                bring the database schema up to date
   tonne import FILE [--replace]
                                upsert projects by id from a JSON array or NDJSON file; all or nothing.
@@ -54,6 +58,7 @@ async function main (argv: string[]): Promise<void> {
       scopes: { type: 'string', default: 'catalogue:read' },
       'rate-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
+      workers: { type: 'string', default: '1' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false }
     }
@@ -63,9 +68,15 @@ async function main (argv: string[]): Promise<void> {
   if (values.help || command === undefined || command === 'help') return console.log(HELP)
 
   switch (command) {
-    case 'serve':
-      await startServer(loadConfig())
+    case 'serve': {
+      const workers = values.workers === 'auto' ? availableParallelism() : Number(values.workers)
+      if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError('--workers must be a whole number from 1 to 64, or auto')
+      // A forked worker runs this same command; it only serves (the primary prepared the database).
+      if (cluster.isWorker) await startServer(loadConfig(), { prepare: false })
+      else if (workers === 1) await startServer(loadConfig())
+      else await startCluster(loadConfig(), workers)
       return
+    }
     case 'migrate': {
       const applied = await withStore(async (_store, migrated) => migrated)
       console.log(applied.length === 0 ? 'The database schema is up to date.' : `Applied: ${applied.join(', ')}`)

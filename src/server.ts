@@ -1,20 +1,24 @@
+import cluster from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
 import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import { buildApp } from './app.ts'
 import { loadBundledCatalogueOnce } from './catalogue/bundled-catalogue.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
-import { openStore } from './store/connect.ts'
+import { openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
 
-/** Opens the database, brings it up to date, builds the app and listens; closes all on SIGINT/SIGTERM. */
-export async function startServer (config: Config): Promise<FastifyInstance> {
-  const store = await openStore(config)
+/** Seconds a graceful stop may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000
+
+/**
+ * One-time work before serving: the schema, the bundled catalogue and the first API key. Done once
+ * per start (by the primary when there are workers), so that workers never race each other on it.
+ */
+export async function prepareDatabase (config: Config, store: Store, log: (line: string) => void): Promise<void> {
   await migrateToLatest(store.db)
-  const app = await buildApp({ config, store })
-  app.addHook('onClose', async () => await store.close())
   if (config.loadBundledCatalogue) {
     const loaded = await loadBundledCatalogueOnce(store.db)
-    if (loaded > 0) app.log.info(`loaded the bundled catalogue: ${loaded} projects`)
+    if (loaded > 0) log(`loaded the bundled catalogue: ${loaded} projects`)
   }
   if (config.createInitialApiKey) {
     const key = await createInitialKeyOnce(store.db)
@@ -24,23 +28,72 @@ export async function startServer (config: Config): Promise<FastifyInstance> {
         'Send it as "Authorization: Bearer KEY". Make more with: npx tonne keys create --name NAME\n')
     }
   }
+}
+
+/** Builds the app over the configured database and listens; stops gracefully on SIGINT/SIGTERM. */
+export async function startServer (config: Config, options: { prepare: boolean } = { prepare: true }): Promise<FastifyInstance> {
+  const store = await openStore(config)
+  const notes: string[] = []
+  if (options.prepare) await prepareDatabase(config, store, (line) => notes.push(line))
+  const app = await buildApp({ config, store })
+  app.addHook('onClose', async () => await store.close())
+  for (const note of notes) app.log.info(note)
   await app.listen({ host: config.host, port: config.port })
   app.log.info(`API docs at ${config.publicUrl ?? `http://${config.host}:${config.port}`}/docs; database: ${store.location}`)
+  stopOnSignals(async () => await app.close(), (message, error) => app.log[error === undefined ? 'info' : 'error']({ err: error }, message))
+  return app
+}
 
+/**
+ * Runs `workers` server processes on one port (node:cluster). The primary prepares the database,
+ * then forks; on SIGTERM it asks every worker to finish its requests and exits when they have.
+ */
+export async function startCluster (config: Config, workers: number): Promise<void> {
+  const store = await openStore(config)
+  try {
+    await prepareDatabase(config, store, (line) => console.log(line))
+  } finally {
+    await store.close()
+  }
+  if (config.redisUrl === undefined) {
+    console.warn(`Rate limits are counted per worker (${workers} workers): set REDIS_URL to share one count.`)
+  }
+  let stopping = false
+  for (let i = 0; i < workers; i++) cluster.fork()
+  cluster.on('exit', (worker, code) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      return
+    }
+    // A worker that dies on its own is replaced, so one crash does not shrink the service.
+    console.error(`worker ${worker.process.pid} exited with code ${code}; starting another`)
+    cluster.fork()
+  })
+  stopOnSignals(async () => {
+    stopping = true
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM')
+    await new Promise(() => undefined)
+  }, (message) => console.log(message))
+}
+
+function stopOnSignals (close: () => Promise<void>, log: (message: string, error?: unknown) => void): void {
   let closing = false
   const stop = (signal: string) => {
     if (closing) return
     closing = true
-    app.log.info(`${signal} received: finishing in-flight requests`)
-    // close() stops accepting, waits for in-flight requests, then runs onClose hooks (the store).
-    app.close().then(() => process.exit(0), (error: unknown) => {
-      app.log.error({ err: error }, 'shutdown failed')
+    log(`${signal} received: finishing in-flight requests`)
+    setTimeout(() => {
+      log('shutdown took too long; exiting')
+      process.exit(1)
+    }, SHUTDOWN_GRACE_MS).unref()
+    // close() stops accepting, waits for in-flight requests, then closes the pools.
+    close().then(() => process.exit(0), (error: unknown) => {
+      log('shutdown failed', error)
       process.exit(1)
     })
   }
   process.once('SIGINT', () => stop('SIGINT'))
   process.once('SIGTERM', () => stop('SIGTERM'))
-  return app
 }
 
 export function exitOnStartupError (error: unknown): never {

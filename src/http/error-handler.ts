@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Router from 'find-my-way'
+import { isUnavailable } from '../store/availability.ts'
 import { AppError, type ErrorCode, type Problem } from './errors.ts'
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -90,8 +91,9 @@ export function installErrorHandling (app: FastifyInstance): void {
       const code = CODE_BY_STATUS[status] ?? 'bad_request'
       return sendProblem(request, reply, new AppError(status, code, error.message))
     }
-    request.log.error({ err: error }, 'request failed')
-    const failure = status === 503
+    const unavailable = status === 503 || isUnavailable(error)
+    request.log.error({ err: error }, unavailable ? 'a backing service is unavailable' : 'request failed')
+    const failure = unavailable
       ? new AppError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later.')
       : new AppError(500, 'internal_error', 'An internal error occurred; it has been logged.')
     return sendProblem(request, reply, failure)

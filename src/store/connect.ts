@@ -47,8 +47,21 @@ function openSqliteStore (dataDir: string): Store {
 // int8 (count(*)) arrives as a string by default; our counts fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 
+/**
+ * A pg client that never throws its 'error' event. pg can emit it on a client that is still
+ * connecting when the server drops the line, before the pool listens, which would crash the
+ * process; the failure still reaches the caller through the connect or query promise.
+ */
+class ResilientClient extends pg.Client {
+  constructor (config?: string | pg.ClientConfig) {
+    super(config)
+    this.on('error', () => undefined)
+  }
+}
+
 function openPostgres (url: string): Store {
   const pool = new pg.Pool({
+    Client: ResilientClient,
     connectionString: url,
     max: POOL_MAX,
     // Fail fast when the server is away, so a request gets a 503 instead of hanging.

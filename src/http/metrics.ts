@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { PoolStats } from '../store/connect.ts'
+
+/**
+ * Prometheus metrics at /metrics: requests by route, method and status, a latency histogram,
+ * database pool use and the process defaults. One registry per app, so tests never share one.
+ */
+export function registerMetrics (app: FastifyInstance, poolStats: () => PoolStats): void {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry, prefix: 'tonne_' })
+  const requests = new Counter({
+    name: 'tonne_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status code.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry]
+  })
+  const duration = new Histogram({
+    name: 'tonne_http_request_duration_seconds',
+    help: 'Time from request to response, by route pattern and method.',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry]
+  })
+  new Gauge({
+    name: 'tonne_db_pool_connections',
+    help: 'Database pool connections by state (total, idle, waiting requests) and the pool maximum.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect () {
+      const stats = poolStats()
+      for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state])
+    }
+  })
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: ids and query strings would explode the label set.
+    const route = request.routeOptions.url ?? 'unmatched'
+    requests.inc({ route, method: request.method, status: reply.statusCode })
+    duration.observe({ route, method: request.method }, reply.elapsedTime / 1000)
+  })
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    await reply.type(registry.contentType).send(await registry.metrics()))
+}

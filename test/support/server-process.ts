@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import type { TestContext } from 'node:test'
+import { REPO_ROOT } from '../helpers.ts'
+
+export interface ServerProcess {
+  child: ChildProcess
+  url: string
+  /** Lines the process wrote to stdout so far (JSON logs and console lines). */
+  output: string[]
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop: () => Promise<number | null>
+}
+
+/** Starts `tonne serve` as its own process on a free port and waits until it listens. */
+export async function startServerProcess (t: TestContext, env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'serve', ...args], {
+    env: { PATH: process.env['PATH'] ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL') })
+  const output: string[] = []
+  const errors: string[] = []
+  child.stderr.on('data', (chunk) => errors.push(String(chunk)))
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      output.push(line)
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
+      if (match !== null) resolve(match[1]!)
+    })
+    child.on('exit', (code) => reject(new Error(`tonne serve exited with ${code}: ${errors.join('')}`)))
+  })
+  return {
+    child,
+    url,
+    output,
+    stop: async () => {
+      const exit = once(child, 'exit')
+      child.kill('SIGTERM')
+      return (await exit)[0] as number | null
+    }
+  }
+}
