@@ -64,7 +64,13 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
-  app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id) })
+  // While stopping, answers close their connection so a keep-alive client cannot hold the exit.
+  let closing = false
+  app.addHook('preClose', async () => { closing = true })
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+    if (closing) reply.header('connection', 'close')
+  })
   app.addHook('onRequest', async (request) => {
     if (request.url.length > MAX_URL_LENGTH) {
       throw new AppError(414, 'bad_request', `The request URL is longer than ${MAX_URL_LENGTH} characters.`)

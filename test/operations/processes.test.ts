@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { test } from 'node:test'
+import { tonne } from '../cli.helpers.ts'
+import { createPostgresDatabase, REDIS_URL } from '../databases.ts'
+import { tempDir } from '../helpers.ts'
+import { fixtureProjects } from '../fixtures/projects.ts'
+import { startServerProcess } from '../support/server-process.ts'
+import { TcpProxy, through } from '../support/tcp-proxy.ts'
+import { writeFileSync } from 'node:fs'
+
+const SECRET = 'shared-secret-for-both-instances-0123456789'
+
+test('two instances over one PostgreSQL and one Redis share limits, imports and media links', async (t) => {
+  const databaseUrl = await createPostgresDatabase(t)
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    MEDIA_SIGNING_SECRET: SECRET,
+    MEDIA_DIR: path.join(tempDir(t), 'media'),
+    LOAD_BUNDLED_CATALOGUE: 'false',
+    CREATE_INITIAL_API_KEY: 'false'
+  }
+  const migrated = await tonne(['migrate'], { ...shared, DATA_DIR: tempDir(t) })
+  assert.equal(migrated.code, 0, migrated.stderr)
+  const a = await startServerProcess(t, { ...shared, DATA_DIR: tempDir(t) })
+  const b = await startServerProcess(t, { ...shared, DATA_DIR: tempDir(t) })
+  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'shared', '--rate-limit', '8/min', '--json'], { ...shared, DATA_DIR: tempDir(t) })).stdout).key as string
+  const get = async (base: string, url: string) => await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${key}` } })
+
+  // An import through the CLI is served by both, without a restart.
+  assert.equal((await (await get(a.url, '/api/v1/commerce/products/')).json() as { count: number }).count, 0)
+  assert.equal((await (await get(b.url, '/api/v1/commerce/products/')).json() as { count: number }).count, 0)
+  const dir = tempDir(t)
+  writeFileSync(path.join(dir, 'catalogue.json'), JSON.stringify(fixtureProjects()))
+  const imported = await tonne(['import', path.join(dir, 'catalogue.json')], { ...shared, DATA_DIR: tempDir(t) })
+  assert.equal(imported.code, 0, imported.stderr)
+  assert.equal((await (await get(a.url, '/api/v1/commerce/products/')).json() as { count: number }).count, 12)
+  assert.equal((await (await get(b.url, '/api/v1/commerce/products/')).json() as { count: number }).count, 12)
+
+  // A media link signed by one is served by the other.
+  const detail = await (await get(a.url, '/api/v1/commerce/products/1/')).json() as { sustainable_development_goals: Array<{ icon: string }> }
+  const icon = new URL(detail.sustainable_development_goals[0]!.icon)
+  const fromB = await fetch(`${b.url}${icon.pathname}${icon.search}`)
+  assert.equal(fromB.status, 200)
+  assert.equal(fromB.headers.get('content-type'), 'image/svg+xml')
+
+  // The key's limit (8/min) holds across both: 5 requests were made above; 3 more pass, the next fails on either.
+  const statuses: number[] = []
+  for (let i = 0; i < 4; i++) statuses.push((await get(i % 2 === 0 ? b.url : a.url, '/api/v1/commerce/products/1/')).status)
+  assert.deepEqual(statuses, [200, 200, 200, 429])
+  const limited = await get(a.url, '/api/v1/commerce/products/')
+  assert.equal(limited.status, 429)
+  assert.equal(limited.headers.get('ratelimit-limit'), '8')
+  assert.ok(Number(limited.headers.get('retry-after')) > 0)
+
+  assert.equal(await a.stop(), 0)
+  assert.equal(await b.stop(), 0)
+})
+
+test('SIGTERM: the server stops accepting, finishes an in-flight request, and exits 0', async (t) => {
+  const databaseUrl = await createPostgresDatabase(t)
+  const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432) })
+  t.after(async () => await proxy.close())
+  const env = { DATABASE_URL: through(databaseUrl, proxy), DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }
+  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'k', '--json'], env)).stdout).key as string
+  const server = await startServerProcess(t, env)
+  assert.equal((await fetch(`${server.url}/health/ready`)).status, 200)
+
+  // Hold the database line so the next request is in flight when SIGTERM arrives.
+  proxy.hold()
+  const inFlight = fetch(`${server.url}/api/v1/commerce/products/?limit=3`, { headers: { authorization: `Bearer ${key}` } })
+  await sleep(300)
+  const exit = server.stop()
+  await sleep(300)
+  await assert.rejects(fetch(`${server.url}/health/live`), 'no new connections while stopping')
+  proxy.release()
+  const response = await inFlight
+  assert.equal(response.status, 200)
+  assert.equal((await response.json() as { count: number }).count, 676)
+  assert.equal(await exit, 0)
+})
+
+test('serve --workers 2 runs two processes on one port and stops them all on SIGTERM', async (t) => {
+  const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }, ['--workers', '2'])
+  const deadline = Date.now() + 15_000
+  while (server.output.filter((l) => /Server listening at/.test(l)).length < 2 && Date.now() < deadline) await sleep(100)
+  const listening = server.output.filter((l) => /Server listening at/.test(l)).map((l) => JSON.parse(l) as { pid: number })
+  assert.equal(new Set(listening.map((l) => l.pid)).size, 2)
+  for (let i = 0; i < 6; i++) assert.equal((await fetch(`${server.url}/api/v1/co2-calculator/ping`)).status, 200)
+  assert.equal(await server.stop(), 0)
+})
