@@ -3,7 +3,10 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'node:test'
 import { tonne } from '../cli.helpers.ts'
-import { createPostgresDatabase, REDIS_URL } from '../databases.ts'
+import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.ts'
+
+// These need the PostgreSQL and Redis servers; they are off only when TONNE_TEST_DATABASES leaves PostgreSQL out.
+const servers = { skip: TEST_DATABASES.includes('postgres') ? false : 'TONNE_TEST_DATABASES leaves PostgreSQL out' }
 import { tempDir } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { startServerProcess } from '../support/server-process.ts'
@@ -12,7 +15,7 @@ import { writeFileSync } from 'node:fs'
 
 const SECRET = 'shared-secret-for-both-instances-0123456789'
 
-test('two instances over one PostgreSQL and one Redis share limits, imports and media links', async (t) => {
+test('two instances over one PostgreSQL and one Redis share limits, imports and media links', servers, async (t) => {
   const databaseUrl = await createPostgresDatabase(t)
   const shared = {
     DATABASE_URL: databaseUrl,
@@ -59,7 +62,7 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
   assert.equal(await b.stop(), 0)
 })
 
-test('SIGTERM: the server stops accepting, finishes an in-flight request, and exits 0', async (t) => {
+test('SIGTERM: the server stops accepting, finishes an in-flight request, and exits 0', servers, async (t) => {
   const databaseUrl = await createPostgresDatabase(t)
   const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432) })
   t.after(async () => await proxy.close())
