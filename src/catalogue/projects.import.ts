@@ -238,6 +238,7 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
       r.images.forEach((image, position) => children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
     })
     await repository.upsertProjects(trx, records.map(toRow), children)
+    await repository.bumpCatalogueVersion(trx)
   })
   return { imported: records.length, replaced: options.replace, images: images.flat().filter((i) => i.media_key !== null).length }
 }

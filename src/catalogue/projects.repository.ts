@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import { sql, type SqlBool } from 'kysely'
+import { getMeta, setMeta } from '../store/meta.repository.ts'
 import type { Db, NewProjectRow, ProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
 import type { OrderingField } from './catalogue.schemas.ts'
 
@@ -239,4 +241,20 @@ async function insertChunked<T extends 'project_certifications' | 'project_sdgs'
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto(table).values(rows.slice(i, i + CHUNK) as never).execute()
   }
+}
+
+// --- catalogue version --------------------------------------------------------------------
+
+const VERSION_KEY = 'catalogue_version'
+
+/**
+ * A token that changes with every write to the catalogue. Caches (counts) are keyed by it, so an
+ * import on any instance invalidates every instance's cache at its next request.
+ */
+export async function catalogueVersion (db: Db): Promise<string> {
+  return await getMeta(db, VERSION_KEY) ?? 'initial'
+}
+
+export async function bumpCatalogueVersion (db: Db): Promise<void> {
+  await setMeta(db, VERSION_KEY, randomUUID())
 }

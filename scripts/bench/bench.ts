@@ -1,0 +1,242 @@
+// npm run bench [-- --sizes 1000,100000,1000000] [--duration 10] [--growth-duration 5] [--connections 10]
+//
+// Starts the service in production mode as its own process, load-tests it with autocannon from this
+// process, and in the same run load-tests a bare node:http server that answers each path with the
+// very bytes the service returned (the ceiling for Node on this machine). Writes docs/benchmarks.md
+// and docs/benchmarks.json. Never part of `npm test`.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { openStore } from '../../src/store/connect.ts'
+import { migrateToLatest } from '../../src/store/migrate.ts'
+import { buildSyntheticCatalogue } from './synthetic-catalogue.ts'
+
+const ROOT = path.join(import.meta.dirname, '..', '..')
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    'growth-duration': { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    out: { type: 'string', default: path.join(ROOT, 'docs', 'benchmarks') }
+  }
+})
+const DURATION = Number(values.duration)
+const GROWTH_DURATION = Number(values['growth-duration'])
+const CONNECTIONS = Number(values.connections)
+const SIZES = values.sizes === undefined ? [] : values.sizes.split(',').map(Number)
+
+interface Scenario { name: string, path: string, catalogue: boolean }
+interface Load { rps: number, p50: number, p99: number, non2xx: number, errors: number }
+
+const log = (line: string) => console.error(`[bench] ${line}`)
+
+/** A free loopback port (LOG_LEVEL=warn hides the server's own "listening" line). */
+async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function waitUntilLive (url: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(`${url}/health/live`)).ok) return
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+async function startService (dataDir: string, extraEnv: Record<string, string> = {}) {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      CREATE_INITIAL_API_KEY: 'false',
+      // The benchmark measures the service, not its rate limiter's refusals.
+      RATE_LIMIT_CATALOGUE: '9999999',
+      RATE_LIMIT_CALCULATOR: '9999999',
+      ...extraEnv
+    },
+    stdio: ['ignore', 'ignore', 'inherit']
+  })
+  const url = `http://127.0.0.1:${port}`
+  await waitUntilLive(url, child)
+  return { child, url, startupMs: performance.now() - started }
+}
+
+function createKey (dataDir: string): string {
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'keys', 'create', '--name', 'bench', '--json'], {
+    env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    encoding: 'utf8'
+  })
+  return (JSON.parse(out) as { key: string }).key
+}
+
+async function load (url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds })
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors
+  }
+}
+
+async function residentMemoryMb (url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const bytes = Number(/^tonne_process_resident_memory_bytes (\S+)$/m.exec(text)?.[1])
+  return Math.round(bytes / 1024 / 1024)
+}
+
+function directorySizeMb (dir: string): number {
+  let bytes = 0
+  for (const name of readdirSync(dir)) if (name.startsWith('tonne.sqlite')) bytes += statSync(path.join(dir, name)).size
+  return Math.round(bytes / 1024 / 1024 * 10) / 10
+}
+
+async function stop (child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
+
+// --- 1. the service against the ceiling, on the real bundled catalogue ------------------------
+
+const SCENARIOS: Scenario[] = [
+  { name: 'list, default page', path: '/api/v1/commerce/products/', catalogue: true },
+  { name: 'list, two filters', path: '/api/v1/commerce/products/?registry=CLIMATE_ACTION_RESERVE&location=United%20States', catalogue: true },
+  { name: 'list, search', path: '/api/v1/commerce/products/?search=forest', catalogue: true },
+  { name: 'list, deep offset', path: '/api/v1/commerce/products/?offset=600&limit=50', catalogue: true },
+  { name: 'detail', path: '/api/v1/commerce/products/42/', catalogue: true },
+  { name: 'calculator /countries', path: '/api/v1/co2-calculator/countries', catalogue: false },
+  { name: 'calculator /flight (legs)', path: '/api/v1/co2-calculator/flight?country_code=DEU&legs=FRA-JFK,JFK-LAX&cabin_class=business', catalogue: false },
+  { name: 'calculator /energy', path: '/api/v1/co2-calculator/energy?country_code=DEU&household_size=2&home_size=80&heating_type=heat_pump', catalogue: false }
+]
+
+const TARGETS: Record<string, number> = { list: 0.5, detail: 0.7, calculator: 0.7 }
+const target = (name: string) => TARGETS[name.split(/[ ,]/)[0]!] ?? 0.5
+
+const workDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-'))
+process.on('exit', () => rmSync(workDir, { recursive: true, force: true }))
+
+const realDir = path.join(workDir, 'real')
+const key = createKey(realDir)
+const service = await startService(realDir)
+const auth = { authorization: `Bearer ${key}` }
+log(`service on ${service.url} (started in ${Math.round(service.startupMs)} ms)`)
+
+const captured: Record<string, { status: number, contentType: string, body: string }> = {}
+for (const s of SCENARIOS) {
+  const response = await fetch(`${service.url}${s.path}`, { headers: s.catalogue ? auth : {} })
+  if (response.status !== 200) throw new Error(`${s.path} answered ${response.status}`)
+  captured[s.path] = { status: 200, contentType: response.headers.get('content-type') ?? '', body: Buffer.from(await response.arrayBuffer()).toString('base64') }
+}
+const capturesFile = path.join(workDir, 'captured.json')
+writeFileSync(capturesFile, JSON.stringify(captured))
+const ceiling = spawn(process.execPath, [path.join(import.meta.dirname, 'ceiling-server.ts'), capturesFile], { stdio: ['ignore', 'pipe', 'inherit'] })
+const ceilingUrl = await new Promise<string>((resolve) => {
+  createInterface({ input: ceiling.stdout! }).once('line', (line) => resolve(`http://127.0.0.1:${/(\d+)$/.exec(line)![1]}`))
+})
+
+const rows: Array<Scenario & { bytes: number, service: Load, ceiling: Load, ratio: number, target: number }> = []
+for (const s of SCENARIOS) {
+  log(`${s.name}: service`)
+  const measured = await load(`${service.url}${s.path}`, s.catalogue ? auth : {}, DURATION)
+  log(`${s.name}: ceiling`)
+  const top = await load(`${ceilingUrl}${s.path}`, {}, DURATION)
+  rows.push({ ...s, bytes: Buffer.from(captured[s.path]!.body, 'base64').length, service: measured, ceiling: top, ratio: measured.rps / top.rps, target: target(s.name) })
+}
+const realMemory = await residentMemoryMb(service.url)
+await stop(service.child)
+ceiling.kill('SIGTERM')
+
+// --- 2. growth with the catalogue's size (synthetic catalogues) -----------------------------
+
+interface Growth { size: number, buildSeconds: number, startupMs: number, databaseMb: number, memoryMb: number, results: Record<string, Load> }
+const growth: Growth[] = []
+for (const size of SIZES) {
+  const dir = path.join(workDir, `synthetic-${size}`)
+  log(`building a synthetic catalogue of ${size} projects`)
+  const built = performance.now()
+  const store = await openStore({ dataDir: dir, databaseUrl: undefined })
+  await migrateToLatest(store.db)
+  await buildSyntheticCatalogue(store.db, size)
+  await store.close()
+  const buildSeconds = Math.round((performance.now() - built) / 100) / 10
+  const growthKey = createKey(dir)
+  const server = await startService(dir, { LOAD_BUNDLED_CATALOGUE: 'false' })
+  const headers = { authorization: `Bearer ${growthKey}` }
+  const paths: Record<string, string> = {
+    'filtered first page': '/api/v1/commerce/products/?registry=SYNTHETIC_REGISTRY_3&in_sale=true',
+    search: '/api/v1/commerce/products/?search=mangrove%20delta',
+    detail: `/api/v1/commerce/products/${Math.ceil(size / 2)}/`,
+    'deep offset': `/api/v1/commerce/products/?offset=${Math.max(0, size - 100)}&limit=50`
+  }
+  const results: Record<string, Load> = {}
+  for (const [name, url] of Object.entries(paths)) {
+    log(`${size}: ${name}`)
+    results[name] = await load(`${server.url}${url}`, headers, GROWTH_DURATION)
+  }
+  growth.push({ size, buildSeconds, startupMs: Math.round(server.startupMs), databaseMb: directorySizeMb(dir), memoryMb: await residentMemoryMb(server.url), results })
+  await stop(server.child)
+  rmSync(dir, { recursive: true, force: true })
+}
+
+// --- 3. the report ----------------------------------------------------------------------------
+
+const machine = { cores: os.availableParallelism(), memoryGiB: Math.round(os.totalmem() / 1024 ** 3), cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version }
+const command = `npm run bench${SIZES.length > 0 ? ` -- --sizes ${SIZES.join(',')}` : ''}`
+const pct = (x: number) => `${Math.round(x * 100)}%`
+const lines = [
+  '# Benchmarks',
+  '',
+  `Measured on ${new Date().toISOString().slice(0, 10)}: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}.`,
+  `Reproduce with \`${command}\` (raw numbers: [benchmarks.json](benchmarks.json)).`,
+  '',
+  `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, first against the`,
+  'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, SQLite, the bundled catalogue of 676 real projects),',
+  'then against the *ceiling*: a bare `node:http` server answering the same path with the very bytes the service',
+  'returned. The ratio is service requests per second ÷ ceiling requests per second, both measured in this run.',
+  'Both servers share the machine with the load generator, so absolute numbers are low; the ratio is the point.',
+  '',
+  '| Path | Bytes | Service req/s | p50 ms | p99 ms | Ceiling req/s | Ratio | Target |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} (\`${r.path.replace(/\|/g, '\\|')}\`) | ${r.bytes} | ${r.service.rps} | ${r.service.p50} | ${r.service.p99} | ${r.ceiling.rps} | ${pct(r.ratio)} | ${pct(r.target)} ${r.ratio >= r.target ? 'met' : '**not met**'} |`),
+  '',
+  `Server memory (resident) after this run: ${realMemory} MB.`
+]
+if (growth.length > 0) {
+  const names = Object.keys(growth[0]!.results)
+  lines.push('', '## Growth with the catalogue', '',
+    `Synthetic catalogues (generated by \`scripts/bench/synthetic-catalogue.ts\`, every record labelled synthetic, never mixed`,
+    `into the real data), each path loaded for ${GROWTH_DURATION} s. Latency is p50 / p99 in ms.`, '',
+    `| Projects | Build s | Start-up ms | Database MB | Memory MB | ${names.map((n) => `${n} req/s | ${n} p50/p99`).join(' | ')} |`,
+    `|---:|---:|---:|---:|---:|${names.map(() => '---:|---:').join('|')}|`,
+    ...growth.map((g) => `| ${g.size} | ${g.buildSeconds} | ${g.startupMs} | ${g.databaseMb} | ${g.memoryMb} | ${names.map((n) => `${g.results[n]!.rps} | ${g.results[n]!.p50} / ${g.results[n]!.p99}`).join(' | ')} |`))
+  const first = growth[0]!
+  const last = growth[growth.length - 1]!
+  lines.push('', `From ${first.size} to ${last.size} projects, p50 latency grows by:`, '',
+    ...names.map((n) => `- ${n}: ×${(last.results[n]!.p50 / Math.max(first.results[n]!.p50, 0.01)).toFixed(2)}`))
+}
+lines.push('')
+writeFileSync(`${values.out}.md`, lines.join('\n'))
+writeFileSync(`${values.out}.json`, `${JSON.stringify({ machine, command, duration: DURATION, connections: CONNECTIONS, rows, realMemoryMb: realMemory, growth }, null, 2)}\n`)
+log(`wrote ${path.relative(ROOT, values.out)}.md and .json`)
+process.exit(0)
