@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
+import { constants as zlibConstants } from 'node:zlib'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import { normalizeIP } from '@fastify/rate-limit'
@@ -12,6 +14,7 @@ import { loadCalculatorData } from './calculator/calculator.data.ts'
 import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import type { MediaLinker } from './catalogue/project.mapper.ts'
+import { explorerRoutes } from './explorer/explorer.routes.ts'
 import { requireApiKey } from './http/auth.ts'
 import { installErrorHandling } from './http/error-handler.ts'
 import { AppError, ProblemSchema } from './http/errors.ts'
@@ -76,6 +79,13 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
       throw new AppError(414, 'bad_request', `The request URL is longer than ${MAX_URL_LENGTH} characters.`)
     }
   })
+  // Bodies over 1 KiB are compressed for clients that ask (Accept-Encoding); brotli at a
+  // quality that costs about what gzip does.
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }
+  })
   // JSON answers execute nothing, so a CSP adds nothing there; /docs sets its own, media too.
   await app.register(helmet, { global: true, contentSecurityPolicy: false })
   if (config.corsOrigins.length > 0) {
@@ -104,7 +114,15 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   const links = (request: FastifyRequest): MediaLinker => {
     const base = baseUrl(request)
     const now = Date.now()
-    return { media: (key) => `${base}${signer.sign(key, now)}` }
+    // One response links the same SDG icon many times, with the same expiry: sign each key once.
+    const signed = new Map<string, string>()
+    return {
+      media: (key) => {
+        let link = signed.get(key)
+        if (link === undefined) signed.set(key, link = `${base}${signer.sign(key, now)}`)
+        return link
+      }
+    }
   }
 
   await app.register(async (catalogue) => {
@@ -131,6 +149,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   }, { prefix: CALCULATOR_PREFIX })
 
   await app.register(mediaRoutes, { store: media, signer })
+  await app.register(explorerRoutes)
   return app
 }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import { buildApp } from './app.ts'
 import { loadBundledCatalogueOnce } from './catalogue/bundled-catalogue.ts'
+import { refreshAllProjectJson } from './catalogue/project-json.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
@@ -16,6 +17,9 @@ const SHUTDOWN_GRACE_MS = 10_000
  */
 export async function prepareDatabase (config: Config, store: Store, log: (line: string) => void): Promise<void> {
   await migrateToLatest(store.db)
+  // A database from before stored JSON (migration 0003) gets it once, here.
+  const filled = await refreshAllProjectJson(store.db, { missingOnly: true })
+  if (filled > 0) log(`built the stored JSON of ${filled} projects`)
   if (config.loadBundledCatalogue) {
     const loaded = await loadBundledCatalogueOnce(store.db)
     if (loaded > 0) log(`loaded the bundled catalogue: ${loaded} projects`)

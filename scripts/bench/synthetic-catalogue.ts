@@ -2,6 +2,7 @@
 // "Synthetic", every registry is SYNTHETIC_*, and none of it is ever mixed into the real data.
 import type { Db, NewProjectRow } from '../../src/store/database.ts'
 import * as repository from '../../src/catalogue/projects.repository.ts'
+import { refreshProjectJson } from '../../src/catalogue/project-json.ts'
 
 const WORDS = ['forest', 'mangrove', 'wind', 'solar', 'cookstove', 'peatland', 'biochar', 'landfill', 'grassland',
   'river', 'valley', 'highland', 'coastal', 'savanna', 'delta', 'basin', 'ridge', 'lagoon', 'steppe', 'tundra']
@@ -74,6 +75,7 @@ export async function buildSyntheticCatalogue (db: Db, size: number, batch = 500
     }
     await db.transaction().execute(async (trx) => {
       await repository.upsertProjects(trx, rows, children)
+      await refreshProjectJson(trx, rows.map((r) => r.id))
     })
   }
   await repository.bumpCatalogueVersion(db)

@@ -5,7 +5,9 @@ import { pageLinks } from '../http/pagination.ts'
 import type { Db } from '../store/database.ts'
 import { ProjectListQuerySchema, ProjectPageSchema, ProjectParamsSchema, ProjectSchema } from './catalogue.schemas.ts'
 import type { MediaLinker } from './project.mapper.ts'
-import { getProjectDetail, listProjectPage } from './projects.service.ts'
+import { sendWithEtag } from '../http/etag.ts'
+import { signLinks } from './project-json.ts'
+import { getProjectJson, listProjectPage } from './projects.service.ts'
 
 export interface CatalogueOptions {
   db: Db
@@ -26,10 +28,13 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       querystring: ProjectListQuerySchema,
       response: { 200: ProjectPageSchema, ...errorResponses(400) }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     const { limit, offset } = request.query
-    const page = await listProjectPage(db, request.query, links(request))
-    return { count: page.count, ...pageLinks(requestUrl(request), limit, offset, page.count), results: page.results }
+    const page = await listProjectPage(db, request.query)
+    const { next, previous } = pageLinks(requestUrl(request), limit, offset, page.count)
+    // Assembled from each project's stored JSON; the schema above documents the same shape.
+    const body = `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[${page.items.join(',')}]}`
+    return sendWithEtag(request, reply, body, (json) => signLinks(json, links(request)))
   })
 
   app.get('/:id/', {
@@ -40,5 +45,6 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       params: ProjectParamsSchema,
       response: { 200: ProjectSchema, ...errorResponses(404) }
     }
-  }, async (request) => await getProjectDetail(db, request.params.id, links(request)))
+  }, async (request, reply) =>
+    sendWithEtag(request, reply, await getProjectJson(db, request.params.id), (json) => signLinks(json, links(request))))
 }

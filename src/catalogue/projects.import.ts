@@ -6,6 +6,7 @@ import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../stor
 import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
 import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
+import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
 
 /** A record that cannot be imported; names its index in the file and the field at fault. */
 export class ImportError extends Error {
@@ -214,7 +215,13 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
       ['ratings', (r) => [r.rating]],
       ['certifications', (r) => r.certifications]
     ]
-    for (const [table, pick] of vocabularies) await repository.upsertVocabulary(trx, table, vocabulary(records, pick))
+    let renamed = false
+    for (const [table, pick] of vocabularies) {
+      const entries = vocabulary(records, pick)
+      const stored = await repository.vocabularyNames(trx, table, entries.map((e) => e.name_id))
+      renamed ||= entries.some((e) => stored.has(e.name_id) && stored.get(e.name_id) !== e.verbose_name)
+      await repository.upsertVocabulary(trx, table, entries)
+    }
     await repository.addCountries(trx, [...new Set(records.map((r) => r.location).filter((l) => l !== ''))])
 
     if (options.replace) {
@@ -238,6 +245,9 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
       r.images.forEach((image, position) => children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
     })
     await repository.upsertProjects(trx, records.map(toRow), children)
+    // Stored JSON carries verbose names: a rename touches every project, not only this file's.
+    if (renamed) await refreshAllProjectJson(trx, { missingOnly: false })
+    else await refreshProjectJson(trx, records.map((r) => r.id))
     await repository.bumpCatalogueVersion(trx)
   })
   return { imported: records.length, replaced: options.replace, images: images.flat().filter((i) => i.media_key !== null).length }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { sql, type SqlBool } from 'kysely'
+import { sql, SqliteAdapter, type SqlBool } from 'kysely'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 import type { Db, NewProjectRow, ProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
 import type { OrderingField } from './catalogue.schemas.ts'
@@ -50,8 +50,15 @@ function filteredProjects (db: Db, filters: ProjectFilters) {
   if (filters.registry !== undefined) query = query.where('p.registry', '=', filters.registry)
   if (filters.rating !== undefined) query = query.where('p.rating', '=', filters.rating)
   if (filters.search !== undefined) {
-    const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    query = query.where(sql<SqlBool>`p.search_text like ${pattern} escape '\\'`)
+    if (db.getExecutor().adapter instanceof SqliteAdapter && [...filters.search].length >= 3) {
+      // The trigram index (migration 0003) answers substrings of 3+ characters; as an FTS phrase
+      // every character is literal. PostgreSQL's trigram index serves the LIKE below as it is.
+      const phrase = `"${filters.search.replace(/"/g, '""')}"`
+      query = query.where('p.id', 'in', sql<number>`(select rowid from projects_search where projects_search match ${phrase})`)
+    } else {
+      const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+      query = query.where(sql<SqlBool>`p.search_text like ${pattern} escape '\\'`)
+    }
   }
   return query
 }
@@ -79,10 +86,11 @@ export async function countProjects (db: Db, filters: ProjectFilters): Promise<n
   return Number(row.count)
 }
 
-export async function listProjects (
+/** One page of list items as stored JSON: an indexed query, no joins. */
+export async function listProjectJson (
   db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
-): Promise<ProjectRecordRow[]> {
-  let query = withNames(db, filters)
+): Promise<Array<{ id: number, item_json: string | null }>> {
+  let query = filteredProjects(db, filters).select(['p.id', 'p.item_json'])
   for (const term of ordering) {
     // Nulls last in both directions, on both databases (SQLite would put them first).
     query = query.orderBy(`p.${term.field}`, (ob) => term.descending ? ob.desc().nullsLast() : ob.asc().nullsLast())
@@ -90,8 +98,40 @@ export async function listProjects (
   return await query.limit(limit).offset(offset).execute()
 }
 
-export async function findProject (db: Db, id: number): Promise<ProjectRecordRow | undefined> {
-  return await withNames(db, {}).where('p.id', '=', id).executeTakeFirst()
+export async function findProjectJson (db: Db, id: number): Promise<{ external_id: string, item_json: string | null } | undefined> {
+  return await db.selectFrom('projects').select(['external_id', 'item_json']).where('id', '=', id).executeTakeFirst()
+}
+
+/** Full rows (with vocabulary names) of these projects, to build their JSON. */
+export async function projectsByIds (db: Db, ids: readonly number[]): Promise<ProjectRecordRow[]> {
+  const rows: ProjectRecordRow[] = []
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    rows.push(...await withNames(db, {}).where('p.id', 'in', ids.slice(i, i + CHUNK)).execute())
+  }
+  return rows
+}
+
+export async function setItemJson (db: Db, items: ReadonlyArray<{ id: number, item_json: string }>): Promise<void> {
+  for (const item of items) {
+    await db.updateTable('projects').set({ item_json: item.item_json }).where('id', '=', item.id).execute()
+  }
+}
+
+/** Ids after `after`, in order, `batch` at a time; `missingJsonOnly` for an upgraded database. */
+export async function projectIdsAfter (db: Db, after: number, batch: number, missingJsonOnly = false): Promise<number[]> {
+  let query = db.selectFrom('projects').select('id').where('id', '>', after)
+  if (missingJsonOnly) query = query.where('item_json', 'is', null)
+  return (await query.orderBy('id').limit(batch).execute()).map((r) => r.id)
+}
+
+/** The stored verbose names of these name_ids, to tell which an import renames. */
+export async function vocabularyNames (db: Db, table: VocabularyName, nameIds: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>()
+  for (let i = 0; i < nameIds.length; i += CHUNK) {
+    const rows = await db.selectFrom(table).select(['name_id', 'verbose_name']).where('name_id', 'in', nameIds.slice(i, i + CHUNK)).execute()
+    for (const row of rows) names.set(row.name_id, row.verbose_name)
+  }
+  return names
 }
 
 export async function loadRelations (db: Db, ids: readonly number[]): Promise<ProjectRelations> {

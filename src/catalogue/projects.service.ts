@@ -1,7 +1,7 @@
 import { AppError } from '../http/errors.ts'
 import type { Db, VocabularyName } from '../store/database.ts'
-import { ORDERING_FIELDS, type OrderingField, type Project, type ProjectListItem, type ProjectListQuery } from './catalogue.schemas.ts'
-import { toListItem, toProject, type MediaLinker } from './project.mapper.ts'
+import { ORDERING_FIELDS, type OrderingField, type ProjectListQuery } from './catalogue.schemas.ts'
+import { detailJson } from './project-json.ts'
 import * as repository from './projects.repository.ts'
 
 /** Validates the list filters against the vocabularies in the database and normalises them. */
@@ -54,19 +54,43 @@ export function parseOrdering (text: string | undefined): repository.OrderTerm[]
   return terms
 }
 
-export async function listProjectPage (db: Db, query: ProjectListQuery, links: MediaLinker): Promise<{ count: number, results: ProjectListItem[] }> {
+/**
+ * Counts per filter combination, valid while the catalogue version is unchanged: a page after
+ * the first costs no count at all, and any import (on any instance) starts a new version.
+ */
+const counts = new Map<string, number>()
+const COUNT_CACHE_LIMIT = 10_000
+
+async function cachedCount (db: Db, filters: repository.ProjectFilters): Promise<number> {
+  const key = `${await repository.catalogueVersion(db)}\u0000${JSON.stringify(filters)}`
+  let count = counts.get(key)
+  if (count === undefined) {
+    count = await repository.countProjects(db, filters)
+    if (counts.size >= COUNT_CACHE_LIMIT) counts.clear()
+    counts.set(key, count)
+  }
+  return count
+}
+
+/** A page as unsigned JSON parts: the total and each item's stored JSON (media placeholders unsigned). */
+export async function listProjectPage (db: Db, query: ProjectListQuery): Promise<{ count: number, items: string[] }> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   const [count, rows] = await Promise.all([
-    repository.countProjects(db, filters),
-    repository.listProjects(db, filters, ordering, query.limit, query.offset)
+    cachedCount(db, filters),
+    repository.listProjectJson(db, filters, ordering, query.limit, query.offset)
   ])
-  const relations = await repository.loadRelations(db, rows.map((r) => r.id))
-  return { count, results: rows.map((row) => toListItem(row, relations, links)) }
+  return { count, items: rows.map((row) => row.item_json ?? missingJson(row.id)) }
 }
 
-export async function getProjectDetail (db: Db, id: number, links: MediaLinker): Promise<Project> {
-  const row = await repository.findProject(db, id)
+/** The detail as unsigned JSON. */
+export async function getProjectJson (db: Db, id: number): Promise<string> {
+  const row = await repository.findProjectJson(db, id)
   if (row === undefined) throw AppError.notFound(`No project with id ${id}.`)
-  return toProject(row, await repository.loadRelations(db, [id]), links)
+  return detailJson(row.item_json ?? missingJson(id), row.external_id)
+}
+
+function missingJson (id: number): never {
+  // Imports build the JSON and start-up fills any gap, so this is a bug, reported as a 500.
+  throw new Error(`project ${id} has no stored JSON`)
 }

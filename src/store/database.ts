@@ -53,6 +53,8 @@ export interface ProjectTable {
   in_sale: number | boolean
   /** Lower-case name, symbol, external id and developer, for the `search` filter. */
   search_text: string
+  /** The list item as JSON with media placeholders, built at import (null only before a refresh). */
+  item_json: string | null
 }
 
 export interface ProjectCertificationTable {

@@ -1,0 +1,57 @@
+// Calls the Tonne API on this same origin and turns its RFC 9457 problem bodies into ApiErrors.
+import { currentKey } from './key.js'
+
+export class ApiError extends Error {
+  constructor (problem, retryAfter) {
+    super(problem.detail)
+    this.name = 'ApiError'
+    this.status = problem.status
+    this.code = problem.code
+    this.title = problem.title
+    this.detail = problem.detail
+    this.parameter = problem.parameter
+    this.allowedValues = problem.allowed_values
+    this.requestId = problem.request_id
+    /** Seconds, from the Retry-After header of a 429 or 503. */
+    this.retryAfter = retryAfter
+  }
+}
+
+/** GET path?params as JSON. `auth` sends the session's API key (the catalogue needs it). */
+export async function apiGet (path, params = {}, { auth = false, signal } = {}) {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') query.set(name, String(value))
+  }
+  const url = query.size === 0 ? path : `${path}?${query}`
+  const headers = { accept: 'application/json, application/problem+json' }
+  const key = auth ? currentKey() : undefined
+  if (key !== undefined) headers.authorization = `Bearer ${key}`
+  let response
+  try {
+    response = await fetch(url, { headers, signal })
+  } catch (error) {
+    if (signal?.aborted) throw error
+    throw new ApiError({ status: 0, code: 'network_error', title: 'Network error', detail: 'The service could not be reached. Check the connection and try again.' })
+  }
+  const text = await response.text()
+  if (response.ok) return JSON.parse(text)
+  throw new ApiError(problemOf(response, text), retryAfterSeconds(response.headers.get('retry-after')))
+}
+
+function problemOf (response, text) {
+  try {
+    const body = JSON.parse(text)
+    if (typeof body.code === 'string' && typeof body.detail === 'string') return { ...body, status: response.status }
+  } catch {
+    // Not a problem body: described below.
+  }
+  return { status: response.status, code: 'unexpected_response', title: response.statusText || `HTTP ${response.status}`, detail: `The server answered ${response.status} without an error description.` }
+}
+
+function retryAfterSeconds (header) {
+  if (header === null) return undefined
+  if (/^\d+$/.test(header.trim())) return Number(header)
+  const date = Date.parse(header)
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
+}

@@ -1,0 +1,59 @@
+// Small DOM helpers. Everything from the API goes in as text nodes, never as HTML.
+
+/**
+ * Creates an element: h('a', { href: '#/x', class: 'y' }, 'text', child).
+ * Attributes set to null, undefined or false are left out; `true` sets an empty attribute.
+ */
+export function h (tag, attributes = {}, ...children) {
+  const svg = SVG_TAGS.has(tag)
+  const element = svg ? document.createElementNS('http://www.w3.org/2000/svg', tag) : document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value === null || value === undefined || value === false) continue
+    if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value)
+    else element.setAttribute(name, value === true ? '' : String(value))
+  }
+  append(element, children)
+  return element
+}
+
+const SVG_TAGS = new Set(['svg', 'g', 'path', 'circle', 'title', 'desc', 'rect'])
+
+export function append (parent, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue
+    parent.append(child instanceof Node ? child : String(child))
+  }
+  return parent
+}
+
+export function replaceChildren (parent, ...children) {
+  parent.replaceChildren()
+  return append(parent, children)
+}
+
+const numbers = new Intl.NumberFormat('en', { maximumFractionDigits: 2 })
+export function formatNumber (value, digits) {
+  if (value === null || value === undefined) return '—'
+  return digits === undefined ? numbers.format(value) : new Intl.NumberFormat('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value)
+}
+
+/** "natural_gas" → "Natural gas". */
+export function humanize (value) {
+  const text = String(value).replaceAll('_', ' ')
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/** Text of an HTML fragment from the API, without running or rendering any of it. */
+export function plainText (html) {
+  const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html')
+  for (const block of parsed.body.querySelectorAll('p, br, li, div, h1, h2, h3, h4')) block.append('\n')
+  return (parsed.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim()
+}
+
+/** Announces a short message to screen readers (the polite status region). */
+export function announce (message) {
+  const status = document.getElementById('status')
+  status.textContent = ''
+  // A fresh text node in a later task is announced even when the words repeat.
+  setTimeout(() => { status.textContent = message }, 50)
+}
