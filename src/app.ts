@@ -22,6 +22,7 @@ import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { registerRateLimit } from './http/rate-limit.ts'
+import { cacheAnswersByUrl } from './http/response-cache.ts'
 import { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
 import { writeSdgIcons } from './media/sdg-icons.ts'
@@ -111,9 +112,8 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
   const baseUrl = (request: FastifyRequest): string => config.publicUrl ?? `${request.protocol}://${request.host}`
   const requestUrl = (request: FastifyRequest): URL => new URL(`${baseUrl(request)}${request.url}`)
-  const links = (request: FastifyRequest): MediaLinker => {
+  const links = (request: FastifyRequest, now: number): MediaLinker => {
     const base = baseUrl(request)
-    const now = Date.now()
     // One response links the same SDG icon many times, with the same expiry: sign each key once.
     const signed = new Map<string, string>()
     return {
@@ -142,9 +142,12 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
     await registerRateLimit(calculator, {
       name: 'calculator',
       redis,
-      key: (request) => `ip:${normalizeIP(request.ip)}`,
+      // IPv6 addresses count per /64 (one client's range); IPv4 ones as they are.
+      key: (request) => `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`,
       max: () => config.rateLimits.calculatorPerMinute
     })
+    // Same URL, same answer: the factor data is fixed for the life of the process.
+    cacheAnswersByUrl(calculator, 16 * 1024 * 1024)
     await calculator.register(calculatorRoutes, { data: calculatorData })
   }, { prefix: CALCULATOR_PREFIX })
 

@@ -5,19 +5,24 @@ import { pageLinks } from '../http/pagination.ts'
 import type { Db } from '../store/database.ts'
 import { ProjectListQuerySchema, ProjectPageSchema, ProjectParamsSchema, ProjectSchema } from './catalogue.schemas.ts'
 import type { MediaLinker } from './project.mapper.ts'
-import { sendWithEtag } from '../http/etag.ts'
+import { CatalogueResponses } from './catalogue.responses.ts'
 import { signLinks } from './project-json.ts'
+import { catalogueVersion } from './projects.repository.ts'
 import { getProjectJson, listProjectPage } from './projects.service.ts'
 
 export interface CatalogueOptions {
   db: Db
   /** The absolute URL of the request as the client sees it (PUBLIC_URL or the Host header). */
   requestUrl: (request: FastifyRequest) => URL
-  links: (request: FastifyRequest) => MediaLinker
+  /** Signed links for media keys, expiring relative to `nowMs`. */
+  links: (request: FastifyRequest, nowMs: number) => MediaLinker
 }
 
 /** GET /api/v1/commerce/products/ and /:id/ (registered with that prefix; trailing slash optional). */
 export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, requestUrl, links }) => {
+  const responses = new CatalogueResponses()
+  const sign = (request: FastifyRequest) => (json: string, nowMs: number) => signLinks(json, links(request, nowMs))
+
   app.get('/', {
     // Register /products/ as the spec writes it; the router also answers /products.
     prefixTrailingSlash: 'slash',
@@ -29,12 +34,15 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       response: { 200: ProjectPageSchema, ...errorResponses(400) }
     }
   }, async (request, reply) => {
-    const { limit, offset } = request.query
-    const page = await listProjectPage(db, request.query)
-    const { next, previous } = pageLinks(requestUrl(request), limit, offset, page.count)
-    // Assembled from each project's stored JSON; the schema above documents the same shape.
-    const body = `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[${page.items.join(',')}]}`
-    return sendWithEtag(request, reply, body, (json) => signLinks(json, links(request)))
+    const version = await catalogueVersion(db)
+    const url = requestUrl(request)
+    return await responses.send(request, reply, `${version} ${url.href}`, async () => {
+      const { limit, offset } = request.query
+      const page = await listProjectPage(db, request.query, version)
+      const { next, previous } = pageLinks(url, limit, offset, page.count)
+      // Assembled from each project's stored JSON; the schema above documents the same shape.
+      return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[${page.items.join(',')}]}`
+    }, sign(request))
   })
 
   app.get('/:id/', {
@@ -45,6 +53,9 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       params: ProjectParamsSchema,
       response: { 200: ProjectSchema, ...errorResponses(404) }
     }
-  }, async (request, reply) =>
-    sendWithEtag(request, reply, await getProjectJson(db, request.params.id), (json) => signLinks(json, links(request))))
+  }, async (request, reply) => {
+    const version = await catalogueVersion(db)
+    return await responses.send(request, reply, `${version} ${requestUrl(request).origin} ${request.params.id}`,
+      async () => await getProjectJson(db, request.params.id), sign(request))
+  })
 }

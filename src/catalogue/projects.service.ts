@@ -61,8 +61,8 @@ export function parseOrdering (text: string | undefined): repository.OrderTerm[]
 const counts = new Map<string, number>()
 const COUNT_CACHE_LIMIT = 10_000
 
-async function cachedCount (db: Db, filters: repository.ProjectFilters): Promise<number> {
-  const key = `${await repository.catalogueVersion(db)}\u0000${JSON.stringify(filters)}`
+async function cachedCount (db: Db, filters: repository.ProjectFilters, version: string): Promise<number> {
+  const key = `${version}\u0000${JSON.stringify(filters)}`
   let count = counts.get(key)
   if (count === undefined) {
     count = await repository.countProjects(db, filters)
@@ -73,11 +73,11 @@ async function cachedCount (db: Db, filters: repository.ProjectFilters): Promise
 }
 
 /** A page as unsigned JSON parts: the total and each item's stored JSON (media placeholders unsigned). */
-export async function listProjectPage (db: Db, query: ProjectListQuery): Promise<{ count: number, items: string[] }> {
+export async function listProjectPage (db: Db, query: ProjectListQuery, version: string): Promise<{ count: number, items: string[] }> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   const [count, rows] = await Promise.all([
-    cachedCount(db, filters),
+    cachedCount(db, filters, version),
     repository.listProjectJson(db, filters, ordering, query.limit, query.offset)
   ])
   return { count, items: rows.map((row) => row.item_json ?? missingJson(row.id)) }

@@ -32,7 +32,7 @@ const CATEGORIES = [
 ]
 
 let countries
-let mounted
+const configs = new Map()
 
 function valuesOf (params) {
   const values = {}
@@ -72,7 +72,7 @@ function calculatorForm (config, countryList, values) {
   const distanceUnit = UNIT_NAMES[config?.units.distance] ?? 'km'
   const areaUnit = UNIT_NAMES[config?.units.area] ?? 'm²'
   const mode = pick('mode') ?? 'car'
-  const systemLabel = config ? `Country default (${config.default_measurement_system})` : 'Country default'
+  const systemLabel = config ? `The country's (${config.default_measurement_system})` : 'The country\'s'
   const form = h('form', { id: 'calculator-form', novalidate: true },
     h('fieldset', {},
       h('legend', {}, 'Where you live'),
@@ -132,7 +132,10 @@ async function mountForm (main, values, signal) {
   const countryList = await loadCountries(signal)
   let config
   if (values.country_code) {
-    config = await apiGet(`${CALCULATOR}/config`, { country_code: values.country_code, measurement_system: values.measurement_system }, { signal })
+    const query = { country_code: values.country_code, measurement_system: values.measurement_system }
+    const key = JSON.stringify(query)
+    if (!configs.has(key)) configs.set(key, await apiGet(`${CALCULATOR}/config`, query, { signal }))
+    config = configs.get(key)
   }
   const form = calculatorForm(config, countryList, values)
   form.addEventListener('submit', (event) => {
@@ -157,10 +160,8 @@ async function mountForm (main, values, signal) {
       showError(error)
     }
   })
-  const existing = main.querySelector('#calculator-form')
-  if (existing) existing.replaceWith(form)
-  else main.querySelector('#calculator-slot').replaceWith(form)
-  mounted = JSON.stringify({ country: values.country_code, system: values.measurement_system })
+  const existing = main.querySelector('#calculator-form') ?? main.querySelector('#calculator-slot')
+  existing.replaceWith(form)
   return form
 }
 
@@ -171,6 +172,7 @@ function markInvalid (form, error) {
     if (input instanceof Element) {
       input.setAttribute('aria-invalid', 'true')
       input.setAttribute('aria-errormessage', 'alerts')
+      input.focus()
     }
   }
 }
@@ -185,12 +187,11 @@ export async function renderCalculator (main, params, { signal }) {
       h('div', { id: 'calculator-slot' }, h('p', { 'aria-busy': 'true' }, 'Loading the countries…')),
       h('div', { id: 'calculator-result', 'aria-live': 'polite' }))
     main.dataset.view = 'calculator'
-    mounted = undefined
   }
+  // The form is rebuilt from the URL each time, so it always shows what the link says.
   let form
   try {
-    const key = JSON.stringify({ country: values.country_code, system: values.measurement_system })
-    form = mounted === key ? syncForm(main.querySelector('#calculator-form'), values) : await mountForm(main, values, signal)
+    form = await mountForm(main, values, signal)
   } catch (error) {
     if (signal.aborted) return
     showError(error)
@@ -204,7 +205,8 @@ export async function renderCalculator (main, params, { signal }) {
   result.setAttribute('aria-busy', 'true')
   let outcome
   try {
-    outcome = await calculate(values, signal)
+    // The form's values: the URL's, with the form's defaults for whatever the URL leaves out.
+    outcome = await calculate(formValues(form), signal)
   } catch (error) {
     if (signal.aborted) return
     result.removeAttribute('aria-busy')
@@ -221,14 +223,6 @@ export async function renderCalculator (main, params, { signal }) {
   return `Your estimate: ${formatNumber(outcome.totalT, 2)} tonnes of CO₂e a year.`
 }
 
-function syncForm (form, values) {
-  for (const name of INPUTS) {
-    const element = form.elements[name]
-    if (element instanceof Element && values[name] !== undefined) element.value = values[name]
-  }
-  return form
-}
-
 /** Every category the inputs cover, plus the country's average (with the world's), in parallel. */
 async function calculate (values, signal) {
   const common = { country_code: values.country_code, measurement_system: values.measurement_system }
@@ -242,11 +236,8 @@ async function calculate (values, signal) {
   const rows = parts.map((part, i) => ({ ...part.category, answer: answers[i] }))
   const totalT = rows.reduce((sum, row) => sum + row.answer.co2e.kg, 0) / 1000
   const skipped = CATEGORIES.filter((category) => !parts.some((part) => part.category === category))
-  return { rows, skipped, totalT, footprint, country: countriesByCode(values.country_code) }
-}
-
-function countriesByCode (code) {
-  return countries?.then((list) => list.find((c) => c.country_code === code.toUpperCase()))
+  const country = (await loadCountries(signal)).find((c) => c.country_code === footprint.country_code)
+  return { rows, skipped, totalT, footprint, countryName: country?.country_name ?? footprint.country_code }
 }
 
 function bar (value, max, kind) {
@@ -256,8 +247,7 @@ function bar (value, max, kind) {
   return element
 }
 
-function resultSection ({ rows, skipped, totalT, footprint }) {
-  const countryName = footprint.breakdown[0]?.label.split(', ').at(-1)?.replace(/ \d{4}$/, '') ?? footprint.country_code
+function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
   const largest = Math.max(...rows.map((row) => row.answer.co2e.kg / 1000), 0.001)
   const comparison = [
     ['You (the categories above)', totalT, ''],

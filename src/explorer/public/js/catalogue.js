@@ -37,6 +37,7 @@ let lastListHash = '#/projects'
 /** Asks for the key in `main` when there is none; true when the view may call the catalogue. */
 function haveKey (main, heading, onSaved) {
   if (currentKey() !== undefined) return true
+  delete main.dataset.view
   replaceChildren(main, h('h1', { tabindex: '-1' }, heading), keyForm(onSaved))
   return false
 }
@@ -46,6 +47,7 @@ function handleCatalogueError (main, error, heading, retry) {
   showError(error)
   if (error instanceof ApiError && error.status === 401) {
     forgetKey()
+    delete main.dataset.view
     replaceChildren(main, h('h1', { tabindex: '-1' }, heading), keyForm(retry, 'The service refused that key. Enter another one.'))
   }
 }
@@ -186,7 +188,7 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   const offset = Number(query.offset ?? 0)
   const summary = page.results.length === 0
     ? (page.count === 0 ? 'No project matches these filters.' : `No projects on this page; ${page.count} match in all.`)
-    : `Showing ${offset + 1}–${offset + page.results.length} of ${formatNumber(page.count)} projects.`
+    : `Showing ${offset + 1}–${offset + page.results.length} of ${formatNumber(page.count)} ${page.count === 1 ? 'project' : 'projects'}.`
   const located = page.results.filter((p) => p.latitude !== null && p.longitude !== null)
   replaceChildren(results,
     h('p', { class: 'summary', id: 'summary', tabindex: '-1' }, summary),

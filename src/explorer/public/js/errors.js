@@ -20,7 +20,8 @@ export function showError (error) {
   replaceChildren(alerts, h('div', { class: 'problem', 'data-code': error.code, 'data-status': error.status },
     h('h2', {}, heading),
     h('p', { class: 'detail' }, error.detail),
-    error.allowedValues?.length > 0 ? h('p', {}, `Allowed values: ${error.allowedValues.join(', ')}.`) : null,
+    // Listed unless the service's own message already does.
+    error.allowedValues?.length > 0 && !error.detail.includes(error.allowedValues.join(', ')) ? h('p', {}, `Allowed values: ${error.allowedValues.join(', ')}.`) : null,
     error.retryAfter !== undefined ? h('p', { class: 'retry-after' }, `You can try again in ${error.retryAfter} seconds.`) : null,
     h('p', { class: 'meta' }, `HTTP ${error.status === 0 ? '—' : error.status} · ${error.code}`, error.requestId ? ` · request ${error.requestId}` : '')))
 }

@@ -30,7 +30,7 @@ export function renderKeyStatus (container) {
   }
   replaceChildren(container,
     h('span', {}, 'API key set for this session'),
-    h('button', { type: 'button', id: 'forget-key', onclick: () => forgetKey() }, 'Forget key'))
+    h('button', { type: 'button', id: 'forget-key' }, 'Forget key'))
 }
 
 /** The form that asks for the key; `onSaved` runs once a key is stored. */

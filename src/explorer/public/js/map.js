@@ -53,13 +53,33 @@ function ringPath (points) {
   return `M${points.map((p) => project(p).map((n) => n.toFixed(2)).join(',')).join('L')}Z`
 }
 
+/**
+ * Rings that cross the antimeridian (Russia, Fiji) are unwrapped into continuous longitudes, then
+ * drawn twice, 360° apart; the viewBox clips each copy to its side of the map.
+ */
+function ringPaths (points) {
+  let previous = points[0][0]
+  let shift = 0
+  const unwrapped = points.map(([longitude, latitude]) => {
+    if (longitude - previous > 180) shift -= 360
+    else if (previous - longitude > 180) shift += 360
+    previous = longitude
+    return [longitude + shift, latitude]
+  })
+  const longitudes = unwrapped.map(([longitude]) => longitude)
+  const paths = [ringPath(unwrapped)]
+  if (Math.min(...longitudes) < -180) paths.push(ringPath(unwrapped.map(([x, y]) => [x + 360, y])))
+  if (Math.max(...longitudes) > 180) paths.push(ringPath(unwrapped.map(([x, y]) => [x - 360, y])))
+  return paths.join('')
+}
+
 function countryPaths (topology) {
   const arcs = decodeArcs(topology)
   return topology.objects.countries.geometries
     .filter((geometry) => geometry.arcs !== undefined && geometry.properties?.name !== 'Antarctica')
     .map((geometry) => {
       const polygons = geometry.type === 'Polygon' ? [geometry.arcs] : geometry.arcs
-      const d = polygons.flatMap((rings) => rings.map((ring) => ringPath(ringPoints(arcs, ring)))).join('')
+      const d = polygons.flatMap((rings) => rings.map((ring) => ringPaths(ringPoints(arcs, ring)))).join('')
       return { name: geometry.properties?.name ?? '', d }
     })
 }
@@ -71,7 +91,7 @@ function countryPaths (topology) {
 export function worldMap (items, caption) {
   const located = items.filter((item) => Number.isFinite(item.latitude) && Number.isFinite(item.longitude))
   const titleId = `map-title-${Math.random().toString(36).slice(2)}`
-  const svg = h('svg', { viewBox: `0 0 360 ${TOP - BOTTOM}`, role: 'img', 'aria-labelledby': titleId, class: 'world', 'data-points': located.length },
+  const svg = h('svg', { overflow: 'hidden', viewBox: `0 0 360 ${TOP - BOTTOM}`, role: 'img', 'aria-labelledby': titleId, class: 'world', 'data-points': located.length },
     h('title', { id: titleId }, caption))
   const land = h('g', { class: 'land' })
   svg.append(land)
