@@ -133,7 +133,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
-    await catalogue.register(catalogueRoutes, { db: store.db, requestUrl, links })
+    await catalogue.register(catalogueRoutes, { db: store.db, requestUrl, links, answerCache: config.answerCache })
   }, { prefix: CATALOGUE_PREFIX })
 
   // All factor data is read and validated now: a bad file stops the start, never a request.
@@ -147,7 +147,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
       max: () => config.rateLimits.calculatorPerMinute
     })
     // Same URL, same answer: the factor data is fixed for the life of the process.
-    cacheAnswersByUrl(calculator, 16 * 1024 * 1024)
+    if (config.answerCache) cacheAnswersByUrl(calculator, 16 * 1024 * 1024)
     await calculator.register(calculatorRoutes, { data: calculatorData })
   }, { prefix: CALCULATOR_PREFIX })
 

@@ -32,6 +32,8 @@ export interface Config {
   }
   /** Allowed CORS origins; empty turns CORS off, ['*'] allows any origin. */
   readonly corsOrigins: readonly string[]
+  /** Keep built answers in memory (bounded); off only to measure the uncached path. */
+  readonly answerCache: boolean
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -115,6 +117,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     if (origin !== '*' && !isHttpUrl(origin)) problems.push(`CORS_ORIGINS entries must be * or http(s) origins, got "${origin}"`)
   }
 
+  const answerCache = parseBoolean(read('ANSWER_CACHE') ?? 'true')
+  if (answerCache === undefined) problems.push(`ANSWER_CACHE must be true or false, got "${read('ANSWER_CACHE')}"`)
+
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './var')
 
@@ -135,7 +140,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
       signingSecret,
       linkTtlSeconds: linkTtl!
     },
-    corsOrigins
+    corsOrigins,
+    answerCache: answerCache!
   })
 }
 

@@ -99,10 +99,11 @@ async function load (url: string, headers: Record<string, string>, seconds: numb
   }
 }
 
-async function residentMemoryMb (url: string): Promise<number> {
+/** Resident memory and V8 heap in use, in MB, from the service's own /metrics. */
+async function memory (url: string): Promise<{ residentMb: number, heapUsedMb: number }> {
   const text = await (await fetch(`${url}/metrics`)).text()
-  const bytes = Number(/^tonne_process_resident_memory_bytes (\S+)$/m.exec(text)?.[1])
-  return Math.round(bytes / 1024 / 1024)
+  const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 1024 / 1024)
+  return { residentMb: mb('tonne_process_resident_memory_bytes'), heapUsedMb: mb('tonne_nodejs_heap_size_used_bytes') }
 }
 
 function directorySizeMb (dir: string): number {
@@ -150,26 +151,40 @@ for (const s of SCENARIOS) {
 }
 const capturesFile = path.join(workDir, 'captured.json')
 writeFileSync(capturesFile, JSON.stringify(captured))
-const ceiling = spawn(process.execPath, [path.join(import.meta.dirname, 'ceiling-server.ts'), capturesFile], { stdio: ['ignore', 'pipe', 'inherit'] })
-const ceilingUrl = await new Promise<string>((resolve) => {
-  createInterface({ input: ceiling.stdout! }).once('line', (line) => resolve(`http://127.0.0.1:${/(\d+)$/.exec(line)![1]}`))
-})
+async function startReference (script: string): Promise<{ child: ChildProcess, url: string }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, script), capturesFile], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const url = await new Promise<string>((resolve) => {
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(`http://127.0.0.1:${/(\d+)$/.exec(line)![1]}`))
+  })
+  return { child, url }
+}
+const ceiling = await startReference('ceiling-server.ts')
+const fastifyFloor = await startReference('fastify-floor-server.ts')
 
-const rows: Array<Scenario & { bytes: number, service: Load, ceiling: Load, ratio: number, target: number }> = []
+// The same paths on a second process with ANSWER_CACHE=false: what a request costs when nothing is reused.
+const uncachedService = await startService(path.join(workDir, 'real'), { ANSWER_CACHE: 'false' })
+
+const rows: Array<Scenario & { bytes: number, service: Load, uncached: Load, fastify: Load, ceiling: Load, ratio: number, target: number }> = []
 for (const s of SCENARIOS) {
   log(`${s.name}: service`)
   const measured = await load(`${service.url}${s.path}`, s.catalogue ? auth : {}, DURATION)
+  log(`${s.name}: service, answer cache off`)
+  const uncached = await load(`${uncachedService.url}${s.path}`, s.catalogue ? auth : {}, DURATION)
+  log(`${s.name}: bare Fastify`)
+  const fastify = await load(`${fastifyFloor.url}${s.path}`, {}, DURATION)
   log(`${s.name}: ceiling`)
-  const top = await load(`${ceilingUrl}${s.path}`, {}, DURATION)
-  rows.push({ ...s, bytes: Buffer.from(captured[s.path]!.body, 'base64').length, service: measured, ceiling: top, ratio: measured.rps / top.rps, target: target(s.name) })
+  const top = await load(`${ceiling.url}${s.path}`, {}, DURATION)
+  rows.push({ ...s, bytes: Buffer.from(captured[s.path]!.body, 'base64').length, service: measured, uncached, fastify, ceiling: top, ratio: measured.rps / top.rps, target: target(s.name) })
 }
-const realMemory = await residentMemoryMb(service.url)
+const realMemory = await memory(service.url)
 await stop(service.child)
-ceiling.kill('SIGTERM')
+await stop(uncachedService.child)
+ceiling.child.kill('SIGTERM')
+fastifyFloor.child.kill('SIGTERM')
 
 // --- 2. growth with the catalogue's size (synthetic catalogues) -----------------------------
 
-interface Growth { size: number, buildSeconds: number, startupMs: number, databaseMb: number, memoryMb: number, results: Record<string, Load> }
+interface Growth { size: number, buildSeconds: number, startupMs: number, databaseMb: number, memory: { residentMb: number, heapUsedMb: number }, results: Record<string, Load> }
 const growth: Growth[] = []
 for (const size of SIZES) {
   const dir = path.join(workDir, `synthetic-${size}`)
@@ -181,7 +196,8 @@ for (const size of SIZES) {
   await store.close()
   const buildSeconds = Math.round((performance.now() - built) / 100) / 10
   const growthKey = createKey(dir)
-  const server = await startService(dir, { LOAD_BUNDLED_CATALOGUE: 'false' })
+  // Uncached, so that each request pays the database's real cost at this size.
+  const server = await startService(dir, { LOAD_BUNDLED_CATALOGUE: 'false', ANSWER_CACHE: 'false' })
   const headers = { authorization: `Bearer ${growthKey}` }
   const paths: Record<string, string> = {
     'filtered first page': '/api/v1/commerce/products/?registry=SYNTHETIC_REGISTRY_3&in_sale=true',
@@ -194,7 +210,7 @@ for (const size of SIZES) {
     log(`${size}: ${name}`)
     results[name] = await load(`${server.url}${url}`, headers, GROWTH_DURATION)
   }
-  growth.push({ size, buildSeconds, startupMs: Math.round(server.startupMs), databaseMb: directorySizeMb(dir), memoryMb: await residentMemoryMb(server.url), results })
+  growth.push({ size, buildSeconds, startupMs: Math.round(server.startupMs), databaseMb: directorySizeMb(dir), memory: await memory(server.url), results })
   await stop(server.child)
   rmSync(dir, { recursive: true, force: true })
 }
@@ -216,20 +232,24 @@ const lines = [
   'returned. The ratio is service requests per second ÷ ceiling requests per second, both measured in this run.',
   'Both servers share the machine with the load generator, so absolute numbers are low; the ratio is the point.',
   '',
-  '| Path | Bytes | Service req/s | p50 ms | p99 ms | Ceiling req/s | Ratio | Target |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} (\`${r.path.replace(/\|/g, '\\|')}\`) | ${r.bytes} | ${r.service.rps} | ${r.service.p50} | ${r.service.p99} | ${r.ceiling.rps} | ${pct(r.ratio)} | ${pct(r.target)} ${r.ratio >= r.target ? 'met' : '**not met**'} |`),
+  '| Path | Bytes | Service req/s | p50 ms | p99 ms | Uncached req/s | Uncached p50 / p99 ms | Bare Fastify req/s | Ceiling req/s | Ratio | Target |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} (\`${r.path.replace(/\|/g, '\\|')}\`) | ${r.bytes} | ${r.service.rps} | ${r.service.p50} | ${r.service.p99} | ${r.uncached.rps} | ${r.uncached.p50} / ${r.uncached.p99} | ${r.fastify.rps} (${pct(r.fastify.rps / r.ceiling.rps)}) | ${r.ceiling.rps} | ${pct(r.ratio)} | ${pct(r.target)} ${r.ratio >= r.target ? 'met' : '**not met**'} |`),
   '',
-  `Server memory (resident) after this run: ${realMemory} MB.`
+  '"Uncached" is the same path on a second process started with `ANSWER_CACHE=false`: every request queries,',
+  'assembles, signs and serialises. The ratio is the default (cached) service over the ceiling.',
+  '',
+  `Server memory after this run: ${realMemory.residentMb} MB resident, ${realMemory.heapUsedMb} MB of V8 heap in use.`
 ]
 if (growth.length > 0) {
   const names = Object.keys(growth[0]!.results)
   lines.push('', '## Growth with the catalogue', '',
     `Synthetic catalogues (generated by \`scripts/bench/synthetic-catalogue.ts\`, every record labelled synthetic, never mixed`,
-    `into the real data), each path loaded for ${GROWTH_DURATION} s. Latency is p50 / p99 in ms.`, '',
+    `into the real data), the service started with \`ANSWER_CACHE=false\` so every request pays the database's cost,`,
+    `each path loaded for ${GROWTH_DURATION} s. Latency is p50 / p99 in ms; memory is resident / V8 heap in use after the load.`, '',
     `| Projects | Build s | Start-up ms | Database MB | Memory MB | ${names.map((n) => `${n} req/s | ${n} p50/p99`).join(' | ')} |`,
     `|---:|---:|---:|---:|---:|${names.map(() => '---:|---:').join('|')}|`,
-    ...growth.map((g) => `| ${g.size} | ${g.buildSeconds} | ${g.startupMs} | ${g.databaseMb} | ${g.memoryMb} | ${names.map((n) => `${g.results[n]!.rps} | ${g.results[n]!.p50} / ${g.results[n]!.p99}`).join(' | ')} |`))
+    ...growth.map((g) => `| ${g.size} | ${g.buildSeconds} | ${g.startupMs} | ${g.databaseMb} | ${g.memory.residentMb} / ${g.memory.heapUsedMb} | ${names.map((n) => `${g.results[n]!.rps} | ${g.results[n]!.p50} / ${g.results[n]!.p99}`).join(' | ')} |`))
   const first = growth[0]!
   const last = growth[growth.length - 1]!
   lines.push('', `From ${first.size} to ${last.size} projects, p50 latency grows by:`, '',

@@ -19,7 +19,11 @@ const CACHE_BYTES = 64 * 1024 * 1024
  * catalogue version and URL (an import anywhere starts a new version), links signed once per second.
  */
 export class CatalogueResponses {
-  readonly #cache = new ResponseCache<Entry>(CACHE_BYTES)
+  readonly #cache: ResponseCache<Entry>
+
+  constructor (cache: boolean) {
+    this.#cache = new ResponseCache<Entry>(cache ? CACHE_BYTES : 0)
+  }
 
   async send (
     request: FastifyRequest, reply: FastifyReply, key: string,

@@ -16,11 +16,13 @@ export interface CatalogueOptions {
   requestUrl: (request: FastifyRequest) => URL
   /** Signed links for media keys, expiring relative to `nowMs`. */
   links: (request: FastifyRequest, nowMs: number) => MediaLinker
+  /** Keep built answers in memory (ANSWER_CACHE). */
+  answerCache: boolean
 }
 
 /** GET /api/v1/commerce/products/ and /:id/ (registered with that prefix; trailing slash optional). */
-export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, requestUrl, links }) => {
-  const responses = new CatalogueResponses()
+export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, requestUrl, links, answerCache }) => {
+  const responses = new CatalogueResponses(answerCache)
   const sign = (request: FastifyRequest) => (json: string, nowMs: number) => signLinks(json, links(request, nowMs))
 
   app.get('/', {

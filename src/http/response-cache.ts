@@ -24,6 +24,7 @@ export class ResponseCache<V extends { bytes: number }> {
   }
 
   set (key: string, value: V): void {
+    // One entry may use an eighth of the budget at most; a zero budget turns the cache off.
     if (value.bytes > this.#maxBytes / 8) return
     const old = this.#entries.get(key)
     if (old !== undefined) {

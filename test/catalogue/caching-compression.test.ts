@@ -38,6 +38,18 @@ forEachDatabase((database) => {
       assert.equal(changed.json().name, 'Renamed')
     })
 
+    test('ANSWER_CACHE=false gives the same answers, built anew each time', async (t) => {
+      const cached = await buildTestApp(t, { database, records: fixtureProjects() })
+      const uncached = await buildTestApp(t, { database, records: fixtureProjects(), env: { ANSWER_CACHE: 'false' } })
+      const strip = (s: string) => s.replace(/\?expires=\d+&signature=[0-9a-f]{64}/g, '')
+      for (const url of [`${LIST}?ordering=-name&limit=4`, `${LIST}1/`, '/api/v1/co2-calculator/diet?country_code=DEU&diet_form=vegan']) {
+        const a = await cached.inject({ url, headers: { host: 'x' } })
+        const b = await uncached.inject({ url, headers: { host: 'x' } })
+        assert.equal(strip(b.body), strip(a.body), url)
+        assert.equal(b.headers['etag'], a.headers['etag'])
+      }
+    })
+
     test('large answers are compressed for clients that ask; small ones are not', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
       const plain = await inject(LIST)
