@@ -1,0 +1,90 @@
+import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './transport.ts'
+import type {
+  CarQuery, CarResult, ClothesQuery, ClothesResult, ConfigQuery, Country, CountryConfig, DietQuery, DietResult,
+  EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong, Project, ProjectFilters,
+  ProjectListItem, ProjectPage
+} from './types.ts'
+
+export type TonneClientOptions = TransportOptions
+
+const PRODUCTS = '/api/v1/commerce/products'
+const CALCULATOR = '/api/v1/co2-calculator'
+/** Page size of the iterators when the filters set no limit: fewer round trips than the service's default of 50. */
+const ITERATION_PAGE_SIZE = 200
+
+type Query = Readonly<Record<string, QueryValue>>
+
+/**
+ * The Tonne API: `projects` (the catalogue; needs an API key) and `calculator` (open).
+ * Works wherever `fetch` does: Node.js 22.18+ (which runs this TypeScript as is) and, bundled, browsers.
+ */
+export class TonneClient {
+  readonly projects: ProjectsApi
+  readonly calculator: CalculatorApi
+
+  constructor (options: TonneClientOptions) {
+    const transport = new Transport(options)
+    this.projects = new ProjectsApi(transport)
+    this.calculator = new CalculatorApi(transport)
+  }
+}
+
+export class ProjectsApi {
+  readonly #transport: Transport
+  constructor (transport: Transport) { this.#transport = transport }
+
+  /** One page: `{count, next, previous, results}`. Filters combine with AND; limit 1 to 1000 (default 50). */
+  async list (filters: ProjectFilters = {}, options?: CallOptions): Promise<ProjectPage> {
+    return await this.#transport.get<ProjectPage>(`${PRODUCTS}/`, filters as Query, options)
+  }
+
+  /** The full project, with external_id. An unknown id is a TonneApiError with status 404, code not_found. */
+  async get (id: number, options?: CallOptions): Promise<Project> {
+    return await this.#transport.get<Project>(`${PRODUCTS}/${encodeURIComponent(String(id))}/`, {}, options)
+  }
+
+  /**
+   * Every page from `filters.offset` (default 0) to the last, `filters.limit` (default 200) at a time.
+   * Pages are fetched as the loop asks for them; the `next` links are not followed, so the key is only
+   * ever sent to `baseUrl`. Like any offset paging, a catalogue changed mid-way can shift items between pages.
+   */
+  async * pages (filters: ProjectFilters = {}, options?: CallOptions): AsyncGenerator<ProjectPage, void, undefined> {
+    const limit = filters.limit ?? ITERATION_PAGE_SIZE
+    for (let offset = filters.offset ?? 0; ;) {
+      const page = await this.list({ ...filters, limit, offset }, options)
+      yield page
+      if (page.next === null || page.results.length === 0) return
+      offset += page.results.length
+    }
+  }
+
+  /** Every matching project, page after page: `for await (const project of tonne.projects.all({registry: 'VERRA'}))`. */
+  async * all (filters: ProjectFilters = {}, options?: CallOptions): AsyncGenerator<ProjectListItem, void, undefined> {
+    for await (const page of this.pages(filters, options)) yield * page.results
+  }
+}
+
+/** The footprint calculator: one method per endpoint, each taking that endpoint's query parameters. */
+export class CalculatorApi {
+  readonly #transport: Transport
+  constructor (transport: Transport) { this.#transport = transport }
+
+  async #get<T> (endpoint: string, query: object, options: CallOptions | undefined): Promise<T> {
+    return await this.#transport.get<T>(`${CALCULATOR}/${endpoint}`, query as Query, options)
+  }
+
+  async ping (options?: CallOptions): Promise<Pong> { return await this.#get('ping', {}, options) }
+  /** Every supported country, ordered by name. */
+  async countries (options?: CallOptions): Promise<Country[]> { return await this.#get('countries', {}, options) }
+  /** A country's measurement system, units, allowed values of every option, and defaults. */
+  async config (query: ConfigQuery, options?: CallOptions): Promise<CountryConfig> { return await this.#get('config', query, options) }
+  /** The average footprint of a person living in the country, with the world's for comparison. */
+  async footprint (query: FootprintQuery, options?: CallOptions): Promise<FootprintResult> { return await this.#get('footprint', query, options) }
+  async flight (query: FlightQuery, options?: CallOptions): Promise<FlightResult> { return await this.#get('flight', query, options) }
+  async diet (query: DietQuery, options?: CallOptions): Promise<DietResult> { return await this.#get('diet', query, options) }
+  /** Car, rail, bus or coach travel (`mode`). */
+  async car (query: CarQuery, options?: CallOptions): Promise<CarResult> { return await this.#get('car', query, options) }
+  async clothes (query: ClothesQuery, options?: CallOptions): Promise<ClothesResult> { return await this.#get('clothes', query, options) }
+  /** Home electricity and heating, per person. */
+  async energy (query: EnergyQuery, options?: CallOptions): Promise<EnergyResult> { return await this.#get('energy', query, options) }
+}

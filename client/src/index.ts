@@ -1,0 +1,6 @@
+export { CalculatorApi, ProjectsApi, TonneClient, type TonneClientOptions } from './client.ts'
+export { TonneApiError, TonneError, TonneNetworkError } from './errors.ts'
+export { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, type RetryOptions, type RetryPolicy } from './retry.ts'
+export type { CallOptions, TransportOptions } from './transport.ts'
+export type * from './types.ts'
+export type { components, paths } from './openapi.ts'

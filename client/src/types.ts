@@ -1,0 +1,39 @@
+import type { components, paths } from './openapi.ts'
+
+// Names for the generated types (./openapi.ts), so callers never spell out paths[...] themselves.
+
+type Get<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never
+type Ok<P extends keyof paths> = Get<P> extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never
+type Query<P extends keyof paths> = Get<P> extends { parameters: { query: infer Q } } ? Q : never
+
+type Calc<E extends string> = `/api/v1/co2-calculator/${E}` & keyof paths
+
+export type Problem = components['schemas']['Problem']
+
+export type ProjectPage = Ok<'/api/v1/commerce/products/'>
+export type ProjectListItem = ProjectPage['results'][number]
+export type Project = Ok<'/api/v1/commerce/products/{id}/'>
+type ListQuery = Query<'/api/v1/commerce/products/'>
+/** The list's filters; limit and offset have server defaults (50 and 0), so every key is optional. */
+export type ProjectFilters = Partial<Omit<ListQuery, 'in_sale'>> & { in_sale?: ListQuery['in_sale'] | boolean }
+
+export type Country = Ok<Calc<'countries'>>[number]
+export type ConfigQuery = Query<Calc<'config'>>
+export type CountryConfig = Ok<Calc<'config'>>
+export type FootprintQuery = Query<Calc<'footprint'>>
+export type FootprintResult = Ok<Calc<'footprint'>>
+export type FlightQuery = Query<Calc<'flight'>>
+export type FlightResult = Ok<Calc<'flight'>>
+export type DietQuery = Query<Calc<'diet'>>
+export type DietResult = Ok<Calc<'diet'>>
+export type CarQuery = Query<Calc<'car'>>
+export type CarResult = Ok<Calc<'car'>>
+export type ClothesQuery = Query<Calc<'clothes'>>
+export type ClothesResult = Ok<Calc<'clothes'>>
+export type EnergyQuery = Query<Calc<'energy'>>
+export type EnergyResult = Ok<Calc<'energy'>>
+export type Pong = Ok<Calc<'ping'>>
+
+/** One entry of a calculator result's breakdown, and one cited source. */
+export type BreakdownItem = DietResult['breakdown'][number]
+export type Source = DietResult['sources'][number]
