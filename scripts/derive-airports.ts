@@ -1,11 +1,11 @@
 /**
  * Re-derives data/calculator/airports.csv from the OpenFlights airports.dat file.
- * Usage: npx node data/calculator/derive-airports.ts <path/to/openflights-airports.dat> > data/calculator/airports.csv
+ * Usage: npx node scripts/derive-airports.ts <path/to/openflights-airports.dat> > data/calculator/airports.csv
  * Keeps airports with a 3-letter IATA code; columns iata,name,city,country,latitude,longitude;
  * coordinates rounded to 6 decimals (about 0.1 m, far below what a flight distance needs).
  */
 import { readFileSync } from 'node:fs'
-import { parseCsv } from '../../src/calculator/csv.ts'
+import { parseCsv } from '../src/reference/csv.ts'
 
 const inputPath = process.argv[2]
 if (inputPath === undefined) {
