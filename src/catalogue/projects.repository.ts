@@ -93,7 +93,9 @@ export async function listProjectJson (
   let query = filteredProjects(db, filters).select(['p.id', 'p.item_json'])
   for (const term of ordering) {
     // Nulls last in both directions, on both databases (SQLite would put them first).
-    query = query.orderBy(`p.${term.field}`, (ob) => term.descending ? ob.desc().nullsLast() : ob.asc().nullsLast())
+    // Location sorts case-insensitively, by the indexed lower-case key the filter uses too.
+    const column = term.field === 'location' ? 'location_key' : term.field
+    query = query.orderBy(`p.${column}`, (ob) => term.descending ? ob.desc().nullsLast() : ob.asc().nullsLast())
   }
   return await query.limit(limit).offset(offset).execute()
 }

@@ -202,6 +202,7 @@ forEachDatabase((database) => {
       assert.deepEqual(ids(await page(inject, `${LIST}?ordering=-inventory_price&limit=3`)), [1, 2, 3])
       assert.deepEqual(ids(await page(inject, `${LIST}?ordering=name&search=kariba`)), [1, 11])
       assert.deepEqual(ids(await page(inject, `${LIST}?ordering=-estimated_annual_reductions&limit=2`)), [1, 8])
+      assert.deepEqual(ids(await page(inject, `${LIST}?ordering=location&limit=7`)), [10, 3, 4, 5, 7, 9, 8])
     })
 
     test('pages of an ordering with ties are stable and disjoint', async (t) => {
