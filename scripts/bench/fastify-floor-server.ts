@@ -16,4 +16,4 @@ app.get('/*', async (request, reply) => {
 })
 const address = await app.listen({ host: '127.0.0.1', port: 0 })
 console.log(`fastify listening on ${new URL(address).port}`)
-process.on('SIGTERM', () => { void app.close().then(() => process.exit(0)) })
+process.on('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })

@@ -165,7 +165,12 @@ describe('property: every breakdown sums to the total', () => {
     fc.assert(fc.property(country, fc.double({ min: 1, max: 5000, noNaN: true }), fc.integer({ min: 1, max: 20 }), fc.constantFrom(...heatingTypes), fc.constantFrom(...ENUMS.energy_type),
       fc.option(fc.double({ min: 0, max: 200_000, noNaN: true }), { nil: undefined }), (code, home, people, heating, energy, kwh) => {
         assertSums(data, calculateEnergy(data, {
-          country_code: code, measurement_system: 'metric', home_size: home, household_size: people, heating_type: heating, energy_type: energy,
+          country_code: code,
+          measurement_system: 'metric',
+          home_size: home,
+          household_size: people,
+          heating_type: heating,
+          energy_type: energy,
           ...(kwh === undefined ? {} : { electricity_kwh: kwh })
         }))
       }), runs)

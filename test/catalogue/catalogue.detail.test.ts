@@ -68,7 +68,6 @@ forEachDatabase((database) => {
       assert.match(response.body, /fill="#56C02B"/)
       assert.match(response.body, />15</)
       assert.match(response.body, /LIFE ON LAND/)
-
     })
 
     for (const id of ['999', '0', 'abc', '1.5', '-3', '99999999999999999999', '2147483648']) {
