@@ -6,3 +6,4 @@ export { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, type RetryOptions, t
 export type { CallOptions, TransportOptions } from './transport.ts'
 export type * from './types.ts'
 export type { components, paths } from './openapi.ts'
+export { VERSION } from './version.ts'
