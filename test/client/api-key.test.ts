@@ -5,12 +5,13 @@ import { fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
 import { recordingProxy } from './recording-proxy.ts'
 
-test('a catalogue call with no API key fails before any request, saying what to do; the calculator needs none', async (t) => {
+test('with no API key, a catalogue call fails before any request, saying what to do', async (t) => {
   const { baseUrl } = await startService(t, { records: fixtureProjects() })
   const proxy = await recordingProxy(t, baseUrl)
 
   // An empty key (an unset variable read as '') is no key.
-  for (const tonne of [new TonneClient({ baseUrl: proxy.baseUrl }), new TonneClient({ baseUrl: proxy.baseUrl, apiKey: '' })]) {
+  const keyless = [new TonneClient({ baseUrl: proxy.baseUrl }), new TonneClient({ baseUrl: proxy.baseUrl, apiKey: '' })]
+  for (const tonne of keyless) {
     const calls = [
       async () => await tonne.projects.list(),
       async () => await tonne.projects.get(1),
@@ -26,7 +27,8 @@ test('a catalogue call with no API key fails before any request, saying what to 
     }
     assert.deepEqual(await tonne.calculator.ping(), { message: 'pong' })
   }
-  assert.deepEqual(proxy.requests.map((headers) => headers.authorization), [undefined, undefined], 'only the two pings reached the service')
+  assert.deepEqual(proxy.requests.map((headers) => headers.authorization), [undefined, undefined],
+    'only the two pings reached the service')
 })
 
 test('a key that cannot be sent as a header is refused at construction, without echoing it', () => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { isKnownErrorCode, KNOWN_ERROR_CODES, TonneApiError, TonneClient, type ErrorCode, type KnownErrorCode } from '../../client/src/index.ts'
+import {
+  isKnownErrorCode, KNOWN_ERROR_CODES, TonneApiError, TonneClient, type ErrorCode, type KnownErrorCode
+} from '../../client/src/index.ts'
 import type { ErrorCode as ServiceErrorCode } from '../../src/http/errors.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
@@ -10,7 +12,7 @@ import { startService } from '../support/service.ts'
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const inStepWithTheService: Same<KnownErrorCode, ServiceErrorCode | 'unexpected_response'> = true
 
-test('KnownErrorCode is the service\'s codes, listed at run time as KNOWN_ERROR_CODES and told by isKnownErrorCode', () => {
+test('KnownErrorCode is the service\'s codes, listed by KNOWN_ERROR_CODES and told by isKnownErrorCode', () => {
   assert.equal(inStepWithTheService, true)
   assert.equal(new Set(KNOWN_ERROR_CODES).size, KNOWN_ERROR_CODES.length)
   assert.ok(Object.isFrozen(KNOWN_ERROR_CODES))
@@ -26,14 +28,15 @@ test('KnownErrorCode is the service\'s codes, listed at run time as KNOWN_ERROR_
 test('the codes the service really answers with are known ones', async (t) => {
   const { baseUrl, key } = await startService(t, { records: fixtureProjects(), env: { RATE_LIMIT_CATALOGUE: '4' } })
   const tonne = new TonneClient({ baseUrl, apiKey: key, retry: { maxAttempts: 1 } })
+  const germany = { country_code: 'DEU' }
   const calls: Array<[KnownErrorCode, () => Promise<unknown>]> = [
     ['not_found', async () => await tonne.projects.get(999)],
     ['invalid_parameter', async () => await tonne.projects.list({ limit: 5000 })],
     ['unauthorized', async () => await new TonneClient({ baseUrl, apiKey: 'tonne_000000000000_nope' }).projects.list()],
     ['unknown_country', async () => await tonne.calculator.diet({ country_code: 'XYZ', diet_form: 'vegan' })],
-    ['unknown_airport', async () => await tonne.calculator.flight({ country_code: 'DEU', legs: 'FRA-ZZZ' })],
-    ['missing_parameter', async () => await tonne.calculator.flight({ country_code: 'DEU' })],
-    ['conflicting_parameters', async () => await tonne.calculator.flight({ country_code: 'DEU', frequency: 'often', distance: 100 })],
+    ['unknown_airport', async () => await tonne.calculator.flight({ ...germany, legs: 'FRA-ZZZ' })],
+    ['missing_parameter', async () => await tonne.calculator.flight(germany)],
+    ['conflicting_parameters', async () => await tonne.calculator.flight({ ...germany, frequency: 'rare', distance: 1 })],
     ['rate_limited', async () => { for (;;) await tonne.projects.list({ limit: 1 }) }]
   ]
   for (const [expected, call] of calls) {
@@ -46,8 +49,10 @@ test('the codes the service really answers with are known ones', async (t) => {
 })
 
 test('an answer without a problem body (a proxy\'s error page) is code unexpected_response, a known one', async () => {
-  const html = async () => new Response('<h1>Bad Gateway</h1>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } })
-  const error = await new TonneClient({ baseUrl: 'http://127.0.0.1:9', fetch: html }).calculator.ping().catch((e: unknown) => e)
+  const page = { status: 502, headers: { 'content-type': 'text/html' } }
+  const html = async () => new Response('<h1>Bad Gateway</h1>', page)
+  const tonne = new TonneClient({ baseUrl: 'http://127.0.0.1:9', fetch: html })
+  const error = await tonne.calculator.ping().catch((e: unknown) => e)
   assert.ok(error instanceof TonneApiError)
   assert.equal(error.code, 'unexpected_response')
   assert.ok(isKnownErrorCode(error.code))

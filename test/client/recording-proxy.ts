@@ -17,7 +17,8 @@ export async function recordingProxy (t: TestContext, target: string): Promise<R
   const requests: http.IncomingHttpHeaders[] = []
   const server = http.createServer((request, response) => {
     requests.push(request.headers)
-    const upstream = http.request(new URL(request.url ?? '/', target), { method: request.method, headers: request.headers }, (answer) => {
+    const options = { method: request.method, headers: request.headers }
+    const upstream = http.request(new URL(request.url ?? '/', target), options, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(response)
     })
