@@ -17,7 +17,7 @@ type Query = Readonly<Record<string, QueryValue>>
 
 /**
  * The Tonne API: `projects` (the catalogue; needs an API key) and `calculator` (open).
- * Works wherever `fetch` does: Node.js 22.18+ (which runs this TypeScript as is) and, bundled, browsers.
+ * Works wherever `fetch` and `AbortSignal.any` do: Node.js 20.3+ and current browsers.
  */
 export class TonneClient {
   readonly projects: ProjectsApi
