@@ -1,3 +1,4 @@
+import { TonneError } from './errors.ts'
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './transport.ts'
 import type {
   CarQuery, CarResult, ClothesQuery, ClothesResult, ConfigQuery, Country, CountryConfig, DietQuery, DietResult,
@@ -16,7 +17,7 @@ type Query = Readonly<Record<string, QueryValue>>
 
 /**
  * The Tonne API: `projects` (the catalogue; needs an API key) and `calculator` (open).
- * Works wherever `fetch` does: Node.js 22.18+ (which runs this TypeScript as is) and, bundled, browsers.
+ * Works wherever `fetch` and `AbortSignal.any` do: Node.js 20.3+ and current browsers.
  */
 export class TonneClient {
   readonly projects: ProjectsApi
@@ -35,11 +36,13 @@ export class ProjectsApi {
 
   /** One page: `{count, next, previous, results}`. Filters combine with AND; limit 1 to 1000 (default 50). */
   async list (filters: ProjectFilters = {}, options?: CallOptions): Promise<ProjectPage> {
+    this.#requireKey()
     return await this.#transport.get<ProjectPage>(`${PRODUCTS}/`, filters as Query, options)
   }
 
   /** The full project, with external_id. An unknown id is a TonneApiError with status 404, code not_found. */
   async get (id: number, options?: CallOptions): Promise<Project> {
+    this.#requireKey()
     return await this.#transport.get<Project>(`${PRODUCTS}/${encodeURIComponent(String(id))}/`, {}, options)
   }
 
@@ -56,6 +59,13 @@ export class ProjectsApi {
       if (page.next === null || page.results.length === 0) return
       offset += page.results.length
     }
+  }
+
+  /** Checked at the call, not at construction: a client without a key is fine for the calculator. */
+  #requireKey (): void {
+    if (this.#transport.hasApiKey) return
+    throw new TonneError('The catalogue (tonne.projects) needs an API key and this client has none: pass it as apiKey, ' +
+      'new TonneClient({ baseUrl, apiKey }). No request was sent.')
   }
 
   /** Every matching project, page after page: `for await (const project of tonne.projects.all({registry: 'VERRA'}))`. */

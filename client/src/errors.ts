@@ -1,5 +1,41 @@
 import type { Problem } from './types.ts'
 
+/**
+ * The `code`s the service answers with (its problem bodies), and `unexpected_response`, which the client gives an
+ * error answer that has no problem body (a proxy's error page). A test keeps this list equal to the service's.
+ */
+export const KNOWN_ERROR_CODES = Object.freeze([
+  'invalid_parameter',
+  'missing_parameter',
+  'conflicting_parameters',
+  'unknown_country',
+  'unknown_airport',
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'not_acceptable',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+  'unexpected_response'
+] as const)
+
+export type KnownErrorCode = typeof KNOWN_ERROR_CODES[number]
+
+/**
+ * A `TonneApiError`'s code: one of the known ones (offered by editors), or one a newer service added, so code
+ * written today keeps compiling and running against later versions of the service.
+ */
+export type ErrorCode = KnownErrorCode | (string & {})
+
+export function isKnownErrorCode (code: string): code is KnownErrorCode {
+  return (KNOWN_ERROR_CODES as readonly string[]).includes(code)
+}
+
 /** Base of every error the client throws, so `catch (e) { if (e instanceof TonneError) … }` covers them all. */
 export class TonneError extends Error {
   constructor (message: string, options?: ErrorOptions) {
@@ -14,7 +50,7 @@ export class TonneError extends Error {
  */
 export class TonneApiError extends TonneError {
   readonly status: number
-  readonly code: string
+  readonly code: ErrorCode
   readonly title: string
   readonly detail: string
   /** The query or path parameter at fault, when there is one. */

@@ -1,11 +1,15 @@
 import { TonneApiError, TonneError, TonneNetworkError } from './errors.ts'
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, retryPolicy, type RetryOptions, type RetryPolicy } from './retry.ts'
 import type { Problem } from './types.ts'
+import { VERSION } from './version.ts'
 
 export interface TransportOptions {
   /** Where the service is, e.g. http://127.0.0.1:3000 (a path prefix such as https://example.org/tonne is kept). */
   baseUrl: string
-  /** Sent as `Authorization: Bearer KEY`; the catalogue needs one, the calculator does not. */
+  /**
+   * Sent as `Authorization: Bearer KEY`; the catalogue needs one, the calculator does not. Undefined or '' is no
+   * key: a catalogue call then fails with a TonneError before any request is sent.
+   */
   apiKey?: string
   retry?: RetryOptions
   /** Time limit of one attempt, body included. Default 30 000 ms. */
@@ -34,11 +38,16 @@ export class Transport {
   readonly #fetch: typeof fetch
   readonly #sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>
   readonly #random: () => number
+  readonly hasApiKey: boolean
 
   constructor (options: TransportOptions) {
     this.#baseUrl = new URL(options.baseUrl).href.replace(/\/+$/, '')
     this.#headers = { accept: 'application/json, application/problem+json' }
-    if (options.apiKey !== undefined) this.#headers['authorization'] = `Bearer ${options.apiKey}`
+    // A browser sends its own User-Agent: Chromium ignores ours, Firefox would send it and so turn every
+    // cross-origin call into a preflighted one.
+    if (!inBrowser()) this.#headers['user-agent'] = `tonne-client/${VERSION}`
+    this.hasApiKey = options.apiKey !== undefined && options.apiKey !== ''
+    if (this.hasApiKey) this.#headers['authorization'] = `Bearer ${checkedKey(options.apiKey!)}`
     this.#policy = retryPolicy(options.retry)
     this.#timeoutMs = options.timeoutMs ?? 30_000
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
@@ -99,6 +108,20 @@ export class Transport {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now())
     return { ok: false, error: new TonneApiError(problemOf(response, body), { retryAfterMs, attempts: attempt }) }
   }
+}
+
+/** Browsers' globals, not their User-Agent strings: a page and a web or service worker. */
+function inBrowser (): boolean {
+  return 'document' in globalThis || 'WorkerGlobalScope' in globalThis
+}
+
+/** Keys are printable ASCII; anything else (a line break read from a file) would fail every call, and only at fetch. */
+function checkedKey (key: string): string {
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new TonneError('apiKey holds a space, a line break or a character outside ASCII: pass the key exactly as ' +
+      '`tonne keys create` printed it.')
+  }
+  return key
 }
 
 /** The service's problem body; anything else (a proxy's HTML page) becomes one with code `unexpected_response`. */
