@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 import { factorOf, type CalculatorData, type Country, type Factor } from './calculator.data.ts'
 import { derive, item, type BreakdownItem, type Calculation } from './calculation.ts'
 import type { CarInputs, CarQuery } from './calculator.schemas.ts'
@@ -39,14 +39,14 @@ export function calculateCar (data: CalculatorData, query: CarQuery): Calculatio
   const mode = query.mode ?? 'car'
   const distanceKm = distanceToKm(query.distance, system)
   if (distanceKm > MAX_DISTANCE_KM) {
-    throw AppError.invalidParameter('distance', `distance ${query.distance} ${UNITS[system].distance} is more than ${MAX_DISTANCE_KM.toLocaleString('en')} km a year`)
+    throw CalculatorInputError.invalid('distance', `distance ${query.distance} ${UNITS[system].distance} is more than ${MAX_DISTANCE_KM.toLocaleString('en')} km a year`)
   }
   if (mode !== 'car') {
     const offending = CAR_ONLY.find((name) => query[name] !== undefined)
-    if (offending !== undefined) throw new AppError(400, 'conflicting_parameters', `${offending} applies to mode=car only, not mode=${mode}.`, { parameter: offending })
+    if (offending !== undefined) throw CalculatorInputError.conflicting(offending, `${offending} applies to mode=car only, not mode=${mode}.`)
   }
   if (mode !== 'rail' && query.rail_type !== undefined) {
-    throw new AppError(400, 'conflicting_parameters', `rail_type applies to mode=rail only, not mode=${mode}.`, { parameter: 'rail_type' })
+    throw CalculatorInputError.conflicting('rail_type', `rail_type applies to mode=rail only, not mode=${mode}.`)
   }
   const inputs: CarInputs = { mode, distance: { value: query.distance, unit: UNITS[system].distance }, distance_km: distanceKm }
   const base = { countryCode: country.code, measurementSystem: system, inputs }
@@ -116,25 +116,25 @@ const LITRE_FACTORS: Partial<Record<string, string>> = {
 
 function measuredEconomy (data: CalculatorData, country: Country, system: MeasurementSystem, query: CarQuery, fuelType: string, distanceKm: number, occupancy: number, inputs: CarInputs, assumptions: string[]): BreakdownItem {
   if (query.fuel_economy === undefined) {
-    throw new AppError(400, 'missing_parameter', 'fuel_economy_unit was given without fuel_economy.', { parameter: 'fuel_economy' })
+    throw CalculatorInputError.missing('fuel_economy', 'fuel_economy_unit was given without fuel_economy.')
   }
   if (query.fuel_type === undefined) {
-    throw new AppError(400, 'missing_parameter', 'fuel_economy needs fuel_type (petrol, diesel, hybrid, lpg or electric) to know which fuel was burned.', { parameter: 'fuel_type' })
+    throw CalculatorInputError.missing('fuel_type', 'fuel_economy needs fuel_type (petrol, diesel, hybrid, lpg or electric) to know which fuel was burned.')
   }
   const electric = fuelType === 'electric'
   if (!electric && LITRE_FACTORS[fuelType] === undefined) {
-    throw new AppError(400, 'conflicting_parameters', `fuel_economy cannot be used with fuel_type=${fuelType}: there is no per-volume factor for it. Use petrol, diesel, hybrid, lpg or electric, or leave fuel_economy out.`, { parameter: 'fuel_economy' })
+    throw CalculatorInputError.conflicting('fuel_economy', `fuel_economy cannot be used with fuel_type=${fuelType}: there is no per-volume factor for it. Use petrol, diesel, hybrid, lpg or electric, or leave fuel_economy out.`)
   }
   const unit: FuelEconomyUnit = query.fuel_economy_unit ?? (electric ? UNITS[system].electric_fuel_economy : UNITS[system].fuel_economy)
   if (electric !== isElectricUnit(unit)) {
-    throw new AppError(400, 'conflicting_parameters', electric
+    throw CalculatorInputError.conflicting('fuel_economy_unit', electric
       ? `fuel_economy_unit=${unit} is a liquid-fuel unit; an electric car needs kwh_per_100km or kwh_per_100mi.`
-      : `fuel_economy_unit=${unit} is for electric cars; fuel_type=${fuelType} needs l_per_100km, mpg_us or mpg_uk.`, { parameter: 'fuel_economy_unit' })
+      : `fuel_economy_unit=${unit} is for electric cars; fuel_type=${fuelType} needs l_per_100km, mpg_us or mpg_uk.`)
   }
   const perKm = fuelEconomyPerKm(query.fuel_economy, unit)
   const range = electric ? KWH_PER_KM_RANGE : LITRES_PER_KM_RANGE
   if (perKm < range.min || perKm > range.max) {
-    throw AppError.invalidParameter('fuel_economy', electric
+    throw CalculatorInputError.invalid('fuel_economy', electric
       ? `fuel_economy ${query.fuel_economy} ${unit} is outside the plausible range of 5 to 100 kWh per 100 km`
       : `fuel_economy ${query.fuel_economy} ${unit} is outside the plausible range of 1 to 50 L per 100 km`)
   }

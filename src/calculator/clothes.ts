@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 import { factorOf, type CalculatorData, type Factor } from './calculator.data.ts'
 import { derive, item, type BreakdownItem, type Calculation } from './calculation.ts'
 import type { ClothesInputs, ClothesQuery } from './calculator.schemas.ts'
@@ -21,11 +21,11 @@ export function calculateClothes (data: CalculatorData, query: ClothesQuery): Ca
   if (query.new_items !== undefined || query.secondhand_items !== undefined) modes.push({ mode: 'items', parameter: query.new_items !== undefined ? 'new_items' : 'secondhand_items' })
   const mode = modes[0]
   if (mode === undefined) {
-    throw new AppError(400, 'missing_parameter', 'Describe clothes shopping with one of: amount (none, little, average, much), spend_usd, or new_items and secondhand_items.', { parameter: 'amount' })
+    throw CalculatorInputError.missing('amount', 'Describe clothes shopping with one of: amount (none, little, average, much), spend_usd, or new_items and secondhand_items.')
   }
   const second = modes[1]
   if (second !== undefined) {
-    throw new AppError(400, 'conflicting_parameters', `Give one way of describing clothes shopping, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`, { parameter: second.parameter })
+    throw CalculatorInputError.conflicting(second.parameter, `Give one way of describing clothes shopping, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`)
   }
   const base = { countryCode: country.code, measurementSystem: system }
   const assumptions: string[] = []

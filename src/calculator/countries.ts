@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 import { CABIN_CLASSES, CAR_SIZES, CLOTHING_AMOUNTS, FLIGHT_FREQUENCIES, type CalculatorData, type Country } from './calculator.data.ts'
 import { FUEL_ECONOMY_UNITS, UNITS, type MeasurementSystem } from './units.ts'
 
@@ -73,7 +73,7 @@ export function resolveCountry (data: CalculatorData, code: string): Country {
     : /^[A-Z]{2}$/.test(normalised)
       ? `Unknown country_code "${code}": use an ISO 3166-1 alpha-3 code such as DEU, not an alpha-2 code. GET /countries lists the supported countries.`
       : `Unknown country_code "${code}": use an ISO 3166-1 alpha-3 code listed by GET /countries.`
-  throw new AppError(400, 'unknown_country', detail, { parameter: 'country_code' })
+  throw new CalculatorInputError('unknown_country', 'country_code', detail)
 }
 
 export function measurementSystemFor (country: Country, requested: MeasurementSystem | undefined): MeasurementSystem {

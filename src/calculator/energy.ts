@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 import { factorOf, type CalculatorData, type Country, type Factor } from './calculator.data.ts'
 import { item, type BreakdownItem, type Calculation } from './calculation.ts'
 import type { EnergyInputs, EnergyQuery } from './calculator.schemas.ts'
@@ -35,17 +35,17 @@ export function calculateEnergy (data: CalculatorData, query: EnergyQuery): Calc
   const green = (query.energy_type ?? 'conventional') === 'green'
   const heating: HeatingType = query.heating_type ?? 'natural_gas'
   if (heating === 'none' && query.heating_kwh !== undefined && query.heating_kwh > 0) {
-    throw new AppError(400, 'conflicting_parameters', 'heating_kwh was given with heating_type=none.', { parameter: 'heating_kwh' })
+    throw CalculatorInputError.conflicting('heating_kwh', 'heating_kwh was given with heating_type=none.')
   }
   const needsArea = query.electricity_kwh === undefined || (heating !== 'none' && query.heating_kwh === undefined)
   let homeM2: number | undefined
   if (query.home_size !== undefined) {
     homeM2 = areaToM2(query.home_size, system)
     if (homeM2 < HOME_M2_RANGE.min || homeM2 > HOME_M2_RANGE.max) {
-      throw AppError.invalidParameter('home_size', `home_size ${query.home_size} ${UNITS[system].area} is outside the plausible range of ${HOME_M2_RANGE.min} to ${HOME_M2_RANGE.max} m2`)
+      throw CalculatorInputError.invalid('home_size', `home_size ${query.home_size} ${UNITS[system].area} is outside the plausible range of ${HOME_M2_RANGE.min} to ${HOME_M2_RANGE.max} m2`)
     }
   } else if (needsArea) {
-    throw new AppError(400, 'missing_parameter', 'home_size is required unless both electricity_kwh and heating_kwh are given.', { parameter: 'home_size' })
+    throw CalculatorInputError.missing('home_size', 'home_size is required unless both electricity_kwh and heating_kwh are given.')
   }
 
   const assumptions: string[] = []

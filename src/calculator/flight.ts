@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 import { factorOf, type Airport, type CalculatorData, type CABIN_CLASSES, type Factor } from './calculator.data.ts'
 import { derive, item, totalKg, type BreakdownItem, type Calculation } from './calculation.ts'
 import type { FlightInputs, FlightQuery } from './calculator.schemas.ts'
@@ -127,22 +127,22 @@ export function parseLegs (data: CalculatorData, raw: string): Array<{ from: Air
   for (const route of raw.split(',')) {
     const codes = route.split('-').map((code) => code.trim().toUpperCase())
     if (codes.length < 2 || codes.some((code) => code === '')) {
-      throw AppError.invalidParameter('legs', `legs: "${route.trim()}" is not a route; write each route as airport codes joined by "-", e.g. FRA-JFK, and separate routes with commas`)
+      throw CalculatorInputError.invalid('legs', `legs: "${route.trim()}" is not a route; write each route as airport codes joined by "-", e.g. FRA-JFK, and separate routes with commas`)
     }
     const airports = codes.map((code) => {
-      if (!/^[A-Z0-9]{3}$/.test(code)) throw AppError.invalidParameter('legs', `legs: "${code}" is not a 3-letter IATA airport code`)
+      if (!/^[A-Z0-9]{3}$/.test(code)) throw CalculatorInputError.invalid('legs', `legs: "${code}" is not a 3-letter IATA airport code`)
       const airport = data.airports.get(code)
-      if (airport === undefined) throw new AppError(400, 'unknown_airport', `legs: unknown IATA airport code "${code}"`, { parameter: 'legs' })
+      if (airport === undefined) throw new CalculatorInputError('unknown_airport', 'legs', `legs: unknown IATA airport code "${code}"`)
       return airport
     })
     for (let i = 1; i < airports.length; i++) {
       const from = airports[i - 1] as Airport
       const to = airports[i] as Airport
-      if (from.iata === to.iata) throw AppError.invalidParameter('legs', `legs: ${from.iata}-${to.iata} starts and ends at the same airport`)
+      if (from.iata === to.iata) throw CalculatorInputError.invalid('legs', `legs: ${from.iata}-${to.iata} starts and ends at the same airport`)
       legs.push({ from, to })
     }
   }
-  if (legs.length > MAX_LEGS) throw AppError.invalidParameter('legs', `legs: ${legs.length} legs given; at most ${MAX_LEGS} are accepted per request`)
+  if (legs.length > MAX_LEGS) throw CalculatorInputError.invalid('legs', `legs: ${legs.length} legs given; at most ${MAX_LEGS} are accepted per request`)
   return legs
 }
 
@@ -159,15 +159,15 @@ export function calculateFlight (data: CalculatorData, query: FlightQuery): Flig
   const modes = flightModes(query)
   const mode = modes[0]
   if (mode === undefined) {
-    throw new AppError(400, 'missing_parameter', 'Describe the flights with one of: frequency (never, rare, sometimes, often), short_haul/medium_haul/long_haul counts, legs (e.g. FRA-JFK,JFK-FRA) or distance.', { parameter: 'frequency' })
+    throw CalculatorInputError.missing('frequency', 'Describe the flights with one of: frequency (never, rare, sometimes, often), short_haul/medium_haul/long_haul counts, legs (e.g. FRA-JFK,JFK-FRA) or distance.')
   }
   const second = modes[1]
   if (second !== undefined) {
-    throw new AppError(400, 'conflicting_parameters', `Give one way of describing the flights, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`, { parameter: second.parameter })
+    throw CalculatorInputError.conflicting(second.parameter, `Give one way of describing the flights, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`)
   }
   if (mode.mode === 'frequency' || mode.mode === 'flight_counts') {
     for (const name of ['trips', 'round_trip'] as const) {
-      if (query[name] !== undefined) throw new AppError(400, 'conflicting_parameters', `${name} applies to legs and distance only; ${mode.parameter} already counts return flights.`, { parameter: name })
+      if (query[name] !== undefined) throw CalculatorInputError.conflicting(name, `${name} applies to legs and distance only; ${mode.parameter} already counts return flights.`)
     }
   }
   const cabin = query.cabin_class ?? 'economy'
@@ -220,7 +220,7 @@ export function calculateFlight (data: CalculatorData, query: FlightQuery): Flig
       const value = query.distance ?? 0
       const distanceKm = distanceToKm(value, system)
       if (distanceKm > MAX_FLIGHT_KM) {
-        throw AppError.invalidParameter('distance', `distance ${value} ${system === 'imperial' ? 'mi' : 'km'} is longer than any flight can be (half the Earth's circumference, ${MAX_FLIGHT_KM} km)`)
+        throw CalculatorInputError.invalid('distance', `distance ${value} ${system === 'imperial' ? 'mi' : 'km'} is longer than any flight can be (half the Earth's circumference, ${MAX_FLIGHT_KM} km)`)
       }
       inputs.distance = { value, unit: system === 'imperial' ? 'mi' : 'km' }
       inputs.distance_km = distanceKm

@@ -6,7 +6,7 @@ import { describe, test, type TestContext } from 'node:test'
 import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
 import { parseCsv } from '../../src/reference/csv.ts'
 import { listCountries, resolveCountry } from '../../src/calculator/countries.ts'
-import { AppError } from '../../src/http/errors.ts'
+import { CalculatorInputError } from '../../src/calculator/calculator.errors.ts'
 
 const REPO_DATA = path.join(import.meta.dirname, '..', '..', 'data')
 const data = loadCalculatorData()
@@ -120,7 +120,7 @@ describe('countries', () => {
   test('resolveCountry is case-insensitive and explains unknown and unsupported codes', () => {
     assert.equal(resolveCountry(data, 'deu').code, 'DEU')
     const reject = (code: string, detail: RegExp) => assert.throws(() => resolveCountry(data, code), (error: unknown) =>
-      error instanceof AppError && error.status === 400 && error.code === 'unknown_country' && error.parameter === 'country_code' && detail.test(error.message))
+      error instanceof CalculatorInputError && error.kind === 'unknown_country' && error.parameter === 'country_code' && detail.test(error.message))
     reject('XYZ', /Unknown country_code "XYZ"/)
     reject('DE', /not an alpha-2 code/)
     reject('TWN', /not supported: no UN M49 region/)
