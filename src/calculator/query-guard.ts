@@ -8,7 +8,8 @@ import { CalculatorInputError } from './calculator.errors.ts'
  * number. So: unknown parameters, repeats, empty values and non-decimal numbers are a 400.
  */
 
-const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/
+// Plain decimals only: exponent forms (1e3) are refused, as the methodology says.
+const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/
 const INTEGER = /^-?\d+$/
 
 type Kind = 'number' | 'integer' | 'boolean' | 'string'
@@ -33,7 +34,7 @@ export function queryGuard (schema: TObject): (query: unknown) => void {
       const trimmed = value.trim()
       if (trimmed === '') throw CalculatorInputError.invalid(name, `${name} is empty; give a value or leave the parameter out.`)
       if (kind === 'number' && (!DECIMAL.test(trimmed) || !Number.isFinite(Number(trimmed)))) {
-        throw CalculatorInputError.invalid(name, `${name} must be a finite decimal number such as 12.5 (got "${value}").`)
+        throw CalculatorInputError.invalid(name, `${name} must be a plain decimal number such as 12.5, without an exponent (got "${value}").`)
       }
       if (kind === 'integer' && !INTEGER.test(trimmed)) {
         throw CalculatorInputError.invalid(name, `${name} must be a whole number (got "${value}").`)

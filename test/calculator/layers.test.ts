@@ -4,11 +4,11 @@ import path from 'node:path'
 import { describe, test } from 'node:test'
 import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
 import { CalculatorInputError } from '../../src/calculator/calculator.errors.ts'
-import { calculateCar } from '../../src/calculator/car.ts'
-import { calculateClothes } from '../../src/calculator/clothes.ts'
+import { carAnswer } from '../../src/calculator/car.ts'
+import { clothesAnswer } from '../../src/calculator/clothes.ts'
 import { resolveCountry } from '../../src/calculator/countries.ts'
-import { calculateEnergy } from '../../src/calculator/energy.ts'
-import { calculateFlight } from '../../src/calculator/flight.ts'
+import { energyAnswer } from '../../src/calculator/energy.ts'
+import { flightAnswer } from '../../src/calculator/flight.ts'
 import { queryGuard } from '../../src/calculator/query-guard.ts'
 import { CarQuery } from '../../src/calculator/calculator.schemas.ts'
 
@@ -43,12 +43,12 @@ describe('calculator domain errors', () => {
   test('invalid, missing and conflicting input, unknown countries and airports are CalculatorInputErrors naming the parameter', () => {
     const cases: Array<{ fn: () => unknown, kind: string, parameter: string, allowed?: string[] }> = [
       { fn: () => resolveCountry(data, 'XYZ'), kind: 'unknown_country', parameter: 'country_code' },
-      { fn: () => calculateFlight(data, { country_code: 'DEU' }), kind: 'missing_parameter', parameter: 'frequency' },
-      { fn: () => calculateFlight(data, { country_code: 'DEU', legs: 'FRA-QQQ' }), kind: 'unknown_airport', parameter: 'legs' },
-      { fn: () => calculateFlight(data, { country_code: 'DEU', legs: 'FRA' }), kind: 'invalid_parameter', parameter: 'legs' },
-      { fn: () => calculateCar(data, { country_code: 'DEU', distance: 10, mode: 'rail', fuel_type: 'diesel' }), kind: 'conflicting_parameters', parameter: 'fuel_type' },
-      { fn: () => calculateClothes(data, { country_code: 'DEU' }), kind: 'missing_parameter', parameter: 'amount' },
-      { fn: () => calculateEnergy(data, { country_code: 'DEU', heating_type: 'none', heating_kwh: 10 }), kind: 'conflicting_parameters', parameter: 'heating_kwh' },
+      { fn: () => flightAnswer(data, { country_code: 'DEU' }), kind: 'missing_parameter', parameter: 'frequency' },
+      { fn: () => flightAnswer(data, { country_code: 'DEU', legs: 'FRA-QQQ' }), kind: 'unknown_airport', parameter: 'legs' },
+      { fn: () => flightAnswer(data, { country_code: 'DEU', legs: 'FRA' }), kind: 'invalid_parameter', parameter: 'legs' },
+      { fn: () => carAnswer(data, { country_code: 'DEU', distance: 10, mode: 'rail', fuel_type: 'diesel' }), kind: 'conflicting_parameters', parameter: 'fuel_type' },
+      { fn: () => clothesAnswer(data, { country_code: 'DEU' }), kind: 'missing_parameter', parameter: 'amount' },
+      { fn: () => energyAnswer(data, { country_code: 'DEU', heating_type: 'none', heating_kwh: 10 }), kind: 'conflicting_parameters', parameter: 'heating_kwh' },
       { fn: () => queryGuard(CarQuery)({ country_code: 'DEU', distans: '1' }), kind: 'invalid_parameter', parameter: 'distans' },
       { fn: () => queryGuard(CarQuery)({ country_code: 'DEU', occupancy: 'many' }), kind: 'invalid_parameter', parameter: 'occupancy' }
     ]
