@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
+import { COUNTRY_DEFAULTS_FILE, countryDefaultsText } from '../../scripts/write-country-defaults.ts'
+import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
 import { buildTestApp } from '../helpers.ts'
 
 /**
@@ -50,5 +53,10 @@ describe('country defaults, for every supported country', () => {
       const kg = await heating(code)
       assert.ok(kg < 0.1 * cold, `${code}: ${kg} kg, Germany/Canada ${cold} kg`)
     }
+  })
+
+  test('docs/country-defaults.md is exactly what `npm run docs:countries` writes from the shipped data', () => {
+    assert.ok(readFileSync(COUNTRY_DEFAULTS_FILE, 'utf8') === countryDefaultsText(loadCalculatorData()),
+      'docs/country-defaults.md is stale: run `npm run docs:countries` and commit the result')
   })
 })
