@@ -33,7 +33,8 @@ export interface Runs<Inputs> {
 
 const scenarioKey = (s: Scenario): string => `${s.boundary}|${String(s.radiativeForcing)}|${s.method}|${s.bound}`
 
-export function runScenarios<Inputs> (selected: Scenario, dimensions: Dimensions, run: (scenario: Scenario) => Calculation<Inputs>): Runs<Inputs> {
+export function runScenarios<Inputs> (selected: Scenario, dimensions: Dimensions,
+  run: (scenario: Scenario) => Calculation<Inputs>): Runs<Inputs> {
   const runs = new Map<string, Calculation<Inputs>>()
   for (const boundary of BOUNDARIES) {
     for (const radiativeForcing of dimensions.radiativeForcing ? [true, false] : [selected.radiativeForcing]) {
@@ -72,7 +73,15 @@ export function mass (kg: number): Mass {
   return { kg: round(kg, 2), t: round(kg / 1000, 4), lb: round(kgToLb(kg), 2) }
 }
 
-export interface PresentedSource { id: string, name: string, publisher: string, year?: number, licence: string, url?: string, attribution?: string }
+export interface PresentedSource {
+  id: string
+  name: string
+  publisher: string
+  year?: number
+  licence: string
+  url?: string
+  attribution?: string
+}
 
 export function presentSources (data: CalculatorData, ids: Iterable<string>): PresentedSource[] {
   return [...new Set(ids)].map((id) => {
@@ -137,7 +146,8 @@ function presentAssumptions (calculation: Calculation<unknown>, leaves: Factor[]
   }
   const unverified = leaves.filter((f) => f.status === 'unverified')
   if (unverified.length > 0) {
-    lines.push(`Not yet checked against the official source (secondary or transcribed): ${unverified.map((f) => `${f.id} = ${f.value} ${f.unit}`).join('; ')}`)
+    const list = unverified.map((f) => `${f.id} = ${f.value} ${f.unit}`).join('; ')
+    lines.push(`Not yet checked against the official source (secondary or transcribed): ${list}`)
   }
   return [...new Set(lines)]
 }
@@ -183,11 +193,16 @@ function itemRanges<Inputs> (runs: Runs<Inputs>): Range[] {
     const other = <T>(list: readonly T[], current: T): T => list.find((value) => value !== current) as T
     const basis = [
       ...(differs({ boundary: other(BOUNDARIES, runs.scenario.boundary) }) ? [BOUNDARY_TEXT] : []),
-      ...(runs.dimensions.radiativeForcing && differs({ radiativeForcing: !runs.scenario.radiativeForcing }) ? [RF_TEXT] : []),
-      ...(runs.dimensions.method && differs({ method: other(ELECTRICITY_METHODS, runs.scenario.method) }) ? [METHOD_TEXT] : []),
+      ...(runs.dimensions.radiativeForcing && differs({ radiativeForcing: !runs.scenario.radiativeForcing })
+        ? [RF_TEXT]
+        : []),
+      ...(runs.dimensions.method && differs({ method: other(ELECTRICITY_METHODS, runs.scenario.method) })
+        ? [METHOD_TEXT]
+        : []),
       ...runs.all.flatMap((calculation) => calculation.breakdown[index]?.intervals ?? [])
     ]
-    return { low: Math.min(...values), high: Math.max(...values), basis: basis.length === 0 ? [NO_INTERVAL] : [...new Set(basis)] }
+    const unique = basis.length === 0 ? [NO_INTERVAL] : [...new Set(basis)]
+    return { low: Math.min(...values), high: Math.max(...values), basis: unique }
   })
 }
 
@@ -221,7 +236,8 @@ export interface PresentOptions {
   shown?: Factor[]
 }
 
-export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>, options: PresentOptions): PresentedCalculation<Inputs> {
+export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>,
+  options: PresentOptions): PresentedCalculation<Inputs> {
   const calculation = runs.selected
   const country = data.countries.get(calculation.countryCode)
   if (country === undefined) throw new Error(`country ${calculation.countryCode} is not loaded`)
@@ -233,14 +249,19 @@ export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>, optio
   if (options.warn) {
     extra.push(reference)
     if (kg > reference.value * 1000) {
-      warnings.push(`This ${options.category} result (${round(kg / 1000, 2)} t CO2e a year) is more than the average ${country.name} resident's whole footprint (${reference.value} t CO2 a year, ${reference === country.consumptionCo2 ? 'consumption-based' : 'territorial'}, ${reference.year ?? ''}). Check the inputs; if they are right, this one category outweighs a typical person's total.`)
+      const basis = reference === country.consumptionCo2 ? 'consumption-based' : 'territorial'
+      warnings.push(`This ${options.category} result (${round(kg / 1000, 2)} t CO2e a year) is more than the average ` +
+        `${country.name} resident's whole footprint (${reference.value} t CO2 a year, ${basis}, ${reference.year ?? ''}). ` +
+        'Check the inputs; if they are right, this one category outweighs a typical person\'s total.')
     }
   }
   const leaves = leafFactors([...calculation.breakdown.map((entry) => entry.factor), ...calculation.used, ...extra])
   const basis = [...new Set(ranges.flatMap((range) => range.basis))]
   const boundaryLine = runs.scenario.boundary === 'life_cycle'
-    ? 'Boundary: life cycle (direct emissions plus upstream fuel supply and electricity transmission losses); co2e_combustion gives the direct-only figure.'
-    : 'Boundary: combustion (direct emissions only, as asked); co2e_life_cycle gives the figure with upstream fuel supply and electricity losses.'
+    ? 'Boundary: life cycle (direct emissions plus upstream fuel supply and electricity transmission losses); ' +
+      'co2e_combustion gives the direct-only figure.'
+    : 'Boundary: combustion (direct emissions only, as asked); co2e_life_cycle gives the figure with upstream fuel ' +
+      'supply and electricity losses.'
   return {
     country_code: calculation.countryCode,
     measurement_system: calculation.measurementSystem,
@@ -262,7 +283,8 @@ export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>, optio
     breakdown: calculation.breakdown.map((entry, index) => presentItem(entry, ranges[index] as Range)),
     defaults_used: calculation.defaults,
     country_data: presentCountryData(leaves),
-    assumptions: presentAssumptions({ ...calculation, assumptions: [boundaryLine, ...calculation.assumptions] }, leaves),
+    assumptions: presentAssumptions({ ...calculation, assumptions: [boundaryLine, ...calculation.assumptions] },
+      leaves),
     sources: presentSources(data, [...leaves.map((factor) => factor.source), ...(calculation.extraSources ?? [])])
   }
 }

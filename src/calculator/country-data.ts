@@ -200,17 +200,18 @@ function loadRegionOverrides (read: Read): Map<string, RegionOverride> {
 
 interface Area { kind: string, name: string, members: readonly string[] }
 
-/**
- * The weighted mean of a figure over an area's other countries, as a factor labelled with the
- * area and the reason; undefined when no member has both the figure and a weight.
- */
-function areaFactor (spec: Spec, code: string, name: string, area: Area, reason: string,
-  figure: (member: string) => Factor | undefined, weight: (member: string) => number | undefined): Factor | undefined {
+/** A weighted mean over an area's other countries, and a sentence saying what it is. */
+interface AreaEstimate { value: number, year: number, area: string, kind: string, interval: { low: number, high: number } | undefined }
+
+/** The weighted mean of a figure over an area's other countries; undefined when no member has both. */
+function areaEstimate (code: string, area: Area, figure: (member: string) => Factor | undefined,
+  weight: (member: string) => number | undefined): AreaEstimate | undefined {
   let sum = 0
   let low = 0
   let high = 0
   let weights = 0
   let year = 0
+  let interval = false
   const used: string[] = []
   for (const member of area.members) {
     if (member === code) continue
@@ -220,27 +221,36 @@ function areaFactor (spec: Spec, code: string, name: string, area: Area, reason:
     sum += value.value * w
     low += (value.interval?.low ?? value.value) * w
     high += (value.interval?.high ?? value.value) * w
+    interval ||= value.interval !== undefined
     weights += w
     year = Math.max(year, value.year ?? 0)
     used.push(member)
   }
   if (used.length === 0) return undefined
-  // Four significant digits: a regional estimate claims no more.
-  const value = Number((sum / weights).toPrecision(4))
+  return {
+    // Four significant digits: a regional estimate claims no more.
+    value: Number((sum / weights).toPrecision(4)),
+    year,
+    area: `${area.kind} ${area.name} (weighted mean of ${plural(used.length, 'country', 'countries')}: ${used.join(', ')}; data up to ${year})`,
+    kind: area.kind.replace('UN M49 ', '').replace(' ', '-'),
+    interval: interval ? { low: low / weights, high: high / weights } : undefined
+  }
+}
+
+/** A regional estimate standing in for a country's figure, labelled as such (status assumption). */
+function regionalFactor (spec: Spec, code: string, estimate: AreaEstimate, value: number, description: string): Factor {
   return {
     key: `${spec.source}:${spec.figure}:${code}`,
-    id: `tonne:${spec.figure}:${code}:${area.kind.replace('UN M49 ', '').replace(' ', '-')}`,
+    id: `tonne:${spec.figure}:${code}:${estimate.kind}`,
     value,
     unit: spec.unit,
     source: spec.source,
     status: 'assumption',
-    description: `${spec.what}, ${name}: ${reason}; the ${area.kind} ${area.name} value is used instead (weighted mean of ${plural(used.length, 'country', 'countries')}: ${used.join(', ')}; data up to ${year})`,
-    year,
+    description,
+    year: estimate.year,
     country: code,
     figure: spec.figure,
-    ...(figure(used[0] as string)?.interval === undefined
-      ? {}
-      : { interval: { low: low / weights, high: high / weights, basis: `weighted means of the ${area.kind} countries' own intervals` } })
+    ...(estimate.interval === undefined ? {} : { interval: { ...estimate.interval, basis: 'weighted means of the area\'s countries\' own intervals' } })
   }
 }
 
@@ -302,14 +312,21 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
   const gridIsPlausible = (factor: Factor | undefined): factor is Factor =>
     factor !== undefined && factor.value > 0 && factor.value <= options.plausibleMaxGrid && (factor.year ?? 0) >= OLDEST_GRID_YEAR
   /** The country's own figure, else the first area (sub-region, then region) that has one. */
+  /** The first area (intermediate region, sub-region, region) with an estimate. */
+  const estimate = (row: IsoRow, spec: Spec, figure: (member: string) => Factor | undefined,
+    weight: (member: string) => number | undefined): AreaEstimate => {
+    for (const area of areas(row)) {
+      const found = areaEstimate(row.code, area, figure, weight)
+      if (found !== undefined) return found
+    }
+    throw new Error(`data/calculator: no ${spec.what} for ${row.code} nor for any country of its region`)
+  }
+  /** The country's own figure, else its area's. */
   const withFallback = (row: IsoRow, spec: Spec, own: Factor | undefined, reason: string,
     figure: (member: string) => Factor | undefined, weight: (member: string) => number | undefined): Factor => {
     if (own !== undefined) return own
-    for (const area of areas(row)) {
-      const factor = areaFactor(spec, row.code, row.name, area, reason, figure, weight)
-      if (factor !== undefined) return factor
-    }
-    throw new Error(`data/calculator: no ${spec.what} for ${row.code} nor for any country of its region`)
+    const found = estimate(row, spec, figure, weight)
+    return regionalFactor(spec, row.code, found, found.value, `${spec.what}, ${row.name}: ${reason}; the ${found.area} value is used instead`)
   }
 
   /**
@@ -318,8 +335,7 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
    * region's heating (Palestine is not heated like the Gulf states).
    */
   const buildingsFromShare = (row: IsoRow, territorial: Factor): Factor => {
-    const share: Spec = { ...SPECS.buildingsCo2, unit: 't buildings CO2 per t territorial CO2', what: 'Share of buildings in territorial CO2' }
-    const ratio = withFallback(row, share, undefined, 'no buildings CO2 figure', (member) => {
+    const share = estimate(row, SPECS.buildingsCo2, (member) => {
       const own = buildings.perPerson.get(member)
       const total = tables.territorialCo2.get(member)
       return own === undefined || total === undefined || total.value <= 0 ? undefined : { ...own, value: own.value / total.value }
@@ -328,12 +344,9 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
       const people = population(member)
       return total === undefined || people === undefined ? undefined : total.value * people
     })
-    return {
-      ...ratio,
-      value: ratio.value * territorial.value,
-      unit: SPECS.buildingsCo2.unit,
-      description: `${SPECS.buildingsCo2.what}, ${row.name}: no buildings CO2 figure; ${territorial.value} t territorial CO2 per person (${territorial.id}) x ${Number(ratio.value.toPrecision(4))}, the share of buildings in territorial CO2 of ${ratio.description.slice(ratio.description.indexOf('the UN M49') + 4).replace(' value is used instead', '')}`
-    }
+    return regionalFactor(SPECS.buildingsCo2, row.code, share, share.value * territorial.value,
+      `${SPECS.buildingsCo2.what}, ${row.name}: no buildings CO2 figure; ${territorial.value} t territorial CO2 per person ` +
+      `(${territorial.id}) x ${share.value}, the share of buildings in territorial CO2 of the ${share.area}`)
   }
 
   const countries = new Map<string, Country>()

@@ -22,9 +22,18 @@ function lossesFor (country: Country, bound: Scenario['bound']): number {
   return losses.value
 }
 
-function withLosses (base: Factor, generation: number, country: Country, scenario: Scenario, what: string, id: string): ElectricityFactor {
+function withLosses (base: Factor, generation: number, country: Country, scenario: Scenario,
+  what: string, id: string): ElectricityFactor {
   if (scenario.boundary === 'combustion') {
-    return { factor: derive([base], { key: `derived:${id}:generation`, id, value: generation, unit: 'kg CO2e per kWh', description: `${what}, generation only (no transmission losses)`, derivation: `${base.value} g CO2e/kWh (${base.id}) / 1000` }), intervals: [] }
+    const factor = derive([base], {
+      key: `derived:${id}:generation`,
+      id,
+      value: generation,
+      unit: 'kg CO2e per kWh',
+      description: `${what}, generation only (no transmission losses)`,
+      derivation: `${base.value} g CO2e/kWh (${base.id}) / 1000`
+    })
+    return { factor, intervals: [] }
   }
   const losses = country.tdLosses
   const percent = lossesFor(country, scenario.bound)
@@ -37,20 +46,25 @@ function withLosses (base: Factor, generation: number, country: Country, scenari
       description: `${what}, with ${country.name}'s transmission and distribution losses`,
       derivation: `${base.value} g CO2e/kWh (${base.id}) / 1000 / (1 - ${Number(percent.toPrecision(6))} % losses (${losses.id}))`
     }),
-    intervals: scenario.bound === 'central' || losses.interval === undefined ? [] : [`Transmission losses: ${losses.interval.basis}`]
+    intervals: scenario.bound === 'central' || losses.interval === undefined
+      ? []
+      : [`Transmission losses: ${losses.interval.basis}`]
   }
 }
 
 /** Location-based: the country's grid average. */
 export function gridFactor (country: Country, scenario: Scenario): ElectricityFactor {
   const grid = country.gridIntensity
-  return withLosses(grid, grid.value / 1000, country, scenario, `${country.name} grid average (${grid.year ?? ''})`, `tonne:grid.${country.code}`)
+  const what = `${country.name} grid average (${grid.year ?? ''})`
+  return withLosses(grid, grid.value / 1000, country, scenario, what, `tonne:grid.${country.code}`)
 }
 
 /** Market-based with a renewable tariff: the IPCC life-cycle intensity of onshore wind, never zero. */
 export function greenTariffFactor (data: CalculatorData, country: Country, scenario: Scenario): ElectricityFactor {
   const end = scenario.bound === 'central' ? '' : `.${scenario.bound}`
   const wind = factorOf(data, `param:energy.green_tariff.wind_onshore${end}`)
-  const result = withLosses(wind, wind.value / 1000, country, scenario, 'Renewable tariff (onshore wind, IPCC AR5 life-cycle)', `tonne:green_tariff.${country.code}`)
-  return { ...result, intervals: [...result.intervals, ...(scenario.bound === 'central' ? [] : ['Renewable tariff: IPCC AR5 Annex III life-cycle range for wind (7-56 g CO2e/kWh)'])] }
+  const what = 'Renewable tariff (onshore wind, IPCC AR5 life-cycle)'
+  const result = withLosses(wind, wind.value / 1000, country, scenario, what, `tonne:green_tariff.${country.code}`)
+  const range = scenario.bound === 'central' ? [] : ['Renewable tariff: IPCC AR5 Annex III life-cycle range for wind (7-56 g CO2e/kWh)']
+  return { ...result, intervals: [...result.intervals, ...range] }
 }
