@@ -95,7 +95,8 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
     ...(query.heating_kwh === undefined && heating !== 'none' ? [{ parameter: 'heating_kwh', value: Number(household.heatingKwh.toPrecision(6)), basis: `${country.name}'s average household: buildings CO2 per person as natural-gas kWh x household size (see assumptions)` }] : []),
     ...defaultsFor(query, ['heating_type', 'energy_type', 'electricity_method', 'boundary'])
   ]
-  const used: Factor[] = []
+  // A green tariff's market-based figure is in every answer: its source and status are listed too.
+  const used: Factor[] = green ? [factorOf(data, 'param:energy.green_tariff.wind_onshore')] : []
   const baseAssumptions: string[] = []
   if (query.home_size !== undefined) baseAssumptions.push('home_size was checked but not used: no per-country dwelling size is cited, so the defaults describe the country\'s average household. Give electricity_kwh and heating_kwh for your own home.')
   const [electricityLine, heatingLine] = household.assumptions
