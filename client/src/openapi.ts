@@ -275,7 +275,7 @@ export interface paths {
   "/api/v1/co2-calculator/countries": {
     /**
      * Supported countries
-     * @description Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region, and measurement system (imperial for USA, LBR and MMR).
+     * @description Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement system (imperial for USA, LBR and MMR).
      */
     get: {
       responses: {
@@ -307,7 +307,7 @@ export interface paths {
   "/api/v1/co2-calculator/config": {
     /**
      * Default units and options for a country
-     * @description The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults.
+     * @description The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults (household_size is the country's average).
      */
     get: {
       parameters: {
@@ -363,9 +363,12 @@ export interface paths {
                 rail_type: string;
                 energy_type: string;
                 heating_type: string;
+                /** @description The country's average household size (UN DESA). */
                 household_size: number;
                 calories: number;
                 basis: string;
+                boundary: string;
+                electricity_method: string;
               };
             };
           };
@@ -391,6 +394,8 @@ export interface paths {
           country_code: string;
           /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
           measurement_system?: "metric" | "imperial";
+          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+          boundary?: "life_cycle" | "combustion";
           /** @description Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption. */
           basis?: "consumption" | "territorial" | "ghg";
         };
@@ -425,6 +430,49 @@ export interface paths {
               period: "year";
               /** @enum {string} */
               per: "person";
+              /**
+               * @description The boundary of co2e.
+               * @enum {unknown}
+               */
+              boundary: "life_cycle" | "combustion";
+              co2e_life_cycle: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              co2e_combustion: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              range: {
+                low: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                high: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                basis: string[];
+              };
+              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              warnings: string[];
               inputs: {
                 /** @description The basis asked for. */
                 basis: string;
@@ -492,6 +540,38 @@ export interface paths {
                   /** @description How a derived factor was computed from published ones. */
                   derivation?: string;
                   note?: string;
+                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                  range: {
+                    low_kg: number;
+                    high_kg: number;
+                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    basis: string[];
+                  };
+                })[];
+              /** @description Every parameter left out and the default that stood in, with its basis. */
+              defaults_used: ({
+                  parameter: string;
+                  value: string | number | boolean;
+                  /** @description Where the default comes from. */
+                  basis: string;
+                })[];
+              /** @description Every country figure used, with its year and source. */
+              country_data: ({
+                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                  figure: string;
+                  country_code: string;
+                  value: number;
+                  unit: string;
+                  /** @description The year the figure describes. */
+                  year: number;
+                  factor_id: string;
+                  /**
+                   * @description assumption: a regional value stands in for a missing or impossible national one.
+                   * @enum {unknown}
+                   */
+                  factor_status: "published" | "unverified" | "assumption";
+                  source: string;
+                  description: string;
                 })[];
               assumptions: string[];
               sources: {
@@ -518,7 +598,7 @@ export interface paths {
   "/api/v1/co2-calculator/flight": {
     /**
      * Emissions of flights
-     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class; radiative forcing on by default, and both values are returned.
+     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
      */
     get: {
       parameters: {
@@ -527,6 +607,8 @@ export interface paths {
           country_code: string;
           /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
           measurement_system?: "metric" | "imperial";
+          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+          boundary?: "life_cycle" | "combustion";
           /** @description Flowcarbon profile. never; rare = 1 return short-haul flight a year; sometimes = 2 return short-haul and 1 return medium-haul; often = 4 return short-haul, 2 medium-haul and 1 long-haul. One of four input modes (frequency, flight counts, legs, distance): give exactly one. */
           frequency?: "never" | "rare" | "sometimes" | "often";
           /** @description Return short-haul flights a year (about 1,484 km each way). Flight-count mode, with medium_haul and long_haul. */
@@ -543,7 +625,7 @@ export interface paths {
           trips?: number;
           /** @description true: each leg or distance is also flown back. Default false. Legs and distance modes only. */
           round_trip?: boolean;
-          /** @description Cabin class; average = DESNZ average passenger. Default economy. */
+          /** @description Cabin class; average = DESNZ average passenger. Default economy. In every band economy <= premium_economy <= business <= first. */
           cabin_class?: "economy" | "premium_economy" | "business" | "first" | "average";
           /** @description Include the non-CO2 warming effect of aviation (DESNZ "with RF" factors). Default true. The response carries both values either way. */
           radiative_forcing?: boolean;
@@ -579,6 +661,49 @@ export interface paths {
               period: "year";
               /** @enum {string} */
               per: "person";
+              /**
+               * @description The boundary of co2e.
+               * @enum {unknown}
+               */
+              boundary: "life_cycle" | "combustion";
+              co2e_life_cycle: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              co2e_combustion: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              range: {
+                low: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                high: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                basis: string[];
+              };
+              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              warnings: string[];
               inputs: {
                 /** @enum {unknown} */
                 mode: "frequency" | "flight_counts" | "legs" | "distance";
@@ -662,6 +787,38 @@ export interface paths {
                   /** @description How a derived factor was computed from published ones. */
                   derivation?: string;
                   note?: string;
+                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                  range: {
+                    low_kg: number;
+                    high_kg: number;
+                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    basis: string[];
+                  };
+                })[];
+              /** @description Every parameter left out and the default that stood in, with its basis. */
+              defaults_used: ({
+                  parameter: string;
+                  value: string | number | boolean;
+                  /** @description Where the default comes from. */
+                  basis: string;
+                })[];
+              /** @description Every country figure used, with its year and source. */
+              country_data: ({
+                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                  figure: string;
+                  country_code: string;
+                  value: number;
+                  unit: string;
+                  /** @description The year the figure describes. */
+                  year: number;
+                  factor_id: string;
+                  /**
+                   * @description assumption: a regional value stands in for a missing or impossible national one.
+                   * @enum {unknown}
+                   */
+                  factor_status: "published" | "unverified" | "assumption";
+                  source: string;
+                  description: string;
                 })[];
               assumptions: string[];
               sources: {
@@ -688,7 +845,7 @@ export interface paths {
   "/api/v1/co2-calculator/diet": {
     /**
      * Emissions of a diet
-     * @description A year of a diet (Scarborough et al. 2023 by default), scaled by calories; everything = the meat-eater group matching the country's meat supply.
+     * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the low-meat group where the country's meat eaten is under 50 g a day, else the middle group. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
      */
     get: {
       parameters: {
@@ -697,7 +854,9 @@ export interface paths {
           country_code: string;
           /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
           measurement_system?: "metric" | "imperial";
-          /** @description Diet. everything = an omnivore eating the country's meat supply band (FAO); pescetarian and pescatarian are the same. Required. */
+          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+          boundary?: "life_cycle" | "combustion";
+          /** @description Diet. everything = an omnivore: the low-meat group where the country's meat eaten (FAO supply x 0.76, Colombani and Brunner 2024) is under 50 g a day, else the middle (medium-meat) group; pescetarian and pescatarian are the same. Required. */
           diet_form: "everything" | "pescetarian" | "pescatarian" | "vegetarian" | "vegan" | "low_meat" | "medium_meat" | "high_meat";
           /** @description Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000. */
           calories?: number;
@@ -735,19 +894,28 @@ export interface paths {
               period: "year";
               /** @enum {string} */
               per: "person";
-              inputs: {
-                diet_form: string;
-                /** @description The Scarborough diet group applied. */
-                diet_used: string;
-                study: string;
-                calories: number;
-                meat_supply?: {
-                  kg_per_year: number;
-                  year: number;
-                  country_code: string;
-                };
+              /**
+               * @description The boundary of co2e.
+               * @enum {unknown}
+               */
+              boundary: "life_cycle" | "combustion";
+              co2e_life_cycle: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
               };
-              /** @description 2.5th-97.5th percentile range (2023 study only). */
+              co2e_combustion: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -765,8 +933,25 @@ export interface paths {
                   /** @description pounds CO2e */
                   lb: number;
                 };
-                description: string;
-              } | null;
+                basis: string[];
+              };
+              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              warnings: string[];
+              inputs: {
+                diet_form: string;
+                /** @description The Scarborough diet group applied. */
+                diet_used: string;
+                study: string;
+                calories: number;
+                meat_supply?: {
+                  /** @description FAO meat supply (carcass weight). */
+                  kg_per_year: number;
+                  /** @description Estimated meat eaten: supply x 0.7623 (Colombani and Brunner 2024) / 365 x 1000. */
+                  eaten_g_per_day: number;
+                  year: number;
+                  country_code: string;
+                };
+              };
               /** @description Entries sum to co2e (allowing for rounding). */
               breakdown: ({
                   /** @description What the entry covers, e.g. long_haul, car, electricity. */
@@ -792,6 +977,38 @@ export interface paths {
                   /** @description How a derived factor was computed from published ones. */
                   derivation?: string;
                   note?: string;
+                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                  range: {
+                    low_kg: number;
+                    high_kg: number;
+                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    basis: string[];
+                  };
+                })[];
+              /** @description Every parameter left out and the default that stood in, with its basis. */
+              defaults_used: ({
+                  parameter: string;
+                  value: string | number | boolean;
+                  /** @description Where the default comes from. */
+                  basis: string;
+                })[];
+              /** @description Every country figure used, with its year and source. */
+              country_data: ({
+                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                  figure: string;
+                  country_code: string;
+                  value: number;
+                  unit: string;
+                  /** @description The year the figure describes. */
+                  year: number;
+                  factor_id: string;
+                  /**
+                   * @description assumption: a regional value stands in for a missing or impossible national one.
+                   * @enum {unknown}
+                   */
+                  factor_status: "published" | "unverified" | "assumption";
+                  source: string;
+                  description: string;
                 })[];
               assumptions: string[];
               sources: {
@@ -818,7 +1035,7 @@ export interface paths {
   "/api/v1/co2-calculator/car": {
     /**
      * Emissions of car, rail or bus travel
-     * @description A year of travel: distance x DESNZ 2025 factor. Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars on the country's grid. Rail, bus and coach per passenger-km.
+     * @description A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
      */
     get: {
       parameters: {
@@ -827,6 +1044,8 @@ export interface paths {
           country_code: string;
           /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
           measurement_system?: "metric" | "imperial";
+          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+          boundary?: "life_cycle" | "combustion";
           /** @description Distance travelled a year, in km (or miles when imperial). At most 1,000,000 km. Required. */
           distance: number;
           /** @description car (default), rail, bus (average local bus) or coach. */
@@ -875,6 +1094,49 @@ export interface paths {
               period: "year";
               /** @enum {string} */
               per: "person";
+              /**
+               * @description The boundary of co2e.
+               * @enum {unknown}
+               */
+              boundary: "life_cycle" | "combustion";
+              co2e_life_cycle: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              co2e_combustion: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              range: {
+                low: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                high: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                basis: string[];
+              };
+              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              warnings: string[];
               inputs: {
                 mode: string;
                 distance: {
@@ -892,6 +1154,8 @@ export interface paths {
                   per_km_unit: string;
                 };
                 rail_type?: string;
+                /** @description Whose figure the factor is: GBR for DESNZ UK factors, or the country when its own grid is used. */
+                factor_region: string;
               };
               /** @description Entries sum to co2e (allowing for rounding). */
               breakdown: ({
@@ -918,6 +1182,38 @@ export interface paths {
                   /** @description How a derived factor was computed from published ones. */
                   derivation?: string;
                   note?: string;
+                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                  range: {
+                    low_kg: number;
+                    high_kg: number;
+                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    basis: string[];
+                  };
+                })[];
+              /** @description Every parameter left out and the default that stood in, with its basis. */
+              defaults_used: ({
+                  parameter: string;
+                  value: string | number | boolean;
+                  /** @description Where the default comes from. */
+                  basis: string;
+                })[];
+              /** @description Every country figure used, with its year and source. */
+              country_data: ({
+                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                  figure: string;
+                  country_code: string;
+                  value: number;
+                  unit: string;
+                  /** @description The year the figure describes. */
+                  year: number;
+                  factor_id: string;
+                  /**
+                   * @description assumption: a regional value stands in for a missing or impossible national one.
+                   * @enum {unknown}
+                   */
+                  factor_status: "published" | "unverified" | "assumption";
+                  source: string;
+                  description: string;
                 })[];
               assumptions: string[];
               sources: {
@@ -944,7 +1240,7 @@ export interface paths {
   "/api/v1/co2-calculator/clothes": {
     /**
      * Emissions of clothes shopping
-     * @description A year of clothes, by amount (country-scaled EU average), by spend in US dollars, or by garments bought: exactly one of these.
+     * @description A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
      */
     get: {
       parameters: {
@@ -953,7 +1249,9 @@ export interface paths {
           country_code: string;
           /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
           measurement_system?: "metric" | "imperial";
-          /** @description How much clothing the person buys compared with the country average: none, little (half), average, much (twice). One of three input modes (amount, spend_usd, items): give exactly one. */
+          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+          boundary?: "life_cycle" | "combustion";
+          /** @description How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing, footwear and household textiles (270 kg CO2e a year, 2020), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one. */
           amount?: "none" | "little" | "average" | "much";
           /** @description Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode. */
           spend_usd?: number;
@@ -993,6 +1291,49 @@ export interface paths {
               period: "year";
               /** @enum {string} */
               per: "person";
+              /**
+               * @description The boundary of co2e.
+               * @enum {unknown}
+               */
+              boundary: "life_cycle" | "combustion";
+              co2e_life_cycle: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              co2e_combustion: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              range: {
+                low: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                high: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                basis: string[];
+              };
+              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              warnings: string[];
               inputs: {
                 /** @enum {unknown} */
                 mode: "amount" | "spend" | "items";
@@ -1000,12 +1341,8 @@ export interface paths {
                 spend_usd?: number;
                 new_items?: number;
                 secondhand_items?: number;
-                country_scale?: {
-                  ratio: number;
-                  basis: string;
-                  country_t: number;
-                  reference_t: number;
-                };
+                /** @description Whose figure the factor is: EU-27 (EEA) for amount, US (US EPA) for spend, global (one LCA) for items. */
+                factor_region: string;
               };
               /** @description Entries sum to co2e (allowing for rounding). */
               breakdown: ({
@@ -1032,6 +1369,38 @@ export interface paths {
                   /** @description How a derived factor was computed from published ones. */
                   derivation?: string;
                   note?: string;
+                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                  range: {
+                    low_kg: number;
+                    high_kg: number;
+                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    basis: string[];
+                  };
+                })[];
+              /** @description Every parameter left out and the default that stood in, with its basis. */
+              defaults_used: ({
+                  parameter: string;
+                  value: string | number | boolean;
+                  /** @description Where the default comes from. */
+                  basis: string;
+                })[];
+              /** @description Every country figure used, with its year and source. */
+              country_data: ({
+                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                  figure: string;
+                  country_code: string;
+                  value: number;
+                  unit: string;
+                  /** @description The year the figure describes. */
+                  year: number;
+                  factor_id: string;
+                  /**
+                   * @description assumption: a regional value stands in for a missing or impossible national one.
+                   * @enum {unknown}
+                   */
+                  factor_status: "published" | "unverified" | "assumption";
+                  source: string;
+                  description: string;
                 })[];
               assumptions: string[];
               sources: {
@@ -1058,7 +1427,7 @@ export interface paths {
   "/api/v1/co2-calculator/energy": {
     /**
      * Emissions of home electricity and heating
-     * @description A year of home energy per person: measured kWh or floor area x assumed kWh per m², times the country's grid intensity or the DESNZ fuel factor, divided by household size.
+     * @description A year of home energy per person: measured kWh, or the country's average household (electricity demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
      */
     get: {
       parameters: {
@@ -1067,17 +1436,21 @@ export interface paths {
           country_code: string;
           /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
           measurement_system?: "metric" | "imperial";
-          /** @description People living in the home; the result is per person. Default 1. */
+          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+          boundary?: "life_cycle" | "combustion";
+          /** @description People living in the home; the result is per person. Default: the country's average household size (UN DESA), so the default answer is the average resident's. */
           household_size?: number;
-          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Required unless both electricity_kwh and heating_kwh are given (or heating_type is none). */
+          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Accepted for Flowcarbon clients and checked, but not used: no per-country dwelling-size data is cited, so the defaults describe the country's average household (see docs/methodology.md). */
           home_size?: number;
-          /** @description conventional (default): the country's grid mix; green: a renewable electricity tariff, counted as zero (market-based). */
+          /** @description conventional (default): the grid; green: a renewable electricity tariff, whose market-based figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero. */
           energy_type?: "conventional" | "green";
-          /** @description Main heating. Default natural_gas. */
+          /** @description Which GHG Protocol Scope 2 figure goes into co2e: location_based (default, the country's grid) or market_based (the tariff). The answer always gives both (electricity). */
+          electricity_method?: "location_based" | "market_based";
+          /** @description Main heating. Default natural_gas; without heating_kwh the heat demand is the country's average (buildings CO2 per person as natural-gas kWh). */
           heating_type?: "natural_gas" | "heating_oil" | "lpg" | "electric" | "heat_pump" | "district_heating" | "wood" | "none";
-          /** @description Measured electricity use of the household a year, in kWh (excluding electric heating given in heating_kwh). Replaces the floor-area model. */
+          /** @description Measured electricity use of the household a year, in kWh (excluding electric heating given in heating_kwh). Default: the country's household electricity per person x its average household size. */
           electricity_kwh?: number;
-          /** @description Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, electricity for electric heating and heat pumps. Replaces the floor-area model. */
+          /** @description Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, electricity for electric heating and heat pumps. Default: the country's average (see heating_type). */
           heating_kwh?: number;
         };
       };
@@ -1111,7 +1484,51 @@ export interface paths {
               period: "year";
               /** @enum {string} */
               per: "person";
+              /**
+               * @description The boundary of co2e.
+               * @enum {unknown}
+               */
+              boundary: "life_cycle" | "combustion";
+              co2e_life_cycle: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              co2e_combustion: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              range: {
+                low: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                high: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                basis: string[];
+              };
+              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              warnings: string[];
               inputs: {
+                /** @description People sharing the home: as given, or the country's average household size. */
                 household_size: number;
                 home_size?: {
                   value: number;
@@ -1119,15 +1536,41 @@ export interface paths {
                 };
                 home_size_m2?: number;
                 energy_type: string;
+                electricity_method: string;
                 heating_type: string;
-                /** @description Household electricity a year (kWh), measured or modelled. */
+                /** @description Household electricity a year (kWh), measured or the country default. */
                 electricity_kwh: number;
                 /** @enum {unknown} */
-                electricity_source: "measured" | "modelled";
-                /** @description Household heating energy bought a year (kWh), measured or modelled. */
+                electricity_source: "measured" | "country_default";
+                /** @description Household heating energy bought a year (kWh), measured or the country default. */
                 heating_kwh: number;
                 /** @enum {unknown} */
-                heating_source: "measured" | "modelled" | "none";
+                heating_source: "measured" | "country_default" | "none";
+              };
+              /** @description The answer's total by each GHG Protocol Scope 2 method (same boundary). */
+              electricity: {
+                /**
+                 * @description The method whose figure is in co2e.
+                 * @enum {unknown}
+                 */
+                method: "location_based" | "market_based";
+                location_based: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                market_based: {
+                  /** @description kg CO2e */
+                  kg: number;
+                  /** @description metric tonnes CO2e */
+                  t: number;
+                  /** @description pounds CO2e */
+                  lb: number;
+                };
+                market_based_basis: string;
               };
               /** @description Entries sum to co2e (allowing for rounding). */
               breakdown: ({
@@ -1154,6 +1597,38 @@ export interface paths {
                   /** @description How a derived factor was computed from published ones. */
                   derivation?: string;
                   note?: string;
+                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                  range: {
+                    low_kg: number;
+                    high_kg: number;
+                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    basis: string[];
+                  };
+                })[];
+              /** @description Every parameter left out and the default that stood in, with its basis. */
+              defaults_used: ({
+                  parameter: string;
+                  value: string | number | boolean;
+                  /** @description Where the default comes from. */
+                  basis: string;
+                })[];
+              /** @description Every country figure used, with its year and source. */
+              country_data: ({
+                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                  figure: string;
+                  country_code: string;
+                  value: number;
+                  unit: string;
+                  /** @description The year the figure describes. */
+                  year: number;
+                  factor_id: string;
+                  /**
+                   * @description assumption: a regional value stands in for a missing or impossible national one.
+                   * @enum {unknown}
+                   */
+                  factor_status: "published" | "unverified" | "assumption";
+                  source: string;
+                  description: string;
                 })[];
               assumptions: string[];
               sources: {

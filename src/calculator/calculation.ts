@@ -1,11 +1,31 @@
-import type { CalculatorData, Factor, FactorStatus } from './calculator.data.ts'
-import { kgToLb, type MeasurementSystem } from './units.ts'
+import type { Factor, FactorStatus } from './calculator.data.ts'
+import type { MeasurementSystem } from './units.ts'
 
 /**
  * The shape every calculation returns before presentation: unrounded numbers, a breakdown
  * whose entries each equal quantity x factor, and every factor that was touched (so the
- * response can list assumptions, unchecked values and sources without hand-written lists).
+ * response can list assumptions, unchecked values, country figures and sources without
+ * hand-written lists). A calculation is run once per scenario (boundary, radiative forcing,
+ * electricity method, interval end); answer.ts combines the runs.
  */
+
+/** life_cycle: direct emissions plus upstream (well-to-tank) and losses; combustion: direct only. */
+export const BOUNDARIES = ['life_cycle', 'combustion'] as const
+export type Boundary = typeof BOUNDARIES[number]
+/** GHG Protocol Scope 2 methods for electricity. */
+export const ELECTRICITY_METHODS = ['location_based', 'market_based'] as const
+export type ElectricityMethod = typeof ELECTRICITY_METHODS[number]
+/** Which end of a cited interval of an input a run uses. */
+export type Bound = 'central' | 'low' | 'high'
+
+export interface Scenario {
+  boundary: Boundary
+  /** Flights: DESNZ "with RF" factors. */
+  radiativeForcing: boolean
+  /** Energy: which Scope 2 method the electricity is counted by. */
+  method: ElectricityMethod
+  bound: Bound
+}
 
 export interface BreakdownItem {
   category: string
@@ -16,6 +36,14 @@ export interface BreakdownItem {
   quantityUnit: string
   factor: Factor
   note: string | undefined
+  /** The cited intervals this entry's low and high runs used (e.g. a study's 95 % range). */
+  intervals: string[]
+}
+
+export interface DefaultUsed {
+  parameter: string
+  value: string | number | boolean
+  basis: string
 }
 
 export interface Calculation<Inputs> {
@@ -25,8 +53,10 @@ export interface Calculation<Inputs> {
   breakdown: BreakdownItem[]
   /** Plain-language assumptions specific to this request. */
   assumptions: string[]
-  /** Every factor used, including parameters that only shaped a quantity. */
+  /** Every factor used, including parameters and country figures that only shaped a quantity. */
   used: Factor[]
+  /** Parameters that were left out, the defaults that stood in and where each comes from. */
+  defaults: DefaultUsed[]
   /** Sources of data that are not factors (e.g. airport coordinates). */
   extraSources?: string[]
 }
@@ -37,8 +67,8 @@ export interface DerivedFactor extends Factor {
   parts: Factor[]
 }
 
-export function item (factor: Factor, category: string, label: string, quantity: number, quantityUnit: string, note?: string): BreakdownItem {
-  return { category, label, kg: quantity * factor.value, quantity, quantityUnit, factor, note }
+export function item (factor: Factor, category: string, label: string, quantity: number, quantityUnit: string, note?: string, intervals: string[] = []): BreakdownItem {
+  return { category, label, kg: quantity * factor.value, quantity, quantityUnit, factor, note, intervals }
 }
 
 export function totalKg (calculation: Pick<Calculation<unknown>, 'breakdown'>): number {
@@ -55,7 +85,24 @@ export function derive (parts: Factor[], spec: { key: string, id: string, value:
   return { ...spec, source: first.source, status: weakest, parts }
 }
 
-function isDerived (factor: Factor): factor is DerivedFactor {
+/**
+ * A direct factor, or on the life-cycle boundary the direct factor plus its upstream parts
+ * (DESNZ well-to-tank rows, distribution losses), as one derived factor.
+ */
+export function onBoundary (boundary: Boundary, direct: Factor, upstream: Factor[], what: string): Factor {
+  if (boundary === 'combustion' || upstream.length === 0) return direct
+  const value = upstream.reduce((sum, part) => sum + part.value, direct.value)
+  return derive([direct, ...upstream], {
+    key: `derived:life_cycle:${direct.key}`,
+    id: `${direct.id}+${upstream.map((part) => part.id.slice(part.id.indexOf(':') + 1)).join('+')}`,
+    value,
+    unit: direct.unit,
+    description: `${what}: direct emissions plus upstream (well-to-tank)`,
+    derivation: [direct, ...upstream].map((part) => `${part.value} (${part.id})`).join(' + ')
+  })
+}
+
+export function isDerived (factor: Factor): factor is DerivedFactor {
   return 'parts' in factor
 }
 
@@ -70,118 +117,7 @@ export function leafFactors (factors: Factor[]): Factor[] {
   return [...seen.values()]
 }
 
-// ---- presentation ----
-
-/** Half-up decimal rounding; shifting by exponent avoids 0.565 * 100 = 56.49999. */
-export function round (value: number, decimals: number): number {
-  let rounded = Number(`${Math.round(Number(`${value}e${decimals}`))}e-${decimals}`)
-  // Values already printed in exponent form (5e-324, 1e+21) do not take the shift.
-  if (!Number.isFinite(rounded)) rounded = Math.round(value * 10 ** decimals) / 10 ** decimals
-  return rounded === 0 ? 0 : rounded // no "-0" in JSON
-}
-
-export interface Mass { kg: number, t: number, lb: number }
-
-export function mass (kg: number): Mass {
-  return { kg: round(kg, 2), t: round(kg / 1000, 4), lb: round(kgToLb(kg), 2) }
-}
-
-export interface PresentedSource { id: string, name: string, publisher: string, year?: number, licence: string, url?: string, attribution?: string }
-
-export function presentSources (data: CalculatorData, ids: Iterable<string>): PresentedSource[] {
-  const unique = [...new Set(ids)]
-  return unique.map((id) => {
-    const source = data.sources.get(id)
-    if (source === undefined) throw new Error(`source "${id}" is not loaded`)
-    return {
-      id: source.id,
-      name: source.name,
-      publisher: source.publisher,
-      ...(source.year === undefined ? {} : { year: source.year }),
-      licence: source.licence,
-      ...(source.url === undefined ? {} : { url: source.url }),
-      ...(source.attribution === undefined ? {} : { attribution: source.attribution })
-    }
-  })
-}
-
-export interface PresentedItem {
-  category: string
-  label: string
-  kg_co2e: number
-  quantity: number
-  quantity_unit: string
-  factor: number
-  factor_unit: string
-  factor_id: string
-  factor_status: FactorStatus
-  source: string
-  derivation?: string
-  note?: string
-}
-
-export function presentItem (entry: BreakdownItem): PresentedItem {
-  const derivation = isDerived(entry.factor) ? entry.factor.derivation : undefined
-  return {
-    category: entry.category,
-    label: entry.label,
-    kg_co2e: round(entry.kg, 2),
-    quantity: round(entry.quantity, 3),
-    quantity_unit: entry.quantityUnit,
-    // Derived factors carry float noise (570.1724137931035); 6 significant digits keep
-    // quantity x factor within 0.001 % of kg_co2e and leave published factors unchanged.
-    factor: Number(entry.factor.value.toPrecision(6)),
-    factor_unit: entry.factor.unit,
-    factor_id: entry.factor.id,
-    factor_status: entry.factor.status,
-    source: entry.factor.source,
-    ...(derivation === undefined ? {} : { derivation }),
-    ...(entry.note === undefined ? {} : { note: entry.note })
-  }
-}
-
-/** Assumption lines: the request's own, then each design assumption used, then unchecked values. */
-export function presentAssumptions (calculation: Calculation<unknown>): string[] {
-  const leaves = leafFactors([...calculation.used, ...calculation.breakdown.map((entry) => entry.factor)])
-  const lines = [...calculation.assumptions]
-  for (const factor of leaves.filter((f) => f.status === 'assumption')) {
-    lines.push(`Assumption (${factor.id} = ${factor.value} ${factor.unit}): ${factor.description}`)
-  }
-  const unverified = leaves.filter((f) => f.status === 'unverified')
-  if (unverified.length > 0) {
-    lines.push(`Not yet checked against the official source (transcribed by a third party): ${unverified.map((f) => `${f.id} = ${f.value} ${f.unit}`).join('; ')}`)
-  }
-  return [...new Set(lines)]
-}
-
-export interface PresentedCalculation<Inputs> {
-  country_code: string
-  measurement_system: MeasurementSystem
-  t_co2: number
-  ton: 't'
-  co2e: Mass
-  period: 'year'
-  per: 'person'
-  inputs: Inputs
-  breakdown: PresentedItem[]
-  assumptions: string[]
-  sources: PresentedSource[]
-}
-
-export function present<Inputs> (data: CalculatorData, calculation: Calculation<Inputs>, extraFactors: Factor[] = []): PresentedCalculation<Inputs> {
-  const kg = totalKg(calculation)
-  const leaves = leafFactors([...calculation.breakdown.map((entry) => entry.factor), ...calculation.used, ...extraFactors])
-  return {
-    country_code: calculation.countryCode,
-    measurement_system: calculation.measurementSystem,
-    t_co2: round(kg / 1000, 2),
-    ton: 't',
-    co2e: mass(kg),
-    period: 'year',
-    per: 'person',
-    inputs: calculation.inputs,
-    breakdown: calculation.breakdown.map(presentItem),
-    assumptions: presentAssumptions(calculation),
-    sources: presentSources(data, [...leaves.map((factor) => factor.source), ...(calculation.extraSources ?? [])])
-  }
+/** "1 country", "3 countries": counts in generated sentences. */
+export function plural (count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`
 }

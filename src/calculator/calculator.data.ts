@@ -1,56 +1,17 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { expectHeader, parseCsv, type CsvTable } from '../reference/csv.ts'
-import type { MeasurementSystem } from './units.ts'
+import { expectHeader, parseCsv } from '../reference/csv.ts'
+import { loadCountries, type Country, type UnsupportedCountry } from './country-data.ts'
+import { number, text, type Factor, type FactorStatus, type Read, type WorldStats } from './data-files.ts'
+
+export type { Country, UnsupportedCountry } from './country-data.ts'
+export type { Factor, FactorStatus, WorldStats } from './data-files.ts'
 
 /**
  * Loads and validates every calculator data file once, at start-up. Any missing file,
  * malformed row, unknown source or missing factor throws an Error naming the file and the
  * problem, so a damaged file stops the start instead of producing a wrong number later.
  */
-
-/** published: read from the publisher's file (or a faithful copy); unverified: transcribed by a
- * third party and not yet checked against the official file; assumption: a Tonne design choice. */
-export type FactorStatus = 'published' | 'unverified' | 'assumption'
-
-export interface Factor {
-  /** Registry key, e.g. "desnz:car.average.petrol". */
-  key: string
-  /** Public identifier shown as factor_id, e.g. "desnz-2025:25_301_3070_4_1". */
-  id: string
-  value: number
-  unit: string
-  /** Id of the entry in sources.csv. */
-  source: string
-  status: FactorStatus
-  description: string
-  year?: number
-}
-
-export interface Country {
-  code: string
-  name: string
-  region: string
-  subRegion: string
-  measurementSystem: MeasurementSystem
-  /** t CO2 per person per year (territorial, fossil). */
-  territorialCo2: Factor
-  /** t CO2 per person per year (consumption-based); about 120 countries have one. */
-  consumptionCo2: Factor | undefined
-  /** t CO2e per person per year, all gases including land use. */
-  ghg: Factor | undefined
-  /** g CO2e per kWh of electricity generated. */
-  gridIntensity: Factor
-  /** kg meat supplied per person per year (FAO). */
-  meatSupply: Factor | undefined
-}
-
-export interface WorldStats {
-  territorialCo2: Factor
-  consumptionCo2: Factor
-  ghg: Factor
-  meatSupply: Factor
-}
 
 export interface Airport {
   iata: string
@@ -71,12 +32,6 @@ export interface Source {
   attribution: string | undefined
 }
 
-export interface UnsupportedCountry {
-  code: string
-  name: string
-  reason: string
-}
-
 export interface CalculatorData {
   /** Supported countries by ISO 3166-1 alpha-3 code. */
   countries: ReadonlyMap<string, Country>
@@ -90,25 +45,20 @@ export interface CalculatorData {
   sources: ReadonlyMap<string, Source>
 }
 
-/** Countries whose everyday units are US customary (Unicode CLDR measurementData). */
-export const IMPERIAL_COUNTRIES: ReadonlySet<string> = new Set(['USA', 'LBR', 'MMR'])
-
-const WORLD = 'OWID_WRL'
-
 const defaultDataDir = resolve(import.meta.dirname, '..', '..', 'data')
 
 export function loadCalculatorData (dataDir: string = defaultDataDir): CalculatorData {
   const calculatorDir = join(dataDir, 'calculator')
-  const read = (relative: string): { table: CsvTable, label: string } => {
+  const read = (relative: string): Read => {
     const path = join(relative.startsWith('countries/') ? dataDir : calculatorDir, relative)
     const label = `data/${relative.startsWith('countries/') ? '' : 'calculator/'}${relative}`
-    let text: string
+    let content: string
     try {
-      text = readFileSync(path, 'utf8')
+      content = readFileSync(path, 'utf8')
     } catch (error) {
       throw new Error(`${label}: cannot read the calculator data file (${(error as Error).message})`)
     }
-    return { table: parseCsv(text, label), label }
+    return { table: parseCsv(content, label), label }
   }
 
   const sources = loadSources(read('sources.csv'))
@@ -126,31 +76,10 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
     if (!factors.has(key)) throw new Error(`${requiredFactorFile(key)}: required factor "${key.slice(key.indexOf(':') + 1)}" is missing`)
   }
 
-  const perCountry = {
-    territorialCo2: loadPerCountry(read('co2_per_capita.csv'), 'co2_per_capita_t', { source: 'gcp-gcb-2024-owid', unit: 't CO2 per person per year', what: 'Territorial fossil CO2 per person', min: 0, max: 100 }),
-    consumptionCo2: loadPerCountry(read('consumption_co2_per_capita.csv'), 'consumption_co2_per_capita_t', { source: 'gcp-gcb-2023-owid', unit: 't CO2 per person per year', what: 'Consumption-based CO2 per person', min: 0, max: 100 }),
-    ghg: loadPerCountry(read('ghg_per_capita.csv'), 'ghg_per_capita_t_co2e', { source: 'owid-ghg-2024', unit: 't CO2e per person per year', what: 'Greenhouse gases (incl. land use) per person', min: -200, max: 200 }),
-    gridIntensity: loadPerCountry(read('electricity_carbon_intensity.csv'), 'carbon_intensity_elec_gco2_per_kwh', { source: 'ember-ei-owid', unit: 'g CO2e per kWh', what: 'Carbon intensity of electricity generation', min: 0, max: 2000 }),
-    meatSupply: loadPerCountry(read('meat_supply_per_capita.csv'), 'meat_supply_kg_per_capita_per_year', { source: 'fao-owid', unit: 'kg meat per person per year', what: 'Meat supply per person', min: 0, max: 500 })
-  }
-  for (const [name, table] of Object.entries(perCountry)) {
-    for (const factor of table.values()) {
-      if (!sources.has(factor.source)) throw new Error(`data/calculator: ${name} cites unknown source "${factor.source}"`)
-    }
-  }
-  const worldStat = (table: Map<string, Factor>, file: string): Factor => {
-    const stat = table.get(WORLD)
-    if (stat === undefined) throw new Error(`data/calculator/${file}: the World row (${WORLD}) is missing`)
-    return stat
-  }
-  const world: WorldStats = {
-    territorialCo2: worldStat(perCountry.territorialCo2, 'co2_per_capita.csv'),
-    consumptionCo2: worldStat(perCountry.consumptionCo2, 'consumption_co2_per_capita.csv'),
-    ghg: worldStat(perCountry.ghg, 'ghg_per_capita.csv'),
-    meatSupply: worldStat(perCountry.meatSupply, 'meat_supply_per_capita.csv')
-  }
-
-  const { countries, countryList, unsupportedCountries } = loadCountries(read('countries/iso3166-un-m49.csv'), perCountry)
+  const { countries, countryList, unsupportedCountries, world } = loadCountries(read, {
+    plausibleMaxGrid: (factors.get('param:energy.grid_intensity_plausible_max') as Factor).value,
+    knownSources: new Set(sources.keys())
+  })
   const airports = loadAirports(read('airports.csv'))
   if (!sources.has('openflights')) throw new Error('data/calculator/sources.csv: the OpenFlights entry (openflights) is missing')
 
@@ -168,35 +97,48 @@ export function factorOf (data: CalculatorData, key: string): Factor {
 
 export const CABIN_CLASSES = ['economy', 'premium_economy', 'business', 'first', 'average'] as const
 export const CAR_SIZES = ['small', 'medium', 'large', 'average'] as const
-export const DESNZ_CAR_FUELS = ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'battery_electric', 'unknown'] as const
+export const DESNZ_CAR_FUELS = ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'unknown'] as const
 export const DIET_STUDIES = ['scarborough_2023', 'scarborough_2014'] as const
 export const DIET_BANDS = ['vegan', 'vegetarian', 'pescatarian', 'low_meat', 'medium_meat', 'high_meat'] as const
 export const CLOTHING_AMOUNTS = ['none', 'little', 'average', 'much'] as const
 export const FLIGHT_FREQUENCIES = ['never', 'rare', 'sometimes', 'often'] as const
 
-const REQUIRED_FACTORS: readonly string[] = [
+/** A DESNZ direct factor and its well-to-tank (upstream) partner: `desnz:<key>` and `desnz:wtt.<key>`. */
+const WITH_UPSTREAM: readonly string[] = [
   ...['with_rf', 'without_rf'].flatMap((rf) => [
-    `desnz:flight.domestic.average.${rf}`,
-    ...['average', 'economy', 'business'].map((c) => `desnz:flight.short_haul.${c}.${rf}`),
-    ...['average', 'economy', 'premium_economy', 'business', 'first'].map((c) => `desnz:flight.long_haul.${c}.${rf}`)
+    `flight.domestic.average.${rf}`,
+    ...['average', 'economy', 'business'].map((c) => `flight.short_haul.${c}.${rf}`),
+    ...['average', 'economy', 'premium_economy', 'business', 'first'].map((c) => `flight.long_haul.${c}.${rf}`)
   ]),
-  ...CAR_SIZES.flatMap((size) => DESNZ_CAR_FUELS.map((fuel) => `desnz:car.${size}.${fuel}`)),
-  ...['medium', 'large', 'average'].flatMap((size) => ['lpg', 'cng'].map((fuel) => `desnz:car.${size}.${fuel}`)),
+  ...CAR_SIZES.flatMap((size) => DESNZ_CAR_FUELS.map((fuel) => `car.${size}.${fuel}`)),
+  ...['medium', 'large', 'average'].flatMap((size) => ['lpg', 'cng'].map((fuel) => `car.${size}.${fuel}`)),
+  'rail.national', 'rail.international', 'rail.light_rail_tram', 'rail.underground', 'bus.average_local', 'coach',
+  'petrol_avg_biofuel_blend.litre', 'diesel_avg_biofuel_blend.litre', 'lpg.litre',
+  'natural_gas.kwh_gross_cv', 'burning_oil.kwh_gross_cv', 'lpg.kwh_gross_cv', 'wood_logs.kwh', 'district_heat_and_steam.kwh'
+]
+
+/** The direct key of an upstream pair: fuels are `fuel.<x>`, district heat `heat.<x>`, the rest as written. */
+export function directKey (key: string): string {
+  if (/^(petrol|diesel|lpg|natural_gas|burning_oil|wood_logs)/.test(key)) return `fuel.${key}`
+  if (key.startsWith('district_heat')) return `heat.${key}`
+  return key
+}
+
+const REQUIRED_FACTORS: readonly string[] = [
+  ...WITH_UPSTREAM.flatMap((key) => [`desnz:${directKey(key)}`, `desnz:wtt.${key}`]),
   ...CAR_SIZES.map((size) => `desnz:ev.bev.${size}.kwh_per_km`),
-  'desnz:rail.national', 'desnz:rail.international', 'desnz:rail.light_rail_tram', 'desnz:rail.underground',
-  'desnz:bus.average_local', 'desnz:coach',
-  'desnz:fuel.petrol_avg_biofuel_blend.litre', 'desnz:fuel.diesel_avg_biofuel_blend.litre', 'desnz:fuel.lpg.litre',
-  'desnz:fuel.natural_gas.kwh_gross_cv', 'desnz:fuel.burning_oil.kwh_gross_cv', 'desnz:fuel.lpg.kwh_gross_cv',
-  'desnz:fuel.wood_logs.kwh', 'desnz:heat.district_heat_and_steam.kwh', 'desnz:biogenic.wood_logs.kwh',
+  'desnz:biogenic.wood_logs.kwh', 'desnz:heat.district_distribution_loss_5pct.kwh',
   ...DIET_STUDIES.flatMap((study) => DIET_BANDS.map((diet) => `diet:${study}.${diet}`)),
   'clothing:eea.textiles_per_capita_2020', 'clothing:useeio_v1_2.apparel_315000', 'clothing:levis_501.cradle_to_retail',
   ...['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.distance.${band}`),
-  'param:flight.band.domestic_below_km', 'param:flight.band.short_haul_up_to_km',
+  'param:flight.band.domestic_below_km', 'param:flight.band.short_haul_up_to_km', 'param:flight.band.transition_half_width_km',
   ...['rare', 'sometimes', 'often'].flatMap((f) => ['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.frequency.${f}.${band}`)),
-  'param:diet.reference_kcal_per_day', 'param:diet.low_meat_below_kg_per_year', 'param:diet.medium_meat_below_kg_per_year',
+  'param:diet.reference_kcal_per_day', 'param:diet.low_meat_below_g_per_day', 'param:diet.eaten_per_supplied_meat',
   ...CLOTHING_AMOUNTS.map((amount) => `param:clothes.multiplier.${amount}`),
-  'param:clothes.eu_consumption_co2_per_capita', 'param:clothes.secondhand_share_of_new',
-  'param:energy.electricity_kwh_per_m2', 'param:energy.heating_kwh_per_m2', 'param:energy.heat_pump_cop', 'param:energy.green_tariff'
+  'param:clothes.secondhand_share_of_new',
+  'param:energy.residential_share_of_electricity', 'param:energy.heat_pump_cop',
+  'param:energy.green_tariff.wind_onshore', 'param:energy.green_tariff.wind_onshore.low', 'param:energy.green_tariff.wind_onshore.high',
+  'param:energy.grid_intensity_plausible_max', 'param:rail.electric_kwh_per_passenger_km'
 ]
 
 function requiredFactorFile (key: string): string {
@@ -207,25 +149,7 @@ function requiredFactorFile (key: string): string {
 
 // ---- file loaders ----
 
-type Read = { table: CsvTable, label: string }
 type AddFactor = (factor: Factor, label: string) => void
-
-function number (raw: string | undefined, label: string, record: number, column: string, range: { min: number, max: number }): number {
-  // Number('') is 0 and Number(' 1 ') is 1: insist on a plain decimal so a blank cell is an error.
-  if (raw === undefined || !/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(raw)) {
-    throw new Error(`${label}: record ${record}: column "${column}" is not a number ("${raw ?? ''}")`)
-  }
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value < range.min || value > range.max) {
-    throw new Error(`${label}: record ${record}: column "${column}" = ${raw} is outside the plausible range ${range.min} to ${range.max}`)
-  }
-  return value
-}
-
-function text (raw: string | undefined, label: string, record: number, column: string): string {
-  if (raw === undefined || raw.trim() === '') throw new Error(`${label}: record ${record}: column "${column}" is empty`)
-  return raw
-}
 
 /** Rows transcribed by a third party (or quoted from press coverage) are not yet checked. */
 function statusFromProvenance (provenance: string): FactorStatus {
@@ -350,88 +274,6 @@ function loadParameters ({ table, label }: Read, add: AddFactor, sources: Map<st
       ...(year === undefined ? {} : { year })
     }, label)
   })
-}
-
-interface PerCountrySpec { source: string, unit: string, what: string, min: number, max: number }
-
-function loadPerCountry ({ table, label }: Read, column: string, spec: PerCountrySpec): Map<string, Factor> {
-  expectHeader(table, ['iso_code', 'country', 'year', column], label)
-  const values = new Map<string, Factor>()
-  table.rows.forEach((row, index) => {
-    const record = index + 2
-    const code = text(row.iso_code, label, record, 'iso_code')
-    if (!/^[A-Z]{3}$/.test(code) && code !== WORLD) throw new Error(`${label}: record ${record}: iso_code "${code}" is not an ISO 3166-1 alpha-3 code`)
-    if (values.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
-    const year = number(row.year, label, record, 'year', { min: 1990, max: 2100 })
-    const name = text(row.country, label, record, 'country')
-    values.set(code, {
-      key: `${spec.source}:${column}:${code}`,
-      id: `${spec.source}:${code}:${year}`,
-      value: number(row[column], label, record, column, spec),
-      unit: spec.unit,
-      source: spec.source,
-      status: 'published',
-      description: `${spec.what}, ${name}, ${year}`,
-      year
-    })
-  })
-  return values
-}
-
-interface PerCountryTables {
-  territorialCo2: Map<string, Factor>
-  consumptionCo2: Map<string, Factor>
-  ghg: Map<string, Factor>
-  gridIntensity: Map<string, Factor>
-  meatSupply: Map<string, Factor>
-}
-
-function loadCountries ({ table, label }: Read, perCountry: PerCountryTables): Pick<CalculatorData, 'countries' | 'countryList' | 'unsupportedCountries'> {
-  for (const column of ['name', 'alpha-3', 'region', 'sub-region']) {
-    if (!table.header.includes(column)) throw new Error(`${label}: column "${column}" is missing`)
-  }
-  const countries = new Map<string, Country>()
-  const unsupported: UnsupportedCountry[] = []
-  table.rows.forEach((row, index) => {
-    const record = index + 2
-    const code = text(row['alpha-3'], label, record, 'alpha-3')
-    if (!/^[A-Z]{3}$/.test(code)) throw new Error(`${label}: record ${record}: alpha-3 "${code}" is malformed`)
-    if (countries.has(code)) throw new Error(`${label}: record ${record}: duplicate alpha-3 "${code}"`)
-    const name = text(row.name, label, record, 'name')
-    const region = row.region ?? ''
-    const territorialCo2 = perCountry.territorialCo2.get(code)
-    const gridIntensity = perCountry.gridIntensity.get(code)
-    // Supported means every endpoint can answer from data: a UN M49 region, a national
-    // CO2 figure for /footprint and a grid intensity for /energy and electric cars.
-    const missing = [
-      region === '' ? 'no UN M49 region' : undefined,
-      territorialCo2 === undefined ? 'no per-capita CO2 figure' : undefined,
-      gridIntensity === undefined ? 'no electricity carbon intensity' : undefined
-    ].filter((reason) => reason !== undefined)
-    if (missing.length > 0 || territorialCo2 === undefined || gridIntensity === undefined) {
-      unsupported.push({ code, name, reason: missing.join('; ') })
-      return
-    }
-    countries.set(code, {
-      code,
-      name,
-      region,
-      subRegion: text(row['sub-region'], label, record, 'sub-region'),
-      measurementSystem: IMPERIAL_COUNTRIES.has(code) ? 'imperial' : 'metric',
-      territorialCo2,
-      consumptionCo2: perCountry.consumptionCo2.get(code),
-      ghg: perCountry.ghg.get(code),
-      gridIntensity,
-      meatSupply: perCountry.meatSupply.get(code)
-    })
-  })
-  if (countries.size < 150) throw new Error(`${label}: only ${countries.size} countries have the data the calculator needs; the data files look damaged`)
-  for (const code of IMPERIAL_COUNTRIES) {
-    if (!countries.has(code)) throw new Error(`${label}: imperial country ${code} is not supported; check the data files`)
-  }
-  const collator = new Intl.Collator('en')
-  const countryList = [...countries.values()].sort((a, b) => collator.compare(a.name, b.name))
-  return { countries, countryList, unsupportedCountries: unsupported }
 }
 
 function loadAirports ({ table, label }: Read): Map<string, Airport> {

@@ -1,155 +1,123 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { TObject } from 'typebox'
+import type { Static, TObject, TSchema } from 'typebox'
 import { errorResponses } from '../http/schemas.ts'
 import type { CalculatorData } from './calculator.data.ts'
-import { mass, present } from './calculation.ts'
 import {
   CarQuery, CarResult, ClothesQuery, ClothesResult, ConfigQuery, ConfigResult, CountryList, DietQuery, DietResult,
   EmptyQuery, EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong
 } from './calculator.schemas.ts'
-import { calculateCar } from './car.ts'
-import { calculateClothes } from './clothes.ts'
+import { carAnswer } from './car.ts'
+import { clothesAnswer } from './clothes.ts'
 import { countryConfig, listCountries } from './countries.ts'
-import { calculateDiet } from './diet.ts'
-import { calculateEnergy } from './energy.ts'
-import { calculateFlight, flightTotals } from './flight.ts'
-import { calculateFootprint } from './footprint.ts'
+import { dietAnswer } from './diet.ts'
+import { energyAnswer } from './energy.ts'
+import { flightAnswer } from './flight.ts'
+import { footprintAnswer } from './footprint.ts'
 import { queryGuard } from './query-guard.ts'
 
 /**
- * The footprint calculator, registered by app.ts under /api/v1/co2-calculator.
- * Every route is GET, unauthenticated and answers from data loaded once at start-up.
+ * The footprint calculator, registered by app.ts under /api/v1/co2-calculator. Every route is
+ * GET, unauthenticated and answers from data loaded once at start-up; each is one row of the
+ * table below: path, documentation, query schema, answer schema and the calculation.
  */
+
+interface CalculatorRoute<Q extends TObject, R extends TSchema> {
+  path: string
+  summary: string
+  description: string
+  querystring: Q
+  response: R
+  answer: (data: CalculatorData, query: Static<Q>) => unknown
+}
+
+/** One table row; the generic keeps each row's query and answer types tied together. */
+function route<Q extends TObject, R extends TSchema> (row: CalculatorRoute<Q, R>): CalculatorRoute<TObject, TSchema> {
+  return row as unknown as CalculatorRoute<TObject, TSchema>
+}
+
+const ANSWER_NOTE = 'Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary\'s figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country\'s whole per-person footprint.'
+
+export const CALCULATOR_ROUTES = [
+  route({
+    path: '/countries',
+    summary: 'Supported countries',
+    description: 'Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement system (imperial for USA, LBR and MMR).',
+    querystring: EmptyQuery,
+    response: CountryList,
+    answer: (data) => listCountries(data)
+  }),
+  route({
+    path: '/config',
+    summary: 'Default units and options for a country',
+    description: 'The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults (household_size is the country\'s average).',
+    querystring: ConfigQuery,
+    response: ConfigResult,
+    answer: countryConfig
+  }),
+  route({
+    path: '/footprint',
+    summary: 'Average footprint of a person in a country',
+    description: 'National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison.',
+    querystring: FootprintQuery,
+    response: FootprintResult,
+    answer: footprintAnswer
+  }),
+  route({
+    path: '/flight',
+    summary: 'Emissions of flights',
+    description: `Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative forcing on by default, and both values are returned. ${ANSWER_NOTE}`,
+    querystring: FlightQuery,
+    response: FlightResult,
+    answer: flightAnswer
+  }),
+  route({
+    path: '/diet',
+    summary: 'Emissions of a diet',
+    description: `A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the low-meat group where the country's meat eaten is under 50 g a day, else the middle group. ${ANSWER_NOTE}`,
+    querystring: DietQuery,
+    response: DietResult,
+    answer: dietAnswer
+  }),
+  route({
+    path: '/car',
+    summary: 'Emissions of car, rail or bus travel',
+    description: `A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. ${ANSWER_NOTE}`,
+    querystring: CarQuery,
+    response: CarResult,
+    answer: carAnswer
+  }),
+  route({
+    path: '/clothes',
+    summary: 'Emissions of clothes shopping',
+    description: `A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. ${ANSWER_NOTE}`,
+    querystring: ClothesQuery,
+    response: ClothesResult,
+    answer: clothesAnswer
+  }),
+  route({
+    path: '/energy',
+    summary: 'Emissions of home electricity and heating',
+    description: `A year of home energy per person: measured kWh, or the country's average household (electricity demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). ${ANSWER_NOTE}`,
+    querystring: EnergyQuery,
+    response: EnergyResult,
+    answer: energyAnswer
+  })
+]
+
 export const calculatorRoutes: FastifyPluginAsyncTypebox<{ data: CalculatorData }> = async (app, { data }) => {
   const tags = ['calculator']
-  // Runs before ajv: rejects unknown, repeated, empty and non-decimal parameters (query-guard.ts).
-  const guard = (schema: TObject) => {
-    const check = queryGuard(schema)
-    return async (request: { query: unknown }) => { check(request.query) }
-  }
 
   // Monitoring only: no query schema, so a probe's cache-busting parameter is not an error.
   app.get('/ping', {
     schema: { tags, summary: 'Health check', description: 'Returns {"message": "pong"}.', response: { 200: Pong } }
   }, async () => ({ message: 'pong' as const }))
 
-  app.get('/countries', {
-    schema: {
-      tags,
-      summary: 'Supported countries',
-      description: 'Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region, and measurement system (imperial for USA, LBR and MMR).',
-      querystring: EmptyQuery,
-      response: { 200: CountryList, ...errorResponses(400) }
-    },
-    preValidation: guard(EmptyQuery)
-  }, async () => listCountries(data))
-
-  app.get('/config', {
-    schema: {
-      tags,
-      summary: 'Default units and options for a country',
-      description: 'The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults.',
-      querystring: ConfigQuery,
-      response: { 200: ConfigResult, ...errorResponses(400) }
-    },
-    preValidation: guard(ConfigQuery)
-  }, async (request) => countryConfig(data, request.query))
-
-  app.get('/footprint', {
-    schema: {
-      tags,
-      summary: 'Average footprint of a person in a country',
-      description: 'National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison.',
-      querystring: FootprintQuery,
-      response: { 200: FootprintResult, ...errorResponses(400) }
-    },
-    preValidation: guard(FootprintQuery)
-  }, async (request) => {
-    const calculation = calculateFootprint(data, request.query)
-    const country = data.countries.get(calculation.countryCode)
-    const shown = [calculation.worldFactor, country?.territorialCo2, country?.consumptionCo2, country?.ghg].filter((factor) => factor !== undefined)
-    return {
-      ...present(data, calculation, shown),
-      basis: calculation.basis,
-      gases: calculation.basis === 'ghg' ? 'co2e' as const : 'co2' as const,
-      values: calculation.values,
-      world: calculation.world,
-      ratio_to_world: Math.round(calculation.ratioToWorld * 1000) / 1000
-    }
-  })
-
-  app.get('/flight', {
-    schema: {
-      tags,
-      summary: 'Emissions of flights',
-      description: 'Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class; radiative forcing on by default, and both values are returned.',
-      querystring: FlightQuery,
-      response: { 200: FlightResult, ...errorResponses(400) }
-    },
-    preValidation: guard(FlightQuery)
-  }, async (request) => {
-    const calculation = calculateFlight(data, request.query)
-    const totals = flightTotals(calculation)
-    return {
-      ...present(data, calculation.selected),
-      co2e_with_rf: mass(totals.withRfKg),
-      co2e_without_rf: mass(totals.withoutRfKg),
-      radiative_forcing: {
-        included: calculation.selected === calculation.withRf,
-        method: 'DESNZ 2025 "with RF" factors (a 1.7 multiplier on the CO2 component for the non-CO2 effects of aviation) in co2e_with_rf; "without RF" factors in co2e_without_rf'
-      }
-    }
-  })
-
-  app.get('/diet', {
-    schema: {
-      tags,
-      summary: 'Emissions of a diet',
-      description: 'A year of a diet (Scarborough et al. 2023 by default), scaled by calories; everything = the meat-eater group matching the country\'s meat supply.',
-      querystring: DietQuery,
-      response: { 200: DietResult, ...errorResponses(400) }
-    },
-    preValidation: guard(DietQuery)
-  }, async (request) => {
-    const calculation = calculateDiet(data, request.query)
-    return {
-      ...present(data, calculation),
-      range: calculation.range === undefined
-        ? null
-        : { low: mass(calculation.range.lowKg), high: mass(calculation.range.highKg), description: '2.5th to 97.5th percentile of the study\'s Monte Carlo distribution' }
-    }
-  })
-
-  app.get('/car', {
-    schema: {
-      tags,
-      summary: 'Emissions of car, rail or bus travel',
-      description: 'A year of travel: distance x DESNZ 2025 factor. Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars on the country\'s grid. Rail, bus and coach per passenger-km.',
-      querystring: CarQuery,
-      response: { 200: CarResult, ...errorResponses(400) }
-    },
-    preValidation: guard(CarQuery)
-  }, async (request) => present(data, calculateCar(data, request.query)))
-
-  app.get('/clothes', {
-    schema: {
-      tags,
-      summary: 'Emissions of clothes shopping',
-      description: 'A year of clothes, by amount (country-scaled EU average), by spend in US dollars, or by garments bought: exactly one of these.',
-      querystring: ClothesQuery,
-      response: { 200: ClothesResult, ...errorResponses(400) }
-    },
-    preValidation: guard(ClothesQuery)
-  }, async (request) => present(data, calculateClothes(data, request.query)))
-
-  app.get('/energy', {
-    schema: {
-      tags,
-      summary: 'Emissions of home electricity and heating',
-      description: 'A year of home energy per person: measured kWh or floor area x assumed kWh per m², times the country\'s grid intensity or the DESNZ fuel factor, divided by household size.',
-      querystring: EnergyQuery,
-      response: { 200: EnergyResult, ...errorResponses(400) }
-    },
-    preValidation: guard(EnergyQuery)
-  }, async (request) => present(data, calculateEnergy(data, request.query)))
+  for (const row of CALCULATOR_ROUTES) {
+    // Runs before ajv: rejects unknown, repeated, empty and non-decimal parameters (query-guard.ts).
+    const guard = queryGuard(row.querystring)
+    app.get(row.path, {
+      schema: { tags, summary: row.summary, description: row.description, querystring: row.querystring, response: { 200: row.response, ...errorResponses(400) } },
+      preValidation: async (request) => { guard(request.query) }
+    }, async (request) => row.answer(data, request.query as Static<TObject>))
+  }
 }

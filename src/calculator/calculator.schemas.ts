@@ -18,7 +18,11 @@ const countryCode = Type.String({
 const measurementSystem = Type.Optional(StringEnum(ENUMS.measurement_system, {
   description: 'Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country\'s system (see /config). Results are always in kg, t and lb.'
 }))
+const boundary = Type.Optional(StringEnum(ENUMS.boundary, {
+  description: 'life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion).'
+}))
 const common = { country_code: countryCode, measurement_system: measurementSystem }
+const category = { ...common, boundary }
 
 function query<P extends TProperties> (properties: P) {
   return Type.Object(properties, { additionalProperties: false })
@@ -30,7 +34,7 @@ export const ConfigQuery = query({ ...common })
 export type ConfigQuery = Static<typeof ConfigQuery>
 
 export const FootprintQuery = query({
-  ...common,
+  ...category,
   basis: Type.Optional(StringEnum(ENUMS.basis, {
     description: 'Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption.'
   }))
@@ -38,7 +42,7 @@ export const FootprintQuery = query({
 export type FootprintQuery = Static<typeof FootprintQuery>
 
 export const FlightQuery = query({
-  ...common,
+  ...category,
   frequency: Type.Optional(StringEnum(ENUMS.frequency, {
     description: 'Flowcarbon profile. never; rare = 1 return short-haul flight a year; sometimes = 2 return short-haul and 1 return medium-haul; often = 4 return short-haul, 2 medium-haul and 1 long-haul. One of four input modes (frequency, flight counts, legs, distance): give exactly one.'
   })),
@@ -52,15 +56,15 @@ export const FlightQuery = query({
   distance: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 20038, description: 'One-way great-circle distance of one flight, in km (or miles when imperial). At most half the Earth\'s circumference (20,038 km).' })),
   trips: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'How many times a year the legs or the distance are flown. Default 1. Legs and distance modes only.' })),
   round_trip: Type.Optional(Type.Boolean({ description: 'true: each leg or distance is also flown back. Default false. Legs and distance modes only.' })),
-  cabin_class: Type.Optional(StringEnum(ENUMS.cabin_class, { description: 'Cabin class; average = DESNZ average passenger. Default economy.' })),
+  cabin_class: Type.Optional(StringEnum(ENUMS.cabin_class, { description: 'Cabin class; average = DESNZ average passenger. Default economy. In every band economy <= premium_economy <= business <= first.' })),
   radiative_forcing: Type.Optional(Type.Boolean({ description: 'Include the non-CO2 warming effect of aviation (DESNZ "with RF" factors). Default true. The response carries both values either way.' }))
 })
 export type FlightQuery = Static<typeof FlightQuery>
 
 export const DietQuery = query({
-  ...common,
+  ...category,
   diet_form: StringEnum(ENUMS.diet_form, {
-    description: 'Diet. everything = an omnivore eating the country\'s meat supply band (FAO); pescetarian and pescatarian are the same. Required.'
+    description: 'Diet. everything = an omnivore: the low-meat group where the country\'s meat eaten (FAO supply x 0.76, Colombani and Brunner 2024) is under 50 g a day, else the middle (medium-meat) group; pescetarian and pescatarian are the same. Required.'
   }),
   calories: Type.Optional(Type.Integer({ minimum: 1200, maximum: 4000, description: 'Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000.' })),
   study: Type.Optional(StringEnum(ENUMS.study, { description: 'Which Scarborough et al. study supplies the factors. Default scarborough_2023.' }))
@@ -68,7 +72,7 @@ export const DietQuery = query({
 export type DietQuery = Static<typeof DietQuery>
 
 export const CarQuery = query({
-  ...common,
+  ...category,
   distance: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Distance travelled a year, in km (or miles when imperial). At most 1,000,000 km. Required.' }),
   mode: Type.Optional(StringEnum(ENUMS.mode, { description: 'car (default), rail, bus (average local bus) or coach.' })),
   fuel_type: Type.Optional(StringEnum(ENUMS.fuel_type, { description: 'Car fuel. Default unknown (DESNZ average of the fleet). Car mode only.' })),
@@ -81,8 +85,8 @@ export const CarQuery = query({
 export type CarQuery = Static<typeof CarQuery>
 
 export const ClothesQuery = query({
-  ...common,
-  amount: Type.Optional(StringEnum(ENUMS.amount, { description: 'How much clothing the person buys compared with the country average: none, little (half), average, much (twice). One of three input modes (amount, spend_usd, items): give exactly one.' })),
+  ...category,
+  amount: Type.Optional(StringEnum(ENUMS.amount, { description: 'How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing, footwear and household textiles (270 kg CO2e a year, 2020), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one.' })),
   spend_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description: 'Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode.' })),
   new_items: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'New garments bought a year. Item mode, with secondhand_items.' })),
   secondhand_items: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Second-hand garments bought a year. Item mode, with new_items.' }))
@@ -90,13 +94,14 @@ export const ClothesQuery = query({
 export type ClothesQuery = Static<typeof ClothesQuery>
 
 export const EnergyQuery = query({
-  ...common,
-  household_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'People living in the home; the result is per person. Default 1.' })),
-  home_size: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 60_000, description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Required unless both electricity_kwh and heating_kwh are given (or heating_type is none).' })),
-  energy_type: Type.Optional(StringEnum(ENUMS.energy_type, { description: 'conventional (default): the country\'s grid mix; green: a renewable electricity tariff, counted as zero (market-based).' })),
-  heating_type: Type.Optional(StringEnum(ENUMS.heating_type, { description: 'Main heating. Default natural_gas.' })),
-  electricity_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Measured electricity use of the household a year, in kWh (excluding electric heating given in heating_kwh). Replaces the floor-area model.' })),
-  heating_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, electricity for electric heating and heat pumps. Replaces the floor-area model.' }))
+  ...category,
+  household_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'People living in the home; the result is per person. Default: the country\'s average household size (UN DESA), so the default answer is the average resident\'s.' })),
+  home_size: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 60_000, description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Accepted for Flowcarbon clients and checked, but not used: no per-country dwelling-size data is cited, so the defaults describe the country\'s average household (see docs/methodology.md).' })),
+  energy_type: Type.Optional(StringEnum(ENUMS.energy_type, { description: 'conventional (default): the grid; green: a renewable electricity tariff, whose market-based figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero.' })),
+  electricity_method: Type.Optional(StringEnum(ENUMS.electricity_method, { description: 'Which GHG Protocol Scope 2 figure goes into co2e: location_based (default, the country\'s grid) or market_based (the tariff). The answer always gives both (electricity).' })),
+  heating_type: Type.Optional(StringEnum(ENUMS.heating_type, { description: 'Main heating. Default natural_gas; without heating_kwh the heat demand is the country\'s average (buildings CO2 per person as natural-gas kWh).' })),
+  electricity_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Measured electricity use of the household a year, in kWh (excluding electric heating given in heating_kwh). Default: the country\'s household electricity per person x its average household size.' })),
+  heating_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, electricity for electric heating and heat pumps. Default: the country\'s average (see heating_type).' }))
 })
 export type EnergyQuery = Static<typeof EnergyQuery>
 
@@ -122,7 +127,30 @@ const BreakdownItem = Type.Object({
   }),
   source: Type.String({ description: 'Id of the entry in sources.' }),
   derivation: Type.Optional(Type.String({ description: 'How a derived factor was computed from published ones.' })),
-  note: Type.Optional(Type.String())
+  note: Type.Optional(Type.String()),
+  range: Type.Object({
+    low_kg: Type.Number(),
+    high_kg: Type.Number(),
+    basis: Type.Array(Type.String(), { description: 'The cited alternatives the range spans, or a statement that none is cited.' })
+  }, { additionalProperties: false, description: 'Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs).' })
+}, { additionalProperties: false })
+
+const DefaultUsed = Type.Object({
+  parameter: Type.String(),
+  value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
+  basis: Type.String({ description: 'Where the default comes from.' })
+}, { additionalProperties: false })
+
+const CountryDatum = Type.Object({
+  figure: Type.String({ description: 'What the figure is, e.g. grid_intensity, td_losses, household_size.' }),
+  country_code: Type.String(),
+  value: Type.Number(),
+  unit: Type.String(),
+  year: Type.Integer({ description: 'The year the figure describes.' }),
+  factor_id: Type.String(),
+  factor_status: StringEnum(['published', 'unverified', 'assumption'] as const, { description: 'assumption: a regional value stands in for a missing or impossible national one.' }),
+  source: Type.String(),
+  description: Type.String()
 }, { additionalProperties: false })
 
 const Source = Type.Object({
@@ -144,9 +172,20 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
     co2e: Mass,
     period: Type.Literal('year'),
     per: Type.Literal('person'),
+    boundary: StringEnum(ENUMS.boundary, { description: 'The boundary of co2e.' }),
+    co2e_life_cycle: Mass,
+    co2e_combustion: Mass,
+    range: Type.Object({
+      low: Mass,
+      high: Mass,
+      basis: Type.Array(Type.String())
+    }, { additionalProperties: false, description: 'Sum of the breakdown entries\' ranges: cited alternatives only; low <= co2e <= high.' }),
+    warnings: Type.Array(Type.String(), { description: 'Set when the result exceeds the country\'s whole per-person footprint.' }),
     inputs,
     ...extra,
     breakdown: Type.Array(BreakdownItem, { description: 'Entries sum to co2e (allowing for rounding).' }),
+    defaults_used: Type.Array(DefaultUsed, { description: 'Every parameter left out and the default that stood in, with its basis.' }),
+    country_data: Type.Array(CountryDatum, { description: 'Every country figure used, with its year and source.' }),
     assumptions: Type.Array(Type.String()),
     sources: Type.Array(Source)
   }, { additionalProperties: false, description })
@@ -183,13 +222,16 @@ export const DietInputs = Type.Object({
   diet_used: Type.String({ description: 'The Scarborough diet group applied.' }),
   study: Type.String(),
   calories: Type.Integer(),
-  meat_supply: Type.Optional(Type.Object({ kg_per_year: Type.Number(), year: Type.Integer(), country_code: Type.String() }, { additionalProperties: false }))
+  meat_supply: Type.Optional(Type.Object({
+    kg_per_year: Type.Number({ description: 'FAO meat supply (carcass weight).' }),
+    eaten_g_per_day: Type.Number({ description: 'Estimated meat eaten: supply x 0.7623 (Colombani and Brunner 2024) / 365 x 1000.' }),
+    year: Type.Integer(),
+    country_code: Type.String()
+  }, { additionalProperties: false }))
 }, { additionalProperties: false })
 export type DietInputs = Static<typeof DietInputs>
 
-export const DietResult = result(DietInputs, {
-  range: Type.Union([Type.Object({ low: Mass, high: Mass, description: Type.String() }, { additionalProperties: false }), Type.Null()], { description: '2.5th-97.5th percentile range (2023 study only).' })
-}, 'A year of a diet.')
+export const DietResult = result(DietInputs, {}, 'A year of a diet.')
 
 export const CarInputs = Type.Object({
   mode: Type.String(),
@@ -199,7 +241,8 @@ export const CarInputs = Type.Object({
   car_size: Type.Optional(Type.String()),
   occupancy: Type.Optional(Type.Integer()),
   fuel_economy: Type.Optional(Type.Object({ value: Type.Number(), unit: Type.String(), per_km: Type.Number(), per_km_unit: Type.String() }, { additionalProperties: false })),
-  rail_type: Type.Optional(Type.String())
+  rail_type: Type.Optional(Type.String()),
+  factor_region: Type.String({ description: 'Whose figure the factor is: GBR for DESNZ UK factors, or the country when its own grid is used.' })
 }, { additionalProperties: false })
 export type CarInputs = Static<typeof CarInputs>
 
@@ -211,26 +254,34 @@ export const ClothesInputs = Type.Object({
   spend_usd: Type.Optional(Type.Number()),
   new_items: Type.Optional(Type.Integer()),
   secondhand_items: Type.Optional(Type.Integer()),
-  country_scale: Type.Optional(Type.Object({ ratio: Type.Number(), basis: Type.String(), country_t: Type.Number(), reference_t: Type.Number() }, { additionalProperties: false }))
+  factor_region: Type.String({ description: 'Whose figure the factor is: EU-27 (EEA) for amount, US (US EPA) for spend, global (one LCA) for items.' })
 }, { additionalProperties: false })
 export type ClothesInputs = Static<typeof ClothesInputs>
 
 export const ClothesResult = result(ClothesInputs, {}, 'A year of clothes shopping.')
 
 export const EnergyInputs = Type.Object({
-  household_size: Type.Integer(),
+  household_size: Type.Number({ description: 'People sharing the home: as given, or the country\'s average household size.' }),
   home_size: Type.Optional(Length),
   home_size_m2: Type.Optional(Type.Number()),
   energy_type: Type.String(),
+  electricity_method: Type.String(),
   heating_type: Type.String(),
-  electricity_kwh: Type.Number({ description: 'Household electricity a year (kWh), measured or modelled.' }),
-  electricity_source: StringEnum(['measured', 'modelled'] as const),
-  heating_kwh: Type.Number({ description: 'Household heating energy bought a year (kWh), measured or modelled.' }),
-  heating_source: StringEnum(['measured', 'modelled', 'none'] as const)
+  electricity_kwh: Type.Number({ description: 'Household electricity a year (kWh), measured or the country default.' }),
+  electricity_source: StringEnum(['measured', 'country_default'] as const),
+  heating_kwh: Type.Number({ description: 'Household heating energy bought a year (kWh), measured or the country default.' }),
+  heating_source: StringEnum(['measured', 'country_default', 'none'] as const)
 }, { additionalProperties: false })
 export type EnergyInputs = Static<typeof EnergyInputs>
 
-export const EnergyResult = result(EnergyInputs, {}, 'A year of home electricity and heating, per person.')
+export const EnergyResult = result(EnergyInputs, {
+  electricity: Type.Object({
+    method: StringEnum(ENUMS.electricity_method, { description: 'The method whose figure is in co2e.' }),
+    location_based: Mass,
+    market_based: Mass,
+    market_based_basis: Type.String()
+  }, { additionalProperties: false, description: 'The answer\'s total by each GHG Protocol Scope 2 method (same boundary).' })
+}, 'A year of home electricity and heating, per person.')
 
 export const FootprintInputs = Type.Object({
   basis: Type.String({ description: 'The basis asked for.' })
@@ -289,9 +340,11 @@ export const ConfigResult = Type.Object({
     rail_type: Type.String(),
     energy_type: Type.String(),
     heating_type: Type.String(),
-    household_size: Type.Integer(),
+    household_size: Type.Number({ description: 'The country\'s average household size (UN DESA).' }),
     calories: Type.Integer(),
-    basis: Type.String()
+    basis: Type.String(),
+    boundary: Type.String(),
+    electricity_method: Type.String()
   }, { additionalProperties: false })
 }, { additionalProperties: false })
 

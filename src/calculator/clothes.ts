@@ -1,18 +1,21 @@
-import { AppError } from '../http/errors.ts'
+import { present, runScenarios, type PresentedCalculation } from './answer.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 import { factorOf, type CalculatorData, type Factor } from './calculator.data.ts'
-import { derive, item, type BreakdownItem, type Calculation } from './calculation.ts'
+import { derive, item, type BreakdownItem, type Calculation, type Scenario } from './calculation.ts'
 import type { ClothesInputs, ClothesQuery } from './calculator.schemas.ts'
-import { measurementSystemFor, resolveCountry } from './countries.ts'
+import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from './countries.ts'
 
 /**
  * Clothes, by one of three methods:
- * - amount: the EEA EU-27 textiles footprint (270 kg a year), scaled to the country by its
- *   consumption CO2 per person relative to the EU, times a profile multiplier;
+ * - amount: the EEA EU-27 footprint of clothing, footwear and household textiles (270 kg a
+ *   year, 2020), the one cited average, stated as an EU figure for every country, times a
+ *   profile multiplier;
  * - spend_usd: US EPA USEEIO apparel factor per dollar;
  * - new_items / secondhand_items: a Levi's 501 jeans (cradle to retail) per new garment.
+ * All three are supply-chain figures with no combustion-only part and no cited interval.
  */
 
-export function calculateClothes (data: CalculatorData, query: ClothesQuery): Calculation<ClothesInputs> {
+export function clothesAnswer (data: CalculatorData, query: ClothesQuery): PresentedCalculation<ClothesInputs> {
   const country = resolveCountry(data, query.country_code)
   const system = measurementSystemFor(country, query.measurement_system)
   const modes: Array<{ mode: ClothesInputs['mode'], parameter: string }> = []
@@ -21,44 +24,30 @@ export function calculateClothes (data: CalculatorData, query: ClothesQuery): Ca
   if (query.new_items !== undefined || query.secondhand_items !== undefined) modes.push({ mode: 'items', parameter: query.new_items !== undefined ? 'new_items' : 'secondhand_items' })
   const mode = modes[0]
   if (mode === undefined) {
-    throw new AppError(400, 'missing_parameter', 'Describe clothes shopping with one of: amount (none, little, average, much), spend_usd, or new_items and secondhand_items.', { parameter: 'amount' })
+    throw CalculatorInputError.missing('amount', 'Describe clothes shopping with one of: amount (none, little, average, much), spend_usd, or new_items and secondhand_items.')
   }
   const second = modes[1]
   if (second !== undefined) {
-    throw new AppError(400, 'conflicting_parameters', `Give one way of describing clothes shopping, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`, { parameter: second.parameter })
+    throw CalculatorInputError.conflicting(second.parameter, `Give one way of describing clothes shopping, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`)
   }
-  const base = { countryCode: country.code, measurementSystem: system }
-  const assumptions: string[] = []
+  const boundary = query.boundary ?? 'life_cycle'
+  const assumptions: string[] = ['Clothes factors cover production and the supply chain up to purchase, with no combustion-only part: both boundaries give the same figure. No interval is cited for them.']
   const used: Factor[] = []
   let breakdown: BreakdownItem[]
-  const inputs: ClothesInputs = { mode: mode.mode }
+  const inputs: ClothesInputs = { mode: mode.mode, factor_region: 'EU-27' }
 
   if (mode.mode === 'amount') {
     const amount = query.amount ?? 'average'
     inputs.amount = amount
     const baseline = factorOf(data, 'clothing:eea.textiles_per_capita_2020')
-    const reference = factorOf(data, 'param:clothes.eu_consumption_co2_per_capita')
     const multiplier = factorOf(data, `param:clothes.multiplier.${amount}`)
     used.push(multiplier)
-    const national = country.consumptionCo2 ?? country.territorialCo2
-    const basis = country.consumptionCo2 === undefined ? 'territorial' : 'consumption'
-    if (basis === 'territorial') assumptions.push(`${country.name} has no consumption-based CO2 figure; its territorial CO2 per person is used to scale the baseline.`)
-    const ratio = national.value / reference.value
-    inputs.country_scale = { ratio: Math.round(ratio * 10000) / 10000, basis, country_t: national.value, reference_t: reference.value }
-    const factor = derive([baseline, national, reference], {
-      key: `derived:clothes.${country.code}`,
-      id: `tonne:clothes.baseline.${country.code}`,
-      value: baseline.value * ratio,
-      unit: 'kg CO2e per person per year',
-      description: `EU textiles footprint scaled to ${country.name}`,
-      derivation: `${baseline.value} kg (${baseline.id}) x ${national.value} t (${national.id}, ${basis} CO2 per person) / ${reference.value} t (${reference.id}, EU)`,
-      status: 'assumption'
-    })
-    assumptions.push('The EU clothing, footwear and household-textiles footprint (EEA, 2020, cradle to purchase) is scaled to the country by how much its residents consume (CO2 per person relative to the EU); a proxy, not a measured clothing footprint.')
-    breakdown = [item(factor, 'clothes', `${amount} clothes shopping`, multiplier.value, 'x country-average purchases', `multiplier ${multiplier.value} (${multiplier.id})`)]
+    assumptions.push(`The average is the EU-27's (EEA, 2020: ${baseline.value} kg CO2e per person a year for clothing, footwear and household textiles), the one cited per-person figure; it is used for ${country.name} as an EU figure, not a national one.`)
+    breakdown = [item(baseline, 'clothes', `${amount} clothes shopping (EU-27 average x ${multiplier.value})`, multiplier.value, 'x EU-27 average purchases', `multiplier ${multiplier.value} (${multiplier.id})`)]
   } else if (mode.mode === 'spend') {
     const spend = query.spend_usd ?? 0
     inputs.spend_usd = spend
+    inputs.factor_region = 'US'
     const factor = factorOf(data, 'clothing:useeio_v1_2.apparel_315000')
     assumptions.push('Spending is read as 2021 US dollars at purchaser price; the US EPA factor describes US supply chains and understates imported clothing made with coal-heavy electricity.')
     breakdown = [item(factor, 'clothes', 'clothes bought (by spend)', spend, 'USD (2021)')]
@@ -67,6 +56,7 @@ export function calculateClothes (data: CalculatorData, query: ClothesQuery): Ca
     const secondhand = query.secondhand_items ?? 0
     inputs.new_items = newItems
     inputs.secondhand_items = secondhand
+    inputs.factor_region = 'global'
     const perItem = factorOf(data, 'clothing:levis_501.cradle_to_retail')
     const share = factorOf(data, 'param:clothes.secondhand_share_of_new')
     const newItem = derive([perItem], {
@@ -93,5 +83,8 @@ export function calculateClothes (data: CalculatorData, query: ClothesQuery): Ca
       item(usedItem, 'secondhand_clothes', 'second-hand garments', secondhand, 'garments')
     ]
   }
-  return { ...base, inputs, breakdown, assumptions, used }
+  const defaults = [...systemDefault(country, query), ...defaultsFor(query, ['boundary'])]
+  const run = (_scenario: Scenario): Calculation<ClothesInputs> => ({ countryCode: country.code, measurementSystem: system, inputs, breakdown, assumptions, used, defaults })
+  const runs = runScenarios({ boundary, radiativeForcing: false, method: 'location_based', bound: 'central' }, { radiativeForcing: false, method: false }, run)
+  return present(data, runs, { category: 'clothes', warn: true })
 }

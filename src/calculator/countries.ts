@@ -1,5 +1,6 @@
-import { AppError } from '../http/errors.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 import { CABIN_CLASSES, CAR_SIZES, CLOTHING_AMOUNTS, FLIGHT_FREQUENCIES, type CalculatorData, type Country } from './calculator.data.ts'
+import { BOUNDARIES, ELECTRICITY_METHODS, type DefaultUsed } from './calculation.ts'
 import { FUEL_ECONOMY_UNITS, UNITS, type MeasurementSystem } from './units.ts'
 
 /** Input enums as clients send them; the single list the schemas, /config and the docs share. */
@@ -17,7 +18,9 @@ export const ENUMS = {
   car_size: CAR_SIZES,
   rail_type: ['national', 'international', 'light_rail', 'underground'],
   fuel_economy_unit: FUEL_ECONOMY_UNITS,
-  basis: ['consumption', 'territorial', 'ghg']
+  basis: ['consumption', 'territorial', 'ghg'],
+  boundary: BOUNDARIES,
+  electricity_method: ELECTRICITY_METHODS
 } as const
 
 export const DEFAULTS = {
@@ -34,10 +37,47 @@ export const DEFAULTS = {
   rail_type: 'national',
   energy_type: 'conventional',
   heating_type: 'natural_gas',
-  household_size: 1,
   calories: 2000,
-  basis: 'consumption'
+  basis: 'consumption',
+  boundary: 'life_cycle',
+  electricity_method: 'location_based'
 } as const
+
+type DefaultParameter = keyof typeof DEFAULTS
+
+/** Where each fixed default comes from (country defaults say so in their own entries). */
+export const DEFAULT_BASIS: Record<DefaultParameter, string> = {
+  diet_form: 'Flowcarbon\'s diet_form is required; everything is its omnivore (see the diet_used input)',
+  study: 'Scarborough et al. 2023, the newer study with a 95 % interval',
+  cabin_class: 'Tonne default: the cabin most passengers fly',
+  radiative_forcing: 'DESNZ 2025 recommends the 1.7 multiplier on CO2 as its central estimate (methodology 8.43)',
+  round_trip: 'Tonne default: a leg or distance is one way',
+  trips: 'Tonne default: flown once a year',
+  mode: 'Flowcarbon\'s /car is a car',
+  fuel_type: 'DESNZ 2025 fleet average of cars whose fuel is unknown (UK fleet)',
+  car_size: 'DESNZ 2025 average car (UK fleet)',
+  occupancy: 'Tonne default: the person drives alone',
+  rail_type: 'DESNZ 2025 national rail',
+  energy_type: 'Flowcarbon\'s default tariff: the grid',
+  heating_type: 'Tonne default; the default heat demand is calibrated so that natural gas gives the country\'s buildings CO2 per person',
+  calories: 'Scarborough et al. standardise diets to 2,000 kcal a day',
+  basis: 'Consumption-based CO2 (what residents consume, wherever it is emitted); territorial where a country has none',
+  boundary: 'Tonne default: one life-cycle boundary for every category (direct emissions plus upstream and losses)',
+  electricity_method: 'GHG Protocol Scope 2: location-based is reported everywhere; market-based where contractual instruments exist'
+}
+
+/** The fixed defaults that stood in for parameters the request left out. */
+export function defaultsFor (query: object, parameters: readonly DefaultParameter[]): DefaultUsed[] {
+  const given = query as Record<string, unknown>
+  return parameters.filter((name) => given[name] === undefined).map((name) => ({ parameter: name, value: DEFAULTS[name], basis: DEFAULT_BASIS[name] }))
+}
+
+/** The measurement system default, when the request gave none. */
+export function systemDefault (country: Country, query: { measurement_system?: MeasurementSystem | undefined }): DefaultUsed[] {
+  return query.measurement_system === undefined
+    ? [{ parameter: 'measurement_system', value: country.measurementSystem, basis: `${country.name}'s everyday units (Unicode CLDR: imperial for USA, LBR and MMR)` }]
+    : []
+}
 
 export interface CountryItem {
   country_code: string
@@ -73,7 +113,7 @@ export function resolveCountry (data: CalculatorData, code: string): Country {
     : /^[A-Z]{2}$/.test(normalised)
       ? `Unknown country_code "${code}": use an ISO 3166-1 alpha-3 code such as DEU, not an alpha-2 code. GET /countries lists the supported countries.`
       : `Unknown country_code "${code}": use an ISO 3166-1 alpha-3 code listed by GET /countries.`
-  throw new AppError(400, 'unknown_country', detail, { parameter: 'country_code' })
+  throw new CalculatorInputError('unknown_country', 'country_code', detail)
 }
 
 export function measurementSystemFor (country: Country, requested: MeasurementSystem | undefined): MeasurementSystem {
@@ -97,6 +137,6 @@ export function countryConfig (data: CalculatorData, query: { country_code: stri
       emissions: 't' as const
     },
     enums: Object.fromEntries(Object.entries(ENUMS).map(([name, values]) => [name, [...values]])),
-    defaults: { ...DEFAULTS }
+    defaults: { ...DEFAULTS, household_size: Number(country.householdSize.value.toPrecision(4)) }
   }
 }

@@ -1,19 +1,21 @@
-import { AppError } from '../http/errors.ts'
+import { mass, present, runScenarios, type PresentedCalculation } from './answer.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 import { factorOf, type Airport, type CalculatorData, type CABIN_CLASSES, type Factor } from './calculator.data.ts'
-import { derive, item, totalKg, type BreakdownItem, type Calculation } from './calculation.ts'
+import { derive, item, onBoundary, totalKg, type BreakdownItem, type Calculation, type DefaultUsed, type Scenario } from './calculation.ts'
 import type { FlightInputs, FlightQuery } from './calculator.schemas.ts'
-import { measurementSystemFor, resolveCountry } from './countries.ts'
+import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from './countries.ts'
 import { distanceToKm } from './units.ts'
 
 /**
- * Flights: distance x DESNZ 2025 factor per passenger-km for the distance band and cabin
- * class. DESNZ factors already include the 8 % uplift on great-circle distance, so the
- * distance here is the plain great-circle distance.
+ * Flights: great-circle distance x DESNZ 2025 factor per passenger-km for the distance band and
+ * cabin class, with the DESNZ well-to-tank factor added on the life-cycle boundary. DESNZ
+ * factors already include the 8 % uplift on great-circle distance. Bands are Tonne's (DESNZ
+ * defines haul by destination for UK flights); at each band boundary the result moves in a
+ * straight line across a transition, so no cabin jumps.
  */
 
 type CabinClass = typeof CABIN_CLASSES[number]
-type Band = 'domestic' | 'short_haul' | 'long_haul'
-const BAND_ORDER: readonly Band[] = ['domestic', 'short_haul', 'long_haul']
+export type Band = 'domestic' | 'short_haul' | 'long_haul'
 
 export const EARTH_RADIUS_KM = 6371.0
 export const MAX_FLIGHT_KM = 20038
@@ -30,79 +32,105 @@ export function greatCircleKm (from: { latitude: number, longitude: number }, to
 
 interface BandFactor { factor: Factor, assumption: string | undefined }
 
-/** The DESNZ factor for a band and class, filling DESNZ's gaps in a documented way. */
-export function flightFactor (data: CalculatorData, band: Band, cabin: CabinClass, radiativeForcing: boolean): BandFactor {
-  const rf = radiativeForcing ? 'with_rf' : 'without_rf'
+/** The DESNZ factor for a band and class in one scenario, filling DESNZ's gaps in a documented way. */
+export function bandFactor (data: CalculatorData, band: Band, cabin: CabinClass, scenario: Pick<Scenario, 'boundary' | 'radiativeForcing'>): BandFactor {
+  const rf = scenario.radiativeForcing ? 'with_rf' : 'without_rf'
+  const desnz = (key: string): Factor => onBoundary(scenario.boundary, factorOf(data, `desnz:${key}.${rf}`), [factorOf(data, `desnz:wtt.${key}.${rf}`)], `DESNZ 2025 ${key.replaceAll('_', ' ')}`)
   if (band === 'domestic') {
     return {
-      factor: factorOf(data, `desnz:flight.domestic.average.${rf}`),
-      assumption: cabin === 'average' || cabin === 'economy' ? undefined : 'Flights under 500 km use the DESNZ domestic average-passenger factor for every cabin class: DESNZ publishes no class split for them.'
+      factor: desnz('flight.domestic.average'),
+      assumption: cabin === 'average' || cabin === 'economy' ? undefined : 'Flights under 500 km use the DESNZ domestic average-passenger factor for every cabin class: DESNZ publishes no class split for them (methodology 8.22).'
     }
   }
-  if (band === 'long_haul') return { factor: factorOf(data, `desnz:flight.long_haul.${cabin}.${rf}`), assumption: undefined }
+  if (band === 'long_haul') return { factor: desnz(`flight.long_haul.${cabin}`), assumption: undefined }
   if (cabin === 'first') {
-    return { factor: factorOf(data, `desnz:flight.short_haul.business.${rf}`), assumption: 'Short-haul first class uses the DESNZ short-haul business factor: DESNZ publishes no short-haul first-class factor.' }
+    return { factor: desnz('flight.short_haul.business'), assumption: 'Short-haul first class uses the DESNZ short-haul business factor: DESNZ\'s short-haul class is "First/Business" (1.5 economy seats, methodology Table 39).' }
   }
   if (cabin === 'premium_economy') {
-    const economy = factorOf(data, `desnz:flight.short_haul.economy.${rf}`)
-    const longPremium = factorOf(data, `desnz:flight.long_haul.premium_economy.${rf}`)
-    const longEconomy = factorOf(data, `desnz:flight.long_haul.economy.${rf}`)
+    const economy = desnz('flight.short_haul.economy')
+    const business = desnz('flight.short_haul.business')
+    const ratio = desnz('flight.long_haul.premium_economy').value / desnz('flight.long_haul.economy').value
+    // The long-haul premium seat (1.6 economy seats) is larger than DESNZ's short-haul business
+    // seat (1.5): scaled, premium economy would cost more than business. It never may.
+    if (economy.value * ratio >= business.value) {
+      return { factor: business, assumption: 'Short-haul premium economy uses the DESNZ short-haul business factor: economy x the long-haul premium/economy ratio would exceed business (1.6 vs 1.5 economy seats, methodology Table 39), and a premium-economy seat is no larger than a business seat.' }
+    }
     return {
-      factor: derive([economy, longPremium, longEconomy], {
-        key: `derived:flight.short_haul.premium_economy.${rf}`,
+      factor: derive([economy, business], {
+        key: `derived:flight.short_haul.premium_economy.${rf}.${scenario.boundary}`,
         id: `tonne:flight.short_haul.premium_economy.${rf}`,
-        value: economy.value * longPremium.value / longEconomy.value,
+        value: economy.value * ratio,
         unit: economy.unit,
         description: 'Short-haul premium economy, scaled from economy by the long-haul premium/economy ratio',
-        derivation: `${economy.value} (${economy.id}, short-haul economy) x ${longPremium.value} / ${longEconomy.value} (${longPremium.id} / ${longEconomy.id}, long-haul premium economy / economy)`,
+        derivation: `${economy.value} (${economy.id}) x ${ratio} (long-haul premium economy / economy)`,
         status: 'assumption'
       }),
       assumption: 'Short-haul premium economy = short-haul economy x the DESNZ long-haul premium-economy/economy ratio: DESNZ publishes no short-haul premium-economy factor.'
     }
   }
-  return { factor: factorOf(data, `desnz:flight.short_haul.${cabin}.${rf}`), assumption: undefined }
+  return { factor: desnz(`flight.short_haul.${cabin}`), assumption: undefined }
+}
+
+interface Bands { domesticBelow: Factor, shortUpTo: Factor, halfWidth: Factor }
+
+function bands (data: CalculatorData): Bands {
+  return {
+    domesticBelow: factorOf(data, 'param:flight.band.domestic_below_km'),
+    shortUpTo: factorOf(data, 'param:flight.band.short_haul_up_to_km'),
+    halfWidth: factorOf(data, 'param:flight.band.transition_half_width_km')
+  }
 }
 
 export function bandOf (data: CalculatorData, distanceKm: number): Band {
-  if (distanceKm < factorOf(data, 'param:flight.band.domestic_below_km').value) return 'domestic'
-  if (distanceKm <= factorOf(data, 'param:flight.band.short_haul_up_to_km').value) return 'short_haul'
+  const { domesticBelow, shortUpTo } = bands(data)
+  if (distanceKm < domesticBelow.value) return 'domestic'
+  if (distanceKm <= shortUpTo.value) return 'short_haul'
   return 'long_haul'
 }
 
 export interface ChargedFlight {
   band: Band
-  /** The band whose factor is applied (lower than `band` when the floor applies). */
-  chargedBand: Band
+  /** kg CO2e per passenger-km at this distance (a band factor, or the transition's effective factor). */
   factor: Factor
-  /** Distance the factor is applied to: the flight's own, or a band boundary under the floor. */
-  chargedKm: number
-  assumption: string | undefined
-  floor: boolean
+  assumptions: string[]
+  transition: string | undefined
 }
 
 /**
- * One flight of `distanceKm`. DESNZ factors fall at band boundaries (a 3,701 km flight would
- * otherwise emit less than a 3,700 km one), so a flight is never charged less than a flight
- * at the top of a lower band: kg = max(d x f(band of d), boundary x f(band below)).
- * That keeps "more distance never gives less CO2" true.
+ * One flight of `distanceKm`: the band factor, except within `halfWidth` of a band boundary,
+ * where kg runs in a straight line from the lower band's value at (boundary - halfWidth) to the
+ * upper band's at (boundary + halfWidth). Continuous in distance for every cabin, and rising.
  */
-export function chargeFlight (data: CalculatorData, distanceKm: number, cabin: CabinClass, radiativeForcing: boolean): ChargedFlight {
+export function chargeFlight (data: CalculatorData, distanceKm: number, cabin: CabinClass, scenario: Pick<Scenario, 'boundary' | 'radiativeForcing'>): ChargedFlight {
   const band = bandOf(data, distanceKm)
-  const own = flightFactor(data, band, cabin, radiativeForcing)
-  let best: ChargedFlight = { band, chargedBand: band, factor: own.factor, chargedKm: distanceKm, assumption: own.assumption, floor: false }
-  const boundaries: Array<{ at: number, below: Band }> = [
-    { at: factorOf(data, 'param:flight.band.domestic_below_km').value, below: 'domestic' },
-    { at: factorOf(data, 'param:flight.band.short_haul_up_to_km').value, below: 'short_haul' }
-  ]
-  for (const boundary of boundaries) {
-    if (BAND_ORDER.indexOf(band) <= BAND_ORDER.indexOf(boundary.below)) continue
-    const lower = flightFactor(data, boundary.below, cabin, radiativeForcing)
-    if (boundary.at * lower.factor.value > best.chargedKm * best.factor.value) {
-      best = { band, chargedBand: boundary.below, factor: lower.factor, chargedKm: boundary.at, assumption: lower.assumption, floor: true }
-    }
+  const { domesticBelow, shortUpTo, halfWidth } = bands(data)
+  const w = halfWidth.value
+  for (const [boundary, lower, upper] of [[domesticBelow, 'domestic', 'short_haul'], [shortUpTo, 'short_haul', 'long_haul']] as const) {
+    const from = boundary.value - w
+    const to = boundary.value + w
+    if (distanceKm <= from || distanceKm >= to) continue
+    const low = bandFactor(data, lower, cabin, scenario)
+    const high = bandFactor(data, upper, cabin, scenario)
+    const fromKg = from * low.factor.value
+    const toKg = to * high.factor.value
+    const kg = fromKg + (toKg - fromKg) * (distanceKm - from) / (to - from)
+    const factor = derive([low.factor, high.factor, boundary, halfWidth], {
+      key: `derived:flight.transition.${lower}.${cabin}.${String(scenario.radiativeForcing)}.${scenario.boundary}.${distanceKm}`,
+      id: `tonne:flight.transition.${lower}_to_${upper}`,
+      value: kg / distanceKm,
+      unit: low.factor.unit,
+      description: `Transition between the ${lower.replace('_', '-')} and ${upper.replace('_', '-')} factors around ${boundary.value} km`,
+      derivation: `(${round6(fromKg)} kg at ${from} km (${low.factor.id}) + (${round6(toKg)} kg at ${to} km (${high.factor.id}) - ${round6(fromKg)}) x (${round6(distanceKm)} - ${from}) / ${to - from}) / ${round6(distanceKm)} km`,
+      status: 'assumption'
+    })
+    const transition = `within the ${from}-${to} km transition between the ${lower.replace('_', '-')} and ${upper.replace('_', '-')} factors`
+    return { band, factor, assumptions: [low.assumption, high.assumption].filter((line) => line !== undefined), transition }
   }
-  return best
+  const own = bandFactor(data, band, cabin, scenario)
+  return { band, factor: own.factor, assumptions: own.assumption === undefined ? [] : [own.assumption], transition: undefined }
 }
+
+const round6 = (value: number): number => Number(value.toPrecision(6))
 
 interface FlightGroup {
   category: string
@@ -127,47 +155,47 @@ export function parseLegs (data: CalculatorData, raw: string): Array<{ from: Air
   for (const route of raw.split(',')) {
     const codes = route.split('-').map((code) => code.trim().toUpperCase())
     if (codes.length < 2 || codes.some((code) => code === '')) {
-      throw AppError.invalidParameter('legs', `legs: "${route.trim()}" is not a route; write each route as airport codes joined by "-", e.g. FRA-JFK, and separate routes with commas`)
+      throw CalculatorInputError.invalid('legs', `legs: "${route.trim()}" is not a route; write each route as airport codes joined by "-", e.g. FRA-JFK, and separate routes with commas`)
     }
     const airports = codes.map((code) => {
-      if (!/^[A-Z0-9]{3}$/.test(code)) throw AppError.invalidParameter('legs', `legs: "${code}" is not a 3-letter IATA airport code`)
+      if (!/^[A-Z0-9]{3}$/.test(code)) throw CalculatorInputError.invalid('legs', `legs: "${code}" is not a 3-letter IATA airport code`)
       const airport = data.airports.get(code)
-      if (airport === undefined) throw new AppError(400, 'unknown_airport', `legs: unknown IATA airport code "${code}"`, { parameter: 'legs' })
+      if (airport === undefined) throw new CalculatorInputError('unknown_airport', 'legs', `legs: unknown IATA airport code "${code}"`)
       return airport
     })
     for (let i = 1; i < airports.length; i++) {
       const from = airports[i - 1] as Airport
       const to = airports[i] as Airport
-      if (from.iata === to.iata) throw AppError.invalidParameter('legs', `legs: ${from.iata}-${to.iata} starts and ends at the same airport`)
+      if (from.iata === to.iata) throw CalculatorInputError.invalid('legs', `legs: ${from.iata}-${to.iata} starts and ends at the same airport`)
       legs.push({ from, to })
     }
   }
-  if (legs.length > MAX_LEGS) throw AppError.invalidParameter('legs', `legs: ${legs.length} legs given; at most ${MAX_LEGS} are accepted per request`)
+  if (legs.length > MAX_LEGS) throw CalculatorInputError.invalid('legs', `legs: ${legs.length} legs given; at most ${MAX_LEGS} are accepted per request`)
   return legs
 }
 
-export interface FlightCalculation {
-  withRf: Calculation<FlightInputs>
-  withoutRf: Calculation<FlightInputs>
-  /** The one the person asked for (radiative_forcing, default true). */
-  selected: Calculation<FlightInputs>
+export interface FlightAnswer extends PresentedCalculation<FlightInputs> {
+  co2e_with_rf: ReturnType<typeof mass>
+  co2e_without_rf: ReturnType<typeof mass>
+  radiative_forcing: { included: boolean, method: string }
 }
 
-export function calculateFlight (data: CalculatorData, query: FlightQuery): FlightCalculation {
+/** The /flight answer: every scenario run, presented. */
+export function flightAnswer (data: CalculatorData, query: FlightQuery): FlightAnswer {
   const country = resolveCountry(data, query.country_code)
   const system = measurementSystemFor(country, query.measurement_system)
   const modes = flightModes(query)
   const mode = modes[0]
   if (mode === undefined) {
-    throw new AppError(400, 'missing_parameter', 'Describe the flights with one of: frequency (never, rare, sometimes, often), short_haul/medium_haul/long_haul counts, legs (e.g. FRA-JFK,JFK-FRA) or distance.', { parameter: 'frequency' })
+    throw CalculatorInputError.missing('frequency', 'Describe the flights with one of: frequency (never, rare, sometimes, often), short_haul/medium_haul/long_haul counts, legs (e.g. FRA-JFK,JFK-FRA) or distance.')
   }
   const second = modes[1]
   if (second !== undefined) {
-    throw new AppError(400, 'conflicting_parameters', `Give one way of describing the flights, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`, { parameter: second.parameter })
+    throw CalculatorInputError.conflicting(second.parameter, `Give one way of describing the flights, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`)
   }
   if (mode.mode === 'frequency' || mode.mode === 'flight_counts') {
     for (const name of ['trips', 'round_trip'] as const) {
-      if (query[name] !== undefined) throw new AppError(400, 'conflicting_parameters', `${name} applies to legs and distance only; ${mode.parameter} already counts return flights.`, { parameter: name })
+      if (query[name] !== undefined) throw CalculatorInputError.conflicting(name, `${name} applies to legs and distance only; ${mode.parameter} already counts return flights.`)
     }
   }
   const cabin = query.cabin_class ?? 'economy'
@@ -175,7 +203,13 @@ export function calculateFlight (data: CalculatorData, query: FlightQuery): Flig
   const assumptions: string[] = []
   const used: Factor[] = []
   let groups: FlightGroup[] = []
+  const boundary = query.boundary ?? 'life_cycle'
   const inputs: FlightInputs = { mode: mode.mode, cabin_class: cabin, radiative_forcing: radiativeForcing, flights: 0, flown_km: 0 }
+  const defaults: DefaultUsed[] = [
+    ...systemDefault(country, query),
+    ...defaultsFor(query, ['cabin_class', 'radiative_forcing', 'boundary']),
+    ...(mode.mode === 'legs' || mode.mode === 'distance' ? defaultsFor(query, ['trips', 'round_trip']) : [])
+  ]
 
   if (mode.mode === 'frequency' || mode.mode === 'flight_counts') {
     const counts = { short_haul: 0, medium_haul: 0, long_haul: 0 }
@@ -220,37 +254,42 @@ export function calculateFlight (data: CalculatorData, query: FlightQuery): Flig
       const value = query.distance ?? 0
       const distanceKm = distanceToKm(value, system)
       if (distanceKm > MAX_FLIGHT_KM) {
-        throw AppError.invalidParameter('distance', `distance ${value} ${system === 'imperial' ? 'mi' : 'km'} is longer than any flight can be (half the Earth's circumference, ${MAX_FLIGHT_KM} km)`)
+        throw CalculatorInputError.invalid('distance', `distance ${value} ${system === 'imperial' ? 'mi' : 'km'} is longer than any flight can be (half the Earth's circumference, ${MAX_FLIGHT_KM} km)`)
       }
       inputs.distance = { value, unit: system === 'imperial' ? 'mi' : 'km' }
       inputs.distance_km = distanceKm
       groups = [{ category: bandOf(data, distanceKm), label: `${Math.round(distanceKm)} km flight${roundTrip ? ' and back' : ''}`, distanceKm, flights: flightsPerLeg }]
     }
   }
+  // The band limits decide every flight's factor: each answer with a flight names them.
+  if (groups.length > 0) used.push(...Object.values(bands(data)))
   inputs.flights = groups.reduce((sum, group) => sum + group.flights, 0)
   inputs.flown_km = Math.round(groups.reduce((sum, group) => sum + group.flights * group.distanceKm, 0) * 10) / 10
 
-  const build = (rf: boolean): Calculation<FlightInputs> => {
+  const run = (scenario: Scenario): Calculation<FlightInputs> => {
     const notes: string[] = [...assumptions]
     const breakdown: BreakdownItem[] = groups.map((group) => {
-      const charged = chargeFlight(data, group.distanceKm, cabin, rf)
-      if (charged.assumption !== undefined) notes.push(charged.assumption)
-      const note = charged.floor
-        ? `${group.flights} flight${group.flights === 1 ? '' : 's'} of ${group.distanceKm.toFixed(1)} km, each charged as a ${charged.chargedKm} km ${charged.chargedBand.replace('_', '-')} flight: longer flights are never charged less than a flight at the top of a lower DESNZ band`
-        : `${group.flights} flight${group.flights === 1 ? '' : 's'} x ${group.distanceKm.toFixed(1)} km`
-      if (charged.floor) notes.push('A flight just above a DESNZ band boundary is charged at least as much as a flight at the top of the band below (see docs/methodology.md, "band floor").')
-      return item(charged.factor, group.category, group.label, charged.chargedKm * group.flights, 'passenger-km', note)
+      const charged = chargeFlight(data, group.distanceKm, cabin, scenario)
+      notes.push(...charged.assumptions)
+      const flights = `${group.flights} flight${group.flights === 1 ? '' : 's'} x ${group.distanceKm.toFixed(1)} km`
+      if (charged.transition !== undefined) notes.push('A flight near a band boundary is charged on a straight line between the two bands, so no cabin jumps at 500 or 3,700 km (docs/methodology.md, "transitions").')
+      return item(charged.factor, group.category, group.label, group.distanceKm * group.flights, 'passenger-km',
+        charged.transition === undefined ? flights : `${flights}, ${charged.transition}`)
     })
-    notes.push(rf
+    notes.push(scenario.radiativeForcing
       ? 'Radiative forcing included: DESNZ 2025 "with RF" factors (non-CO2 effects of aviation, a 1.7 multiplier on the CO2 component).'
       : 'Radiative forcing excluded: DESNZ 2025 "without RF" factors (CO2, CH4 and N2O only).')
-    return { countryCode: country.code, measurementSystem: system, inputs, breakdown, assumptions: notes, used, extraSources: mode.mode === 'legs' ? ['openflights'] : [] }
+    notes.push('Bands are Tonne\'s: under 500 km domestic, to 3,700 km short-haul, beyond long-haul. DESNZ 2025 defines haul by destination for UK flights and calls the 3,700 km rule its earlier, crude one (methodology 8.9-8.10).')
+    return { countryCode: country.code, measurementSystem: system, inputs, breakdown, assumptions: notes, used, defaults, extraSources: mode.mode === 'legs' ? ['openflights'] : [] }
   }
-  const withRf = build(true)
-  const withoutRf = build(false)
-  return { withRf, withoutRf, selected: radiativeForcing ? withRf : withoutRf }
-}
-
-export function flightTotals (calculation: FlightCalculation): { withRfKg: number, withoutRfKg: number } {
-  return { withRfKg: totalKg(calculation.withRf), withoutRfKg: totalKg(calculation.withoutRf) }
+  const runs = runScenarios({ boundary, radiativeForcing, method: 'location_based', bound: 'central' }, { radiativeForcing: true, method: false }, run)
+  return {
+    ...present(data, runs, { category: 'flights', warn: true }),
+    co2e_with_rf: mass(totalKg(runs.get({ radiativeForcing: true }))),
+    co2e_without_rf: mass(totalKg(runs.get({ radiativeForcing: false }))),
+    radiative_forcing: {
+      included: radiativeForcing,
+      method: 'DESNZ 2025 "with RF" factors (a 1.7 multiplier on the CO2 component for the non-CO2 effects of aviation) in co2e_with_rf; "without RF" factors in co2e_without_rf; both on the answer\'s boundary'
+    }
+  }
 }

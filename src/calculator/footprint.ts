@@ -1,7 +1,8 @@
+import { present, runScenarios, type PresentedCalculation } from './answer.ts'
 import type { CalculatorData, Factor } from './calculator.data.ts'
 import { derive, item, type Calculation } from './calculation.ts'
 import type { FootprintInputs, FootprintQuery } from './calculator.schemas.ts'
-import { measurementSystemFor, resolveCountry } from './countries.ts'
+import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from './countries.ts'
 
 /**
  * The average footprint of a person in a country: a national per-capita figure, no model.
@@ -24,7 +25,7 @@ function stat (factor: Factor): Stat {
   return { t: factor.value, year: factor.year ?? 0, unit: factor.unit, source: factor.source }
 }
 
-export function calculateFootprint (data: CalculatorData, query: FootprintQuery): FootprintCalculation {
+function calculateFootprint (data: CalculatorData, query: FootprintQuery): FootprintCalculation {
   const country = resolveCountry(data, query.country_code)
   const system = measurementSystemFor(country, query.measurement_system)
   const requested: Basis = query.basis ?? 'consumption'
@@ -47,6 +48,7 @@ export function calculateFootprint (data: CalculatorData, query: FootprintQuery)
       ? 'Consumption-based CO2: emissions from what residents consume, wherever it was produced (trade-adjusted). CO2 only: methane and nitrous oxide are not included.'
       : 'Territorial CO2: fossil CO2 emitted inside the country (fuels and industry), excluding land use. CO2 only: methane and nitrous oxide are not included.')
   assumptions.push('A national average per person, not a personal estimate: use the other endpoints for that.')
+  assumptions.push('National inventories count emissions where they happen; the boundary parameter does not change them, and no interval is cited for them.')
 
   const factor = derive([national], {
     key: `derived:footprint.${national.key}`,
@@ -64,6 +66,7 @@ export function calculateFootprint (data: CalculatorData, query: FootprintQuery)
     breakdown,
     assumptions,
     used: [],
+    defaults: [...systemDefault(country, query), ...defaultsFor(query, ['basis', 'boundary'])],
     basis,
     values: {
       consumption_co2: country.consumptionCo2 === undefined ? null : stat(country.consumptionCo2),
@@ -73,5 +76,28 @@ export function calculateFootprint (data: CalculatorData, query: FootprintQuery)
     world: stat(world),
     worldFactor: world,
     ratioToWorld: national.value / world.value
+  }
+}
+
+export interface FootprintAnswer extends PresentedCalculation<FootprintInputs> {
+  basis: Basis
+  gases: 'co2' | 'co2e'
+  values: FootprintCalculation['values']
+  world: Stat
+  ratio_to_world: number
+}
+
+export function footprintAnswer (data: CalculatorData, query: FootprintQuery): FootprintAnswer {
+  const calculation = calculateFootprint(data, query)
+  const country = data.countries.get(calculation.countryCode)
+  const shown = [calculation.worldFactor, country?.territorialCo2, country?.consumptionCo2, country?.ghg].filter((factor) => factor !== undefined)
+  const runs = runScenarios({ boundary: query.boundary ?? 'life_cycle', radiativeForcing: false, method: 'location_based', bound: 'central' }, { radiativeForcing: false, method: false }, () => calculation)
+  return {
+    ...present(data, runs, { category: 'national average', warn: false, shown }),
+    basis: calculation.basis,
+    gases: calculation.basis === 'ghg' ? 'co2e' : 'co2',
+    values: calculation.values,
+    world: calculation.world,
+    ratio_to_world: Math.round(calculation.ratioToWorld * 1000) / 1000
   }
 }

@@ -1,5 +1,5 @@
 import type { TObject } from 'typebox'
-import { AppError } from '../http/errors.ts'
+import { CalculatorInputError } from './calculator.errors.ts'
 
 /**
  * Checks the raw query string before ajv sees it. ajv coerces too generously for a
@@ -8,7 +8,8 @@ import { AppError } from '../http/errors.ts'
  * number. So: unknown parameters, repeats, empty values and non-decimal numbers are a 400.
  */
 
-const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/
+// Plain decimals only: exponent forms (1e3) are refused, as the methodology says.
+const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/
 const INTEGER = /^-?\d+$/
 
 type Kind = 'number' | 'integer' | 'boolean' | 'string'
@@ -26,20 +27,20 @@ export function queryGuard (schema: TObject): (query: unknown) => void {
       const kind = kinds.get(name)
       if (kind === undefined) {
         const accepted = names.length === 0 ? 'This endpoint takes no parameters.' : `This endpoint accepts: ${names.join(', ')}.`
-        throw new AppError(400, 'invalid_parameter', `Unknown parameter "${name}". ${accepted}`, names.length === 0 ? { parameter: name } : { parameter: name, allowedValues: names })
+        throw CalculatorInputError.invalid(name, `Unknown parameter "${name}". ${accepted}`, names.length === 0 ? undefined : names)
       }
-      if (Array.isArray(value)) throw AppError.invalidParameter(name, `${name} was given ${value.length} times; give it once.`)
+      if (Array.isArray(value)) throw CalculatorInputError.invalid(name, `${name} was given ${value.length} times; give it once.`)
       if (typeof value !== 'string') continue
       const trimmed = value.trim()
-      if (trimmed === '') throw AppError.invalidParameter(name, `${name} is empty; give a value or leave the parameter out.`)
+      if (trimmed === '') throw CalculatorInputError.invalid(name, `${name} is empty; give a value or leave the parameter out.`)
       if (kind === 'number' && (!DECIMAL.test(trimmed) || !Number.isFinite(Number(trimmed)))) {
-        throw AppError.invalidParameter(name, `${name} must be a finite decimal number such as 12.5 (got "${value}").`)
+        throw CalculatorInputError.invalid(name, `${name} must be a plain decimal number such as 12.5, without an exponent (got "${value}").`)
       }
       if (kind === 'integer' && !INTEGER.test(trimmed)) {
-        throw AppError.invalidParameter(name, `${name} must be a whole number (got "${value}").`)
+        throw CalculatorInputError.invalid(name, `${name} must be a whole number (got "${value}").`)
       }
       if (kind === 'boolean' && trimmed !== 'true' && trimmed !== 'false') {
-        throw AppError.invalidParameter(name, `${name} must be true or false (got "${value}").`, ['true', 'false'])
+        throw CalculatorInputError.invalid(name, `${name} must be true or false (got "${value}").`, ['true', 'false'])
       }
     }
   }

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Router from 'find-my-way'
+import { CalculatorInputError } from '../calculator/calculator.errors.ts'
 import { isUnavailable } from '../store/availability.ts'
 import { AppError, type ErrorCode, type Problem } from './errors.ts'
 
@@ -83,6 +84,10 @@ export function installErrorHandling (app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) return sendProblem(request, reply, error)
+    // The calculator's domain error: every kind of bad input is a 400 naming the parameter.
+    if (error instanceof CalculatorInputError) {
+      return sendProblem(request, reply, new AppError(400, error.kind, error.message, { parameter: error.parameter, allowedValues: error.allowedValues }))
+    }
     if (error.validation !== undefined) {
       return sendProblem(request, reply, fromValidation(error.validation as AjvError[], error.validationContext))
     }

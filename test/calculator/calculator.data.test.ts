@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, test, type TestContext } from 'node:test'
 import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
 import { parseCsv } from '../../src/reference/csv.ts'
 import { listCountries, resolveCountry } from '../../src/calculator/countries.ts'
-import { AppError } from '../../src/http/errors.ts'
+import { CalculatorInputError } from '../../src/calculator/calculator.errors.ts'
 
 const REPO_DATA = path.join(import.meta.dirname, '..', '..', 'data')
 const data = loadCalculatorData()
@@ -25,8 +25,8 @@ function edit (dir: string, file: string, change: (text: string) => string): voi
 }
 
 describe('loadCalculatorData: start-up validation', () => {
-  test('loads the shipped data: 200 countries, every factor, 6,000+ airports', () => {
-    assert.equal(data.countries.size, 200)
+  test('loads the shipped data: 201 countries (Taiwan included), every factor, 6,000+ airports', () => {
+    assert.equal(data.countries.size, 201)
     assert.ok(data.airports.size > 6000)
     assert.ok(data.factors.has('desnz:flight.long_haul.economy.with_rf'))
     assert.equal(data.factors.get('desnz:flight.long_haul.economy.with_rf')?.value, 0.11704)
@@ -34,6 +34,8 @@ describe('loadCalculatorData: start-up validation', () => {
 
   const failures: Array<{ name: string, file: string, change: (text: string) => string, message: RegExp }> = [
     { name: 'a non-numeric factor', file: 'calculator/desnz_2025_factors.csv', change: (text) => text.replace('0.11704,', 'n/a,'), message: /desnz_2025_factors\.csv: record \d+: column "value" is not a number \("n\/a"\)/ },
+    { name: 'an impossible household size', file: 'calculator/household_size.csv', change: (text) => text.replace(',DYB,2.14,', ',DYB,0.5,'), message: /household_size\.csv: record \d+: column "avg_household_size_persons" = 0\.5 is outside the plausible range/ },
+    { name: 'disagreeing region evidence', file: 'calculator/taiwan_region_override.csv', change: (text) => text.replace('TWN,Taiwan,Asia,Eastern Asia,142,030,Our World', 'TWN,Taiwan,Asia,South-eastern Asia,142,035,Our World'), message: /taiwan_region_override\.csv: record \d+: the evidence for TWN disagrees/ },
     { name: 'a blank value', file: 'calculator/electricity_carbon_intensity.csv', change: (text) => text.replace('DEU,Germany,2024,344.1', 'DEU,Germany,2024,'), message: /electricity_carbon_intensity\.csv: record \d+: column "carbon_intensity_elec_gco2_per_kwh" is not a number/ },
     { name: 'an implausible value', file: 'calculator/co2_per_capita.csv', change: (text) => text.replace('DEU,Germany,2023,7.051', 'DEU,Germany,2023,7051'), message: /co2_per_capita\.csv: record \d+: column "co2_per_capita_t" = 7051 is outside the plausible range/ },
     { name: 'a short row', file: 'calculator/parameters.csv', change: (text) => text + 'energy.extra,1\n', message: /parameters\.csv: record \d+ has 2 fields, expected 6/ },
@@ -41,6 +43,7 @@ describe('loadCalculatorData: start-up validation', () => {
     { name: 'a required factor removed', file: 'calculator/desnz_2025_factors.csv', change: (text) => text.split('\n').filter((line) => !line.startsWith('rail.national,')).join('\n'), message: /desnz_2025_factors\.csv: required factor "rail\.national" is missing/ },
     { name: 'a duplicated key', file: 'calculator/parameters.csv', change: (text) => text + text.split('\n')[1] + '\n', message: /parameters\.csv: duplicate key "param:flight\.distance\.short_haul"/ },
     { name: 'an unknown source', file: 'calculator/parameters.csv', change: (text) => text.replace('energy.heat_pump_cop,2.8,kWh heat per kWh electricity,unverified,energy-systems-catapult-eoh', 'energy.heat_pump_cop,2.8,kWh heat per kWh electricity,unverified,nobody'), message: /parameters\.csv: "param:energy\.heat_pump_cop" cites unknown source "nobody"/ },
+    { name: 'a missing upstream factor', file: 'calculator/desnz_2025_factors.csv', change: (text) => text.split('\n').filter((line) => !line.startsWith('wtt.car.average.petrol,')).join('\n'), message: /desnz_2025_factors\.csv: required factor "wtt\.car\.average\.petrol" is missing/ },
     { name: 'an unterminated quote', file: 'calculator/sources.csv', change: (text) => text + 'x,"broken\n', message: /sources\.csv: line \d+: unterminated quoted field/ },
     { name: 'a malformed airport', file: 'calculator/airports.csv', change: (text) => text.replace(/\nFRA,([^\n]*),50\.033333,/, '\nFRA,$1,95,'), message: /airports\.csv: record \d+: column "latitude" = 95 is outside the plausible range/ },
     { name: 'a missing World row', file: 'calculator/meat_supply_per_capita.csv', change: (text) => text.split('\n').filter((line) => !line.startsWith('OWID_WRL')).join('\n'), message: /meat_supply_per_capita\.csv: the World row \(OWID_WRL\) is missing/ }
@@ -120,11 +123,12 @@ describe('countries', () => {
   test('resolveCountry is case-insensitive and explains unknown and unsupported codes', () => {
     assert.equal(resolveCountry(data, 'deu').code, 'DEU')
     const reject = (code: string, detail: RegExp) => assert.throws(() => resolveCountry(data, code), (error: unknown) =>
-      error instanceof AppError && error.status === 400 && error.code === 'unknown_country' && error.parameter === 'country_code' && detail.test(error.message))
+      error instanceof CalculatorInputError && error.kind === 'unknown_country' && error.parameter === 'country_code' && detail.test(error.message))
     reject('XYZ', /Unknown country_code "XYZ"/)
     reject('DE', /not an alpha-2 code/)
-    reject('TWN', /not supported: no UN M49 region/)
+    reject('ESH', /not supported: no per-capita CO2 figure/)
     reject('PRI', /not supported: no per-capita CO2 figure/)
+    assert.equal(resolveCountry(data, 'twn').region, 'Asia')
   })
 })
 
@@ -138,25 +142,35 @@ describe('shipped data files', () => {
     assert.ok(desnz.header.includes('provenance'))
   })
 
-  test('values transcribed by a third party stay marked unverified', () => {
-    for (const key of ['desnz:fuel.natural_gas.kwh_gross_cv', 'desnz:ev.bev.average.kwh_per_km', 'desnz:fuel.petrol_avg_biofuel_blend.litre', 'diet:scarborough_2023.vegan', 'clothing:levis_501.cradle_to_retail']) {
+  test('values read from secondary sources stay marked unverified; DESNZ values checked against the flat file are published', () => {
+    for (const key of ['diet:scarborough_2023.vegan', 'clothing:levis_501.cradle_to_retail', 'param:energy.residential_share_of_electricity', 'param:energy.green_tariff.wind_onshore']) {
       assert.equal(data.factors.get(key)?.status, 'unverified', key)
     }
-    assert.equal(data.factors.get('desnz:flight.long_haul.economy.with_rf')?.status, 'published')
-    assert.equal(data.factors.get('param:energy.heating_kwh_per_m2')?.status, 'assumption')
+    for (const key of ['desnz:flight.long_haul.economy.with_rf', 'desnz:fuel.natural_gas.kwh_gross_cv', 'desnz:ev.bev.average.kwh_per_km', 'param:flight.distance.long_haul']) {
+      assert.equal(data.factors.get(key)?.status, 'published', key)
+    }
+    assert.equal(data.factors.get('param:flight.band.short_haul_up_to_km')?.status, 'assumption')
   })
 
-  test('no code, test or data file reaches outside the repository for data', () => {
+  test('no code, test, script or data file in the repository reaches outside it for data', () => {
     // Built from parts so that this file does not match itself.
     const outside = [['..', 'shared'].join('/'), ['', 'work', 'shared'].join('/')]
     const root = path.join(import.meta.dirname, '..', '..')
-    const files = [
-      ...readdirSync(path.join(root, 'src', 'calculator')).map((f) => path.join(root, 'src', 'calculator', f)),
-      ...readdirSync(path.join(root, 'test', 'calculator')).map((f) => path.join(root, 'test', 'calculator', f))
-    ]
+    const skip = new Set(['node_modules', '.git', 'test-output', 'var'])
+    const files: string[] = []
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        if (skip.has(name)) continue
+        const full = path.join(dir, name)
+        if (statSync(full).isDirectory()) walk(full)
+        else files.push(full)
+      }
+    }
+    walk(root)
+    assert.ok(files.length > 100, `${files.length} files scanned`)
     for (const file of files) {
       const text = readFileSync(file, 'utf8')
-      for (const fragment of outside) assert.ok(!text.includes(fragment), `${file} mentions ${fragment}`)
+      for (const fragment of outside) assert.ok(!text.includes(fragment), `${path.relative(root, file)} mentions ${fragment}`)
     }
   })
 })

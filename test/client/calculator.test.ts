@@ -29,7 +29,7 @@ test('every calculator endpoint answers through the client, without a key', asyn
   assert.equal(diet.inputs.calories, 2500)
   assert.ok(diet.breakdown.length > 0 && diet.sources.length > 0)
 
-  assert.equal((await calculator.car({ country_code: 'DEU', distance: 10000, fuel_type: 'diesel', car_size: 'large', occupancy: 2 })).co2e.kg, 1050.35)
+  assert.equal((await calculator.car({ country_code: 'DEU', distance: 10000, fuel_type: 'diesel', car_size: 'large', occupancy: 2, boundary: 'combustion' })).co2e.kg, 1050.35)
   assert.equal((await calculator.clothes({ country_code: 'USA', spend_usd: 1000 })).co2e.kg, 145)
   const energy = await calculator.energy({ country_code: 'GBR', electricity_kwh: 3500, heating_kwh: 12000, heating_type: 'heating_oil', household_size: 3 })
   assert.equal(energy.inputs.electricity_source, 'measured')

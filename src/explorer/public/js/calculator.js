@@ -8,7 +8,8 @@ const CALCULATOR = '/api/v1/co2-calculator'
 const UNIT_NAMES = { km: 'km', mi: 'miles', m2: 'm²', ft2: 'ft²' }
 /** Every input the form has, in the order the URL lists them. */
 const INPUTS = ['country_code', 'measurement_system', 'frequency', 'diet_form', 'calories', 'mode', 'distance', 'fuel_type', 'car_size', 'rail_type', 'amount', 'home_size', 'household_size', 'heating_type', 'energy_type']
-const FORM_DEFAULTS = { frequency: 'rare', amount: 'average', household_size: '1' }
+// household_size has no form default: left empty, the service uses the country's average household.
+const FORM_DEFAULTS = { frequency: 'rare', amount: 'average' }
 
 const CATEGORIES = [
   { id: 'flight', label: 'Flights', query: (v) => ({ frequency: v.frequency }) },
@@ -105,7 +106,7 @@ function calculatorForm (config, countryList, values) {
             h('legend', {}, 'Home'),
             h('div', { class: 'form-grid' },
               numberField('home_size', `Floor area (${areaUnit})`, { min: 0, hint: 'Leave empty to leave home energy out.', value: values.home_size }),
-              numberField('household_size', 'People in the home', { min: 1, max: 20, step: 1, value: pick('household_size') }),
+              numberField('household_size', 'People in the home', { min: 1, max: 20, step: 1, hint: `Leave empty for ${config.country_name}'s average (${formatNumber(d.household_size, 2)}).`, value: values.household_size }),
               selectField('heating_type', 'Heating', options(e.heating_type ?? []), pick('heating_type')),
               selectField('energy_type', 'Electricity tariff', options(e.energy_type ?? []), pick('energy_type')))),
           h('div', { class: 'form-actions' }, h('button', { type: 'submit' }, 'Calculate'))

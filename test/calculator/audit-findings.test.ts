@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, test, type TestContext } from 'node:test'
+import type { LightMyRequestResponse } from 'fastify'
+import { buildTestApp } from '../helpers.ts'
+
+/**
+ * The ten findings of the calculator audit (issue 11), each checked through HTTP. The numbers
+ * in the expectations are the cited values themselves (DESNZ 2025 row ids, Scarborough 2023,
+ * Berners-Lee 2012 as quoted by the audit), written here, not read from the code.
+ */
+
+const BASE = '/api/v1/co2-calculator'
+const ROOT = path.join(import.meta.dirname, '..', '..')
+
+type Body = Record<string, any>
+
+async function calculator (t: TestContext): Promise<(path: string) => Promise<Body>> {
+  const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+  return async (url) => {
+    const response: LightMyRequestResponse = await app.inject(`${BASE}${url}`)
+    assert.equal(response.statusCode, 200, `${url}: ${response.body}`)
+    return response.json()
+  }
+}
+
+const close = (a: number, b: number, tolerance = 0.01): boolean => Math.abs(a - b) <= tolerance + 1e-9
+
+describe('finding 1: home-energy defaults come from the country\'s own data', () => {
+  test('India, 80 m2, one person: below India\'s whole per-person CO2 (1.739 t), not 3,163.6 kg of UK gas heating', async (t) => {
+    const get = await calculator(t)
+    const india = await get('/energy?country_code=IND&home_size=80&household_size=1')
+    assert.ok(india.co2e.kg < 1739, `${india.co2e.kg} kg`)
+  })
+
+  test('tropical heating is near zero: Brazil\'s default heating for 80 m2 is a small fraction of Germany\'s and Canada\'s', async (t) => {
+    const get = await calculator(t)
+    const heating = async (code: string): Promise<number> =>
+      (await get(`/energy?country_code=${code}&home_size=80`)).breakdown.find((entry: Body) => entry.category === 'heating').kg_co2e
+    const [brazil, germany, canada] = [await heating('BRA'), await heating('DEU'), await heating('CAN')]
+    assert.ok(brazil < 0.1 * germany && brazil < 0.1 * canada, `BRA ${brazil}, DEU ${germany}, CAN ${canada}`)
+  })
+
+  test('the answer says which defaults were used and from what', async (t) => {
+    const get = await calculator(t)
+    const body = await get('/energy?country_code=DEU')
+    const used = new Map<string, Body>(body.defaults_used.map((entry: Body) => [entry.parameter, entry]))
+    assert.equal(used.get('household_size')?.value, 2.14, 'UN DESA: Germany 2.14 people (2011)')
+    assert.match(used.get('household_size')?.basis, /household size/i)
+    assert.match(used.get('electricity_kwh')?.basis, /electricity demand/)
+    assert.match(used.get('heating_kwh')?.basis, /buildings CO2/)
+    assert.ok(body.assumptions.some((line: string) => /upper bound/.test(line)), 'buildings CO2 includes commercial buildings: an upper bound')
+  })
+})
+
+describe('finding 2: one boundary for every category', () => {
+  test('life cycle by default, with the combustion figure beside it: gas +16.5 %, oil +20.9 %, petrol car +28 %, long-haul economy +35.5 %', async (t) => {
+    const get = await calculator(t)
+    const ratio = (body: Body): number => body.co2e_life_cycle.kg / body.co2e_combustion.kg
+    const gas = await get('/energy?country_code=GBR&electricity_kwh=0&heating_kwh=10000&household_size=1')
+    assert.equal(gas.boundary, 'life_cycle')
+    assert.ok(close(ratio(gas), (0.18296 + 0.03021) / 0.18296, 1e-4), 'DESNZ 1_100_1004_6_1 + 11_100_1004_6_1')
+    const oil = await get('/energy?country_code=GBR&electricity_kwh=0&heating_kwh=10000&household_size=1&heating_type=heating_oil')
+    assert.ok(close(ratio(oil), (0.24677 + 0.05153) / 0.24677, 1e-4), 'DESNZ 1_101_1010_6_1 + 11_101_1010_6_1')
+    const petrol = await get('/car?country_code=GBR&distance=10000&fuel_type=petrol')
+    assert.ok(close(ratio(petrol), (0.16272 + 0.04599) / 0.16272, 1e-4), 'DESNZ 25_301_3070_4_1 + 26_904_3070_4_1')
+    const flight = await get('/flight?country_code=GBR&distance=7000&radiative_forcing=false')
+    assert.ok(close(ratio(flight), (0.06926 + 0.02461) / 0.06926, 1e-4), 'DESNZ 21_316_3171_11_1 + 22_912_3171_11_1')
+  })
+
+  test('boundary=combustion is accepted everywhere and applied the same way', async (t) => {
+    const get = await calculator(t)
+    for (const url of ['/flight?country_code=DEU&frequency=rare', '/diet?country_code=DEU&diet_form=vegan', '/car?country_code=DEU&distance=100',
+      '/clothes?country_code=DEU&amount=average', '/energy?country_code=DEU', '/footprint?country_code=DEU']) {
+      const body = await get(`${url}&boundary=combustion`)
+      assert.equal(body.boundary, 'combustion', url)
+      assert.equal(body.co2e.kg, body.co2e_combustion.kg, url)
+      assert.ok(body.co2e_life_cycle.kg >= body.co2e_combustion.kg, url)
+    }
+  })
+})
+
+describe('finding 3: cabins are in order in every band', () => {
+  test('1,000 km: economy <= premium economy <= business <= first (premium economy was 201.21 kg, above business 188.63 kg)', async (t) => {
+    const get = await calculator(t)
+    for (const km of [300, 500, 1000, 3000, 3700, 6000]) {
+      const kg = []
+      for (const cabin of ['economy', 'premium_economy', 'business', 'first']) kg.push((await get(`/flight?country_code=DEU&distance=${km}&cabin_class=${cabin}`)).co2e.kg)
+      assert.deepEqual(kg, [...kg].sort((a, b) => a - b), `${km} km: ${kg.join(', ')}`)
+    }
+  })
+})
+
+describe('finding 4: no cliff at 3,700 km, and the bands are labelled as Tonne\'s', () => {
+  test('business and first at 3,700 and 3,701 km differ by less than 1 % (were +80 % and +148 %)', async (t) => {
+    const get = await calculator(t)
+    for (const cabin of ['business', 'first', 'economy']) {
+      const a = (await get(`/flight?country_code=DEU&distance=3700&cabin_class=${cabin}`)).co2e.kg
+      const b = (await get(`/flight?country_code=DEU&distance=3701&cabin_class=${cabin}`)).co2e.kg
+      assert.ok(Math.abs(b - a) <= 0.01 * a, `${cabin}: ${a} -> ${b}`)
+    }
+  })
+
+  test('the 3,700 km rule is an assumption in every answer that depends on it, citing DESNZ 8.9', async (t) => {
+    const get = await calculator(t)
+    const body = await get('/flight?country_code=DEU&distance=5000')
+    assert.ok(body.assumptions.some((line: string) => /^Assumption \(tonne:flight\.band\.short_haul_up_to_km = 3700 km\)/.test(line) && /8\.9/.test(line)), body.assumptions.join('\n'))
+  })
+})
+
+describe('finding 5: green electricity is never zero, and both Scope 2 methods are given', () => {
+  test('a green tariff: market-based from the IPCC life-cycle intensity of wind, location-based from the grid, both in the answer', async (t) => {
+    const get = await calculator(t)
+    const body = await get('/energy?country_code=DEU&electricity_kwh=2400&heating_type=heat_pump&heating_kwh=3000&energy_type=green&household_size=1')
+    assert.equal(body.electricity.method, 'location_based')
+    assert.ok(body.electricity.market_based.kg > 0, 'never zero')
+    assert.ok(body.electricity.market_based.kg < body.electricity.location_based.kg)
+    assert.equal(body.co2e.kg, body.electricity.location_based.kg)
+    const market = await get('/energy?country_code=DEU&electricity_kwh=2400&heating_type=heat_pump&heating_kwh=3000&energy_type=green&household_size=1&electricity_method=market_based')
+    assert.equal(market.co2e.kg, body.electricity.market_based.kg)
+    for (const entry of market.breakdown) assert.ok(entry.kg_co2e > 0, `${entry.label} is not zero`)
+  })
+})
+
+describe('finding 6: rail by country where data allow, else the UK figure labelled', () => {
+  test('light rail follows the grid (France vs Poland); national rail and buses say they are the UK figure', async (t) => {
+    const get = await calculator(t)
+    const france = await get('/car?country_code=FRA&distance=1000&mode=rail&rail_type=light_rail')
+    const poland = await get('/car?country_code=POL&distance=1000&mode=rail&rail_type=light_rail')
+    assert.ok(poland.co2e.kg > 5 * france.co2e.kg, `FRA ${france.co2e.kg}, POL ${poland.co2e.kg}`)
+    assert.equal(france.inputs.factor_region, 'FRA')
+    for (const url of ['/car?country_code=FRA&distance=1000&mode=rail', '/car?country_code=FRA&distance=1000&mode=bus']) {
+      const body = await get(url)
+      assert.equal(body.inputs.factor_region, 'GBR', url)
+      assert.ok(body.assumptions.some((line: string) => /UK figure is used for France/.test(line)), url)
+    }
+  })
+})
+
+describe('finding 7: the omnivore default comes from meat eaten, not carcass supply', () => {
+  test('the UK default is within 20 % of the UK average diet of 2.7 t (Berners-Lee et al. 2012, as quoted by the audit)', async (t) => {
+    const get = await calculator(t)
+    const uk = await get('/diet?country_code=GBR&diet_form=everything')
+    assert.ok(Math.abs(uk.co2e.kg - 2700) <= 0.2 * 2700, `${uk.co2e.kg} kg`)
+    assert.ok(uk.inputs.meat_supply.eaten_g_per_day < uk.inputs.meat_supply.kg_per_year * 1000 / 365, 'eaten is less than supplied')
+  })
+})
+
+describe('finding 8: clothes are not scaled by national CO2', () => {
+  test('Qatar\'s average is the cited EU-27 figure (270 kg, EEA 2020), labelled as such, like India\'s', async (t) => {
+    const get = await calculator(t)
+    const qatar = await get('/clothes?country_code=QAT&amount=average')
+    const india = await get('/clothes?country_code=IND&amount=average')
+    assert.equal(qatar.co2e.kg, 270)
+    assert.equal(india.co2e.kg, 270)
+    assert.equal(qatar.inputs.factor_region, 'EU-27')
+  })
+})
+
+describe('finding 9: coverage', () => {
+  test('Taiwan is supported through the cited region override', async (t) => {
+    const get = await calculator(t)
+    const countries = await get('/countries') as unknown as Body[]
+    const taiwan = countries.find((country) => country.country_code === 'TWN')
+    assert.deepEqual(taiwan && { region: taiwan.region, sub_region: taiwan.sub_region }, { region: 'Asia', sub_region: 'Eastern Asia' })
+    const energy = await get('/energy?country_code=TWN')
+    assert.ok(energy.co2e.kg > 0)
+  })
+
+  test('impossible grid figures are replaced by a labelled regional value: CAF (0 g), TKM (1,306 g), UZB (1,121 g)', async (t) => {
+    const get = await calculator(t)
+    for (const code of ['CAF', 'TKM', 'UZB']) {
+      const body = await get(`/energy?country_code=${code}&electricity_kwh=1000&heating_type=none&household_size=1`)
+      const grid = body.country_data.find((datum: Body) => datum.figure === 'grid_intensity')
+      assert.equal(grid.factor_status, 'assumption', code)
+      assert.match(grid.description, /region/, code)
+      assert.ok(grid.value > 0 && grid.value < 1095, `${code}: ${grid.value}`)
+    }
+  })
+
+  test('every answer names the year of each country figure it used', async (t) => {
+    const get = await calculator(t)
+    const body = await get('/energy?country_code=DEU')
+    const years = Object.fromEntries(body.country_data.map((datum: Body) => [datum.figure, datum.year]))
+    assert.deepEqual(years, { grid_intensity: 2024, td_losses: 2023, household_size: 2011, electricity_demand: 2023, buildings_co2: 2021, consumption_co2: 2021 })
+  })
+})
+
+describe('finding 10: documented choices and fixed documentation errors', () => {
+  const methodology = readFileSync(path.join(ROOT, 'docs', 'methodology.md'), 'utf8')
+  // The method as documented, without the changes section that lists the errors it fixed.
+  const method = methodology.split(/^## \d+\. Changes/m)[0] ?? ''
+
+  test('the 2024 -> 2025 fall of the DESNZ air factors and the comparison with ICAO are stated', () => {
+    assert.match(methodology, /16 ?% to 42 ?%|-16 % to -42 %/)
+    assert.match(methodology, /item 28/)
+    assert.match(methodology, /ICAO/)
+  })
+
+  test('the representative distances are published (Table 36) and the 3,700 km band is an assumption', async (t) => {
+    const get = await calculator(t)
+    const body = await get('/flight?country_code=DEU&frequency=often')
+    const unchecked = body.assumptions.find((line: string) => line.startsWith('Not yet checked')) ?? ''
+    assert.doesNotMatch(unchecked, /flight\.distance\.(short|long)_haul/)
+    assert.ok(method.length > 10_000 && method.length < methodology.length, 'the changes section is found')
+    assert.doesNotMatch(method, /3,976|911 km/)
+    assert.doesNotMatch(method, /EU-28/)
+    assert.match(method, /1,484 km[\s\S]{0,400}Table 36/)
+  })
+
+  test('numbers in exponent form are refused, as the methodology says (plain decimals only)', async (t) => {
+    const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+    const response = await app.inject(`${BASE}/car?country_code=DEU&distance=1e3`)
+    assert.equal(response.statusCode, 400)
+    assert.equal(response.json().parameter, 'distance')
+  })
+})
+
+describe('warnings and ranges', () => {
+  test('a category above the country\'s whole per-person footprint is flagged', async (t) => {
+    const get = await calculator(t)
+    const often = await get('/flight?country_code=IND&frequency=often')
+    assert.equal(often.warnings.length, 1)
+    assert.match(often.warnings[0], /India/)
+    assert.deepEqual((await get('/flight?country_code=USA&frequency=rare')).warnings, [])
+  })
+
+  test('diet range is Scarborough\'s 95 % interval; the 2014 study says it has none', async (t) => {
+    const get = await calculator(t)
+    const vegan = await get('/diet?country_code=GBR&diet_form=vegan')
+    assert.deepEqual([vegan.range.low.kg, vegan.range.high.kg], [762.85, 1226.4], '2.09 x 365, 3.36 x 365')
+    const old = await get('/diet?country_code=GBR&diet_form=vegan&study=scarborough_2014')
+    assert.equal(old.range.low.kg, old.co2e.kg)
+    assert.equal(old.range.high.kg, old.co2e.kg)
+    assert.match(old.range.basis.join(' '), /No cited interval/)
+  })
+
+  test('flight range: combustion without radiative forcing to life cycle with it', async (t) => {
+    const get = await calculator(t)
+    const body = await get('/flight?country_code=DEU&distance=1000')
+    assert.ok(close(body.range.low.kg, 1000 * 0.07435), 'DESNZ 21_316_3165_11_1')
+    assert.ok(close(body.range.high.kg, 1000 * (0.12576 + 0.02249)), 'DESNZ 21_316_3164_11_1 + 22_912_3164_11_1')
+    assert.ok(body.range.basis.some((line: string) => /Radiative forcing/.test(line)))
+  })
+})
