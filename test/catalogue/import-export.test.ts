@@ -143,7 +143,12 @@ forEachDatabase((database) => {
       assert.equal(imported.code, 0, imported.stderr)
       const urls = [ALL, ...fixtureProjects().map((p) => `/api/v1/commerce/products/${p.id}/`),
         '/api/v1/commerce/products/?rating=AA&ordering=-name', '/api/v1/commerce/products/?location=%C3%A5land%20islands']
-      assert.deepEqual(await target.api(urls), await source.api(urls))
+      // created_at and updated_at say when this database got the data: the only difference a copy has.
+      const untimed = (bodies: string[]) => bodies.map((body) => body.replace(/"(created|updated)_at":"[^"]+"/g, '"$1_at":"…"'))
+      const copied = await target.api(urls)
+      assert.deepEqual(untimed(copied), untimed(await source.api(urls)))
+      const [one] = await target.api(['/api/v1/commerce/products/1/'])
+      assert.equal(JSON.parse(one!).created_at, JSON.parse(one!).updated_at)
     })
 
     test('the published JSON Schema is the one the importer validates with', () => {
