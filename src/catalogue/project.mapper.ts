@@ -73,10 +73,12 @@ export function toDetailExtras (row: ProjectRecordRow, relations: ProjectRelatio
 
 /**
  * Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links, totals and
- * timestamps (derived or this database's own); stored images become paths relative to the export file.
+ * timestamps (derived or this database's own); stored images become paths relative to the export file
+ * (or what `relative` makes of their media keys).
  */
-export function toImportRecord (row: ProjectRecordRow, relations: ProjectRelations): ImportRecord {
-  const relative: MediaLinker = { media: exportedMediaPath }
+export function toImportRecord (
+  row: ProjectRecordRow, relations: ProjectRelations, relative: MediaLinker = { media: exportedMediaPath }
+): ImportRecord {
   const {
     sustainable_development_goals: sdgs, credits_issued: _issued, credits_retired: _retired, created_at: _created,
     updated_at: _updated, ...project

@@ -13,12 +13,15 @@ import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
 export class ImportError extends Error {
   readonly index: number | undefined
   readonly field: string | undefined
+  /** The message without the record and field it names. */
+  readonly reason: string
   constructor (message: string, index?: number, field?: string, line?: number) {
     const where = index === undefined ? '' : `record ${index}${line === undefined ? '' : ` (line ${line})`}${field === undefined ? '' : `, field "${field}"`}: `
     super(`${where}${message}`)
     this.name = 'ImportError'
     this.index = index
     this.field = field
+    this.reason = message
   }
 }
 

@@ -1,45 +1,12 @@
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { describe, test, type TestContext } from 'node:test'
-import { createKey } from '../../src/access/api-keys.service.ts'
-import { buildApp } from '../../src/app.ts'
-import { loadConfig } from '../../src/config.ts'
-import { openStore } from '../../src/store/connect.ts'
-import { migrateToLatest } from '../../src/store/migrate.ts'
+import { describe, test } from 'node:test'
 import { importSchemaText, IMPORT_SCHEMA_FILE } from '../../scripts/write-import-schema.ts'
 import { tonne } from '../cli.helpers.ts'
 import { fixtureProjects, project } from '../fixtures/projects.ts'
-import { tempDir } from '../helpers.ts'
-import { databaseEnv, forEachDatabase, type TestDatabase } from '../databases.ts'
-
-/** A data directory with its own database, plus a way to read it through the real API. */
-async function workspace (t: TestContext, database: TestDatabase) {
-  const dir = tempDir(t)
-  const env = { DATA_DIR: path.join(dir, 'data'), ...await databaseEnv(t, database) }
-  const write = (name: string, text: string) => {
-    const file = path.join(dir, name)
-    writeFileSync(file, text)
-    return file
-  }
-  const api = async (urls: string[]): Promise<string[]> => {
-    const config = loadConfig({ ...env, LOG_LEVEL: 'silent' })
-    const store = await openStore(config)
-    await migrateToLatest(store.db)
-    const { key } = await createKey(store.db, { name: 'reader', scopes: ['catalogue:read'] })
-    const app = await buildApp({ config, store })
-    try {
-      const headers = { host: 'tonne.test', authorization: `Bearer ${key}` }
-      // Signed links differ by key and second; compare what they point at.
-      const unsigned = (body: string) => body.replace(/\?expires=\d+&signature=[0-9a-f]{64}/g, '?signed')
-      return await Promise.all(urls.map(async (url) => unsigned((await app.inject({ url, headers })).body)))
-    } finally {
-      await app.close()
-      await store.close()
-    }
-  }
-  return { dir, env, write, api }
-}
+import { forEachDatabase } from '../databases.ts'
+import { workspace } from '../support/workspace.ts'
 
 const ALL = '/api/v1/commerce/products/?limit=1000'
 const json = (records: object[]) => JSON.stringify(records)
