@@ -6,7 +6,7 @@
 // and docs/benchmarks.json. Never part of `npm test`.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -17,6 +17,7 @@ import { migrateToLatest } from '../../src/store/migrate.ts'
 import { buildSyntheticCatalogue } from './synthetic-catalogue.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
+const bundledCount = readFileSync(path.join(ROOT, 'data', 'catalogue', 'projects.ndjson'), 'utf8').trim().split('\n').length
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string' },
@@ -227,7 +228,7 @@ const lines = [
   `Reproduce with \`${command}\` (raw numbers: [benchmarks.json](benchmarks.json)).`,
   '',
   `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, first against the`,
-  'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, SQLite, the bundled catalogue of 676 real projects),',
+  `service (one process, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, SQLite, the bundled catalogue of ${bundledCount} real projects),`,
   'then against the *ceiling*: a bare `node:http` server answering the same path with the very bytes the service',
   'returned. The ratio is service requests per second ÷ ceiling requests per second, both measured in this run.',
   'Both servers share the machine with the load generator, so absolute numbers are low; the ratio is the point.',
