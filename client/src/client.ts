@@ -1,8 +1,8 @@
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './transport.ts'
 import type {
   CarQuery, CarResult, ClothesQuery, ClothesResult, ConfigQuery, Country, CountryConfig, DietQuery, DietResult,
-  EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong, Project, ProjectFilters,
-  ProjectListItem, ProjectPage
+  EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong, Project, ProjectFacetFilters,
+  ProjectFacets, ProjectFeatureCollection, ProjectFilters, ProjectGeoJsonFilters, ProjectListItem, ProjectPage
 } from './types.ts'
 
 export type TonneClientOptions = TransportOptions
@@ -36,6 +36,19 @@ export class ProjectsApi {
   /** One page: `{count, next, previous, results}`. Filters combine with AND; limit 1 to 1000 (default 50). */
   async list (filters: ProjectFilters = {}, options?: CallOptions): Promise<ProjectPage> {
     return await this.#transport.get<ProjectPage>(`${PRODUCTS}/`, filters as Query, options)
+  }
+
+  /**
+   * Per registry, country, credit type, rating, in_sale, vintage, certification and SDG: how many matching projects
+   * have each value, each facet counted with its own filter left out (for filter panels).
+   */
+  async facets (filters: ProjectFacetFilters = {}, options?: CallOptions): Promise<ProjectFacets> {
+    return await this.#transport.get<ProjectFacets>(`${PRODUCTS}/facets/`, filters as Query, options)
+  }
+
+  /** The matching projects that have a position, as a GeoJSON FeatureCollection (paged: limit up to 10000). */
+  async geojson (filters: ProjectGeoJsonFilters = {}, options?: CallOptions): Promise<ProjectFeatureCollection> {
+    return await this.#transport.get<ProjectFeatureCollection>(`${PRODUCTS}/geojson/`, filters as Query, options)
   }
 
   /** The full project, with external_id. An unknown id is a TonneApiError with status 404, code not_found. */
