@@ -127,6 +127,10 @@ const SCENARIOS: Scenario[] = [
   { name: 'list, search', path: '/api/v1/commerce/products/?search=forest', catalogue: true },
   { name: 'list, deep offset', path: '/api/v1/commerce/products/?offset=600&limit=50', catalogue: true },
   { name: 'detail', path: '/api/v1/commerce/products/42/', catalogue: true },
+  { name: 'facets, no filter', path: '/api/v1/commerce/products/facets/', catalogue: true },
+  { name: 'facets, two filters', path: '/api/v1/commerce/products/facets/?registry=CLIMATE_ACTION_RESERVE&location=US', catalogue: true },
+  { name: 'geojson, every located project', path: '/api/v1/commerce/products/geojson/', catalogue: true },
+  { name: 'geojson, bbox across the antimeridian', path: '/api/v1/commerce/products/geojson/?bbox=100,-50,-60,60', catalogue: true },
   { name: 'calculator /countries', path: '/api/v1/co2-calculator/countries', catalogue: false },
   { name: 'calculator /flight (legs)', path: '/api/v1/co2-calculator/flight?country_code=DEU&legs=FRA-JFK,JFK-LAX&cabin_class=business', catalogue: false },
   { name: 'calculator /energy', path: '/api/v1/co2-calculator/energy?country_code=DEU&household_size=2&home_size=80&heating_type=heat_pump', catalogue: false }
@@ -204,7 +208,9 @@ for (const size of SIZES) {
     'filtered first page': '/api/v1/commerce/products/?registry=SYNTHETIC_REGISTRY_3&in_sale=true',
     search: '/api/v1/commerce/products/?search=mangrove%20delta',
     detail: `/api/v1/commerce/products/${Math.ceil(size / 2)}/`,
-    'deep offset': `/api/v1/commerce/products/?offset=${Math.max(0, size - 100)}&limit=50`
+    'deep offset': `/api/v1/commerce/products/?offset=${Math.max(0, size - 100)}&limit=50`,
+    'facets, one filter': '/api/v1/commerce/products/facets/?registry=SYNTHETIC_REGISTRY_3',
+    'geojson, bbox': '/api/v1/commerce/products/geojson/?bbox=-20,-35,55,38&limit=1000'
   }
   const results: Record<string, Load> = {}
   for (const [name, url] of Object.entries(paths)) {
