@@ -28,13 +28,17 @@ forEachDatabase((database) => {
       assert.equal(JSON.parse(three!).location, 'Peru')
     })
 
-    test('--replace removes the projects that are not in the file', async (t) => {
+    test('--replace removes the projects that are not in the file; those that stay keep created_at', async (t) => {
       const ws = await workspace(t, database)
       await tonne(['import', ws.write('a.json', json(fixtureProjects()))], ws.env)
-      const result = await tonne(['import', ws.write('b.json', json([project(5)])), '--replace'], ws.env)
+      const [before] = await ws.api(['/api/v1/commerce/products/5/'])
+      const result = await tonne(['import', ws.write('b.json', json(fixtureProjects().filter((p) => p.id === 5))), '--replace'], ws.env)
       assert.equal(result.code, 0, result.stderr)
-      const [list] = await ws.api([ALL])
+      assert.match(result.stdout, /Imported 1 projects \(the catalogue was replaced\): 0 new, 0 updated, 1 unchanged\./)
+      const [list, after] = await ws.api([ALL, '/api/v1/commerce/products/5/'])
       assert.deepEqual(JSON.parse(list!).results.map((p: { id: number }) => p.id), [5])
+      assert.equal(JSON.parse(after!).created_at, JSON.parse(before!).created_at)
+      assert.equal(JSON.parse(after!).updated_at, JSON.parse(before!).updated_at)
     })
 
     test('an import extends the vocabularies that filters accept', async (t) => {
@@ -57,7 +61,11 @@ forEachDatabase((database) => {
       ['an unknown SDG', (r) => { r['sustainable_development_goals'] = [{ name_id: '18_SPACE' }] }, /record 2.*sustainable_development_goals\[0\]\.name_id/],
       ['bundles on a non-bundle', (r) => { r['bundles'] = [{ id: 1 }] }, /record 2.*field "bundles"/],
       ['a latitude out of range', (r) => { r['latitude'] = 91 }, /record 2.*field "latitude"/],
-      ['a conflicting verbose name', (r) => { r['registry'] = { name_id: 'REGISTRY_A', verbose_name: 'Other name' } }, /record 2.*registry\.verbose_name/]
+      ['a conflicting verbose name', (r) => { r['registry'] = { name_id: 'REGISTRY_A', verbose_name: 'Other name' } }, /record 2.*registry\.verbose_name/],
+      ['credits of a year not in vintages', (r) => { r['credits'] = { issued: null, retired: null, vintages: [{ vintage: 1999, issued: 1, retired: null }] } },
+        /record 2.*field "credits\.vintages".*same years as vintages/],
+      ['negative credits', (r) => { r['credits'] = { issued: -5, retired: null, vintages: [] }; r['vintages'] = [] }, /record 2.*field "credits\.issued"/],
+      ['a malformed source', (r) => { r['source'] = [{ file: '', lines: [0] }] }, /record 2.*field "source\[0\]\.file"/]
     ]
     for (const [what, spoil, message] of badRecords) {
       test(`a file with ${what} changes nothing and names the record and field`, async (t) => {
