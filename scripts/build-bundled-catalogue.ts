@@ -29,7 +29,9 @@ const EXPORTS: ReadonlyArray<[RegistryKey, string[]]> = [
 
 const FOREST_FILE = 'forest-offsets-web/projects-crediting.json'
 const HECTARES_PER_ACRE = 0.40468564224
-const REGISTRY_BY_PREFIX: Readonly<Record<string, string>> = { CAR: 'CLIMATE_ACTION_RESERVE', ACR: 'AMERICAN_CARBON_REGISTRY', VCS: 'VERRA' }
+const REGISTRY_BY_PREFIX: Readonly<Record<string, string>> = {
+  CAR: 'CLIMATE_ACTION_RESERVE', ACR: 'AMERICAN_CARBON_REGISTRY', VCS: 'VERRA'
+}
 
 interface ForestProject { id: string, shape_centroid: [number, number], area: number }
 
@@ -46,7 +48,8 @@ function forestProjects (): Array<ForestProject & { line: number }> {
 function addForestData (records: ImportRecord[]): number {
   let matched = 0
   for (const forest of forestProjects()) {
-    const record = records.find((r) => r.registry.name_id === REGISTRY_BY_PREFIX[forest.id.slice(0, 3)] && r.external_id === forest.id)
+    const registry = REGISTRY_BY_PREFIX[forest.id.slice(0, 3)]
+    const record = records.find((r) => r.registry.name_id === registry && r.external_id === forest.id)
     if (record === undefined) continue
     matched++
     const [longitude, latitude] = forest.shape_centroid
@@ -66,7 +69,8 @@ export async function buildBundledCatalogue (): Promise<{ text: string, projects
       await migrateToLatest(store.db)
       for (const [registry, files] of EXPORTS) {
         await importRegistryExports(store.db, registry,
-          files.map((file) => ({ path: path.join(RAW_DIR, 'offsets-db-data', file), label: `offsets-db-data/${file}` })))
+          files.map((file) => ({ path: path.join(RAW_DIR, 'offsets-db-data', file), label: `offsets-db-data/${file}` }))
+        )
       }
       const records: ImportRecord[] = []
       for await (const { record } of exportProjects(store.db)) records.push(record)

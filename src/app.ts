@@ -141,11 +141,12 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
     calculator.addHook('onRequest', optionalApiKey(store.db, 'calculator:read'))
+    const keyNote = ' No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.'
     calculator.addHook('onRoute', (route) => {
-      if (route.schema === undefined) return
+      // GET and its HEAD share one schema object: note it once.
+      if (route.schema === undefined || route.schema.description?.endsWith(keyNote) === true) return
       route.schema.security = [{}, { apiKey: ['calculator:read'] }]
-      route.schema.description = `${route.schema.description ?? ''} No key needed; a key with the \`calculator:read\` scope ` +
-        'is rate-limited per key instead of per client address.'
+      route.schema.description = `${route.schema.description ?? ''}${keyNote}`
     })
     await registerRateLimit(calculator, {
       name: 'calculator',

@@ -4,7 +4,9 @@ import path from 'node:path'
 import { finished } from 'node:stream/promises'
 import { parseArgs } from 'node:util'
 import { exportProjects, ImportError, importProjects } from './catalogue/projects.import.ts'
-import { ExportFileError, importRegistryExports, REGISTRY_KEYS, type RegistryImportReport } from './catalogue/registries/registry-import.ts'
+import {
+  ExportFileError, importRegistryExports, REGISTRY_KEYS, type RegistryImportReport
+} from './catalogue/registries/registry-import.ts'
 import type { RegistryKey } from './catalogue/registries/registry.ts'
 import { refreshAllProjectJson } from './catalogue/project-json.ts'
 import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
@@ -106,8 +108,8 @@ async function main (argv: string[]): Promise<void> {
       const result = await withStore(async (store) =>
         await importProjects(store.db, text, { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media }))
       console.log(`Imported ${result.imported} projects${result.images > 0 ? ` and ${result.images} image files` : ''}` +
-        `${result.replaced ? ' (the catalogue was replaced)' : ''}: ${result.created} new, ${result.updated} updated, ` +
-        `${result.unchanged} unchanged.`)
+        `${result.replaced ? ' (the catalogue was replaced)' : ''}: ${result.created} new, ` +
+        `${result.updated} updated, ${result.unchanged} unchanged.`)
       return
     }
     case 'export': {
@@ -150,25 +152,32 @@ async function main (argv: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
-async function importFromRegistry (registry: string, files: string[], options: { replace: boolean, json: boolean }): Promise<void> {
-  if (!(REGISTRY_KEYS as string[]).includes(registry)) throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}`)
+async function importFromRegistry (
+  registry: string, files: string[], options: { replace: boolean, json: boolean }
+): Promise<void> {
+  if (!(REGISTRY_KEYS as string[]).includes(registry)) {
+    throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}`)
+  }
   if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
   if (options.replace) throw new UsageError('--replace works with a JSON or NDJSON file, not with --from')
   const media = new MediaStore(loadConfig().media.dir)
   const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
-  const report = await withStore(async (store) => await importRegistryExports(store.db, registry as RegistryKey, exports, { media }))
+  const report = await withStore(async (store) =>
+    await importRegistryExports(store.db, registry as RegistryKey, exports, { media }))
   if (options.json) return console.log(JSON.stringify(report, null, 2))
   console.log(reportText(report))
 }
 
 function reportText (report: RegistryImportReport): string {
   const total = report.created + report.updated + report.unchanged
+  const files = report.files.map((f) => `${f.file}: ${f.export}, ${f.rows} rows`).join('; ')
   const lines = [
-    `Imported ${total} projects from ${report.registry} exports (${report.files.map((f) => `${f.file}: ${f.export}, ${f.rows} rows`).join('; ')}): ` +
+    `Imported ${total} projects from ${report.registry} exports (${files}): ` +
       `${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged.`
   ]
   if (report.skipped.length > 0) {
-    lines.push(`Skipped ${report.skipped.length} rows:`, ...report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
+    lines.push(`Skipped ${report.skipped.length} rows:`,
+      ...report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
   }
   if (report.warnings.length > 0) {
     lines.push(`${report.warnings.length} values could not be read and were left empty:`,

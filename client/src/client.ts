@@ -1,8 +1,9 @@
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './transport.ts'
 import type {
   CarQuery, CarResult, ClothesQuery, ClothesResult, ConfigQuery, Country, CountryConfig, DietQuery, DietResult,
-  EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong, Project, ProjectFacetFilters,
-  ProjectFacets, ProjectFeatureCollection, ProjectFilters, ProjectGeoJsonFilters, ProjectListItem, ProjectPage
+  EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong, Project,
+  ProjectFacetFilters, ProjectFacets, ProjectFeatureCollection, ProjectFilters, ProjectGeoJsonFilters, ProjectListItem,
+  ProjectPage
 } from './types.ts'
 
 export type TonneClientOptions = TransportOptions

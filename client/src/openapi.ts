@@ -586,7 +586,7 @@ export interface paths {
   "/api/v1/co2-calculator/ping": {
     /**
      * Health check
-     * @description Returns {"message": "pong"}. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description Returns {"message": "pong"}. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       responses: {
@@ -605,7 +605,7 @@ export interface paths {
   "/api/v1/co2-calculator/countries": {
     /**
      * Supported countries
-     * @description Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region, and measurement system (imperial for USA, LBR and MMR). No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region, and measurement system (imperial for USA, LBR and MMR). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       responses: {
@@ -637,7 +637,7 @@ export interface paths {
   "/api/v1/co2-calculator/config": {
     /**
      * Default units and options for a country
-     * @description The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -712,7 +712,7 @@ export interface paths {
   "/api/v1/co2-calculator/footprint": {
     /**
      * Average footprint of a person in a country
-     * @description National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -848,7 +848,7 @@ export interface paths {
   "/api/v1/co2-calculator/flight": {
     /**
      * Emissions of flights
-     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class; radiative forcing on by default, and both values are returned. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class; radiative forcing on by default, and both values are returned. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1018,7 +1018,7 @@ export interface paths {
   "/api/v1/co2-calculator/diet": {
     /**
      * Emissions of a diet
-     * @description A year of a diet (Scarborough et al. 2023 by default), scaled by calories; everything = the meat-eater group matching the country's meat supply. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description A year of a diet (Scarborough et al. 2023 by default), scaled by calories; everything = the meat-eater group matching the country's meat supply. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1148,7 +1148,7 @@ export interface paths {
   "/api/v1/co2-calculator/car": {
     /**
      * Emissions of car, rail or bus travel
-     * @description A year of travel: distance x DESNZ 2025 factor. Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars on the country's grid. Rail, bus and coach per passenger-km. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description A year of travel: distance x DESNZ 2025 factor. Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars on the country's grid. Rail, bus and coach per passenger-km. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1274,7 +1274,7 @@ export interface paths {
   "/api/v1/co2-calculator/clothes": {
     /**
      * Emissions of clothes shopping
-     * @description A year of clothes, by amount (country-scaled EU average), by spend in US dollars, or by garments bought: exactly one of these. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description A year of clothes, by amount (country-scaled EU average), by spend in US dollars, or by garments bought: exactly one of these. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1388,7 +1388,7 @@ export interface paths {
   "/api/v1/co2-calculator/energy": {
     /**
      * Emissions of home electricity and heating
-     * @description A year of home energy per person: measured kWh or floor area x assumed kWh per m², times the country's grid intensity or the DESNZ fuel factor, divided by household size. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address. No key needed; a key with the `calculator:read` scope is rate-limited per key instead of per client address.
+     * @description A year of home energy per person: measured kWh or floor area x assumed kWh per m², times the country's grid intensity or the DESNZ fuel factor, divided by household size. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {

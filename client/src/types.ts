@@ -24,7 +24,8 @@ export type ProjectFacets = Ok<'/api/v1/commerce/products/facets/'>
 
 type GeoJsonQuery = Query<'/api/v1/commerce/products/geojson/'>
 /** The GeoJSON's filters and paging (limit default 1000, at most 10000). */
-export type ProjectGeoJsonFilters = Partial<Omit<GeoJsonQuery, 'in_sale'>> & { in_sale?: GeoJsonQuery['in_sale'] | boolean }
+export type ProjectGeoJsonFilters = Partial<Omit<GeoJsonQuery, 'in_sale'>> &
+{ in_sale?: GeoJsonQuery['in_sale'] | boolean }
 export type ProjectFeatureCollection = Get<'/api/v1/commerce/products/geojson/'> extends
 { responses: { 200: { content: { 'application/geo+json': infer B } } } } ? B : never
 

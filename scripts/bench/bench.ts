@@ -17,7 +17,8 @@ import { migrateToLatest } from '../../src/store/migrate.ts'
 import { buildSyntheticCatalogue } from './synthetic-catalogue.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
-const bundledCount = readFileSync(path.join(ROOT, 'data', 'catalogue', 'projects.ndjson'), 'utf8').trim().split('\n').length
+const bundledCount = readFileSync(path.join(ROOT, 'data', 'catalogue', 'projects.ndjson'), 'utf8').trim()
+  .split('\n').length
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string' },
@@ -128,9 +129,17 @@ const SCENARIOS: Scenario[] = [
   { name: 'list, deep offset', path: '/api/v1/commerce/products/?offset=600&limit=50', catalogue: true },
   { name: 'detail', path: '/api/v1/commerce/products/42/', catalogue: true },
   { name: 'facets, no filter', path: '/api/v1/commerce/products/facets/', catalogue: true },
-  { name: 'facets, two filters', path: '/api/v1/commerce/products/facets/?registry=CLIMATE_ACTION_RESERVE&location=US', catalogue: true },
+  {
+    name: 'facets, two filters',
+    path: '/api/v1/commerce/products/facets/?registry=CLIMATE_ACTION_RESERVE&location=US',
+    catalogue: true
+  },
   { name: 'geojson, every located project', path: '/api/v1/commerce/products/geojson/', catalogue: true },
-  { name: 'geojson, bbox across the antimeridian', path: '/api/v1/commerce/products/geojson/?bbox=100,-50,-60,60', catalogue: true },
+  {
+    name: 'geojson, bbox across the antimeridian',
+    path: '/api/v1/commerce/products/geojson/?bbox=100,-50,-60,60',
+    catalogue: true
+  },
   { name: 'calculator /countries', path: '/api/v1/co2-calculator/countries', catalogue: false },
   { name: 'calculator /flight (legs)', path: '/api/v1/co2-calculator/flight?country_code=DEU&legs=FRA-JFK,JFK-LAX&cabin_class=business', catalogue: false },
   { name: 'calculator /energy', path: '/api/v1/co2-calculator/energy?country_code=DEU&household_size=2&home_size=80&heating_type=heat_pump', catalogue: false }
@@ -234,7 +243,8 @@ const lines = [
   `Reproduce with \`${command}\` (raw numbers: [benchmarks.json](benchmarks.json)).`,
   '',
   `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, first against the`,
-  `service (one process, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, SQLite, the bundled catalogue of ${bundledCount} real projects),`,
+  'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, SQLite, the bundled catalogue of ' +
+    `${bundledCount} real projects),`,
   'then against the *ceiling*: a bare `node:http` server answering the same path with the very bytes the service',
   'returned. The ratio is service requests per second ÷ ceiling requests per second, both measured in this run.',
   'Both servers share the machine with the load generator, so absolute numbers are low; the ratio is the point.',

@@ -45,7 +45,8 @@ export async function buildSyntheticCatalogue (db: Db, size: number, batch = 500
       const vintages = [2018 + Math.floor(next() * 4), 2022 + Math.floor(next() * 4)]
       const issued = vintages.map(() => Math.round(next() * 1e6))
       const retired = issued.map((q) => Math.round(q * next()))
-      vintages.forEach((vintage, i) => children.vintages.push({ project_id: id, vintage, issued: issued[i]!, retired: retired[i]! }))
+      vintages.forEach((vintage, i) =>
+        children.vintages.push({ project_id: id, vintage, issued: issued[i]!, retired: retired[i]! }))
       rows.push({
         id,
         external_id: `SYN-${id}`,

@@ -27,7 +27,9 @@ export interface CatalogueOptions {
 
 /** The catalogue's domain errors as the service's one problem body. */
 function toHttpError (error: unknown): unknown {
-  if (error instanceof InvalidParameterError) return AppError.invalidParameter(error.parameter, error.message, error.allowedValues)
+  if (error instanceof InvalidParameterError) {
+    return AppError.invalidParameter(error.parameter, error.message, error.allowedValues)
+  }
   if (error instanceof ProjectNotFoundError) return AppError.notFound(error.message)
   return error
 }
@@ -35,11 +37,13 @@ function toHttpError (error: unknown): unknown {
 const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
 const security = [{ apiKey: ['catalogue:read'] }]
 
-/** GET /api/v1/commerce/products/, /:id/, /facets/ and /geojson/ (registered with that prefix; trailing slash optional). */
+/** GET /api/v1/commerce/products/, /:id/, /facets/, /geojson/ (under that prefix; the trailing slash is optional). */
 export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, requestUrl, links, answerCache }) => {
   const responses = new CatalogueResponses(answerCache)
   const sign = (request: FastifyRequest) => (json: string, nowMs: number) => signLinks(json, links(request, nowMs))
-  const send = async (request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<string>, type?: string) => {
+  const send = async (
+    request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<string>, type?: string
+  ) => {
     try {
       return await responses.send(request, reply, key, build, sign(request), type)
     } catch (error) {
@@ -53,7 +57,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     schema: {
       tags: ['catalogue'],
       summary: 'List projects',
-      description: `A page of projects matching every given filter (AND). Unknown query parameters are ignored.${SCOPE_NOTE}`,
+      description: 'A page of projects matching every given filter (AND). Unknown query parameters are ignored.' +
+        SCOPE_NOTE,
       security,
       querystring: ProjectListQuerySchema,
       response: { 200: ProjectPageSchema, ...errorResponses(400, 401, 403, 429) }
@@ -74,8 +79,9 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     schema: {
       tags: ['catalogue'],
       summary: 'Count projects per filter value',
-      description: 'For the projects matching the list\'s filters: per registry, country, credit type, rating, in_sale, ' +
-        'vintage, certification and SDG, how many have each value, each facet counted with its own filter left out. ' +
+      description: 'For the projects matching the list\'s filters: per registry, country, credit type, rating, ' +
+        'in_sale, vintage, certification and SDG, how many have each value, each facet counted with its own filter ' +
+        'left out. ' +
         `An addition beyond the original contract.${SCOPE_NOTE}`,
       security,
       querystring: ProjectFilterQuerySchema,
@@ -96,7 +102,10 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
         `An addition beyond the original contract.${SCOPE_NOTE}`,
       security,
       querystring: GeoJsonQuerySchema,
-      response: { 200: { content: { 'application/geo+json': { schema: GeoJsonSchema } } }, ...errorResponses(400, 401, 403, 429) }
+      response: {
+        200: { content: { 'application/geo+json': { schema: GeoJsonSchema } } },
+        ...errorResponses(400, 401, 403, 429)
+      }
     }
   }, async (request, reply) => {
     const version = await catalogueVersion(db)
@@ -105,8 +114,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       const { limit, offset } = request.query
       const { count, features } = await projectFeatures(db, request.query, version)
       const { next, previous } = pageLinks(url, limit, offset, count)
-      return `{"type":"FeatureCollection","count":${count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},` +
-        `"features":[${features.join(',')}]}`
+      return `{"type":"FeatureCollection","count":${count},"next":${JSON.stringify(next)},` +
+        `"previous":${JSON.stringify(previous)},"features":[${features.join(',')}]}`
     }, 'application/geo+json; charset=utf-8')
   })
 
@@ -114,7 +123,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     schema: {
       tags: ['catalogue'],
       summary: 'Get one project',
-      description: `The full project, including external_id, credits and source. An unknown or malformed id is 404.${SCOPE_NOTE}`,
+      description: 'The full project, including external_id, credits and source. An unknown or malformed id is 404.' +
+        SCOPE_NOTE,
       security,
       params: ProjectParamsSchema,
       response: { 200: ProjectSchema, ...errorResponses(401, 403, 404, 429) }

@@ -53,10 +53,22 @@ const ProjectFields = {
   co_benefits: Type.String({ description: 'Lines separated by CRLF; may be empty.' }),
   images: Type.Array(Type.Object({ title: Type.String(), url: Type.String({ description: 'Signed link to the image, valid for a limited time (default 3600 s).' }) })),
   // Additions beyond the original contract (docs/api.md).
-  credits_issued: Nullable(Type.Number({ description: 'Credits issued over all vintages (tonnes CO2e), as the imported registry data says; null when it does not say.' })),
-  credits_retired: Nullable(Type.Number({ description: 'Credits retired over all vintages (tonnes CO2e); null when the imported data does not say (most registries publish retirements in a separate export).' })),
-  created_at: Type.String({ format: 'date-time', description: 'When this catalogue first had the project (ISO 8601, UTC).' }),
-  updated_at: Type.String({ format: 'date-time', description: 'When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.' })
+  credits_issued: Nullable(Type.Number({
+    description: 'Credits issued over all vintages (tonnes CO2e), as the imported registry data says; null when it ' +
+      'does not say.'
+  })),
+  credits_retired: Nullable(Type.Number({
+    description: 'Credits retired over all vintages (tonnes CO2e); null when the imported data does not say ' +
+      '(most registries publish retirements in a separate export).'
+  })),
+  created_at: Type.String({
+    format: 'date-time', description: 'When this catalogue first had the project (ISO 8601, UTC).'
+  }),
+  updated_at: Type.String({
+    format: 'date-time',
+    description: 'When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the ' +
+      'same data leaves it.'
+  })
 }
 
 const Quantity = (description: string) => Nullable(Type.Number({ minimum: 0, description }))
@@ -75,9 +87,18 @@ export type Credits = Static<typeof CreditsSchema>
 
 /** Where a project's data came from: the files (and their lines) an import read. */
 export const SourceSchema = Nullable(Type.Array(Type.Object({
-  file: Type.String({ minLength: 1, maxLength: 500, description: 'The file, as the import named it (e.g. offsets-db-data/verra/projects.csv).' }),
-  lines: Nullable(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100_000, description: 'The lines of the file that describe the project; null when lines do not apply.' }))
-}), { description: 'Where the project\'s data came from (an addition beyond the original contract); null when the import did not say.' }))
+  file: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    description: 'The file, as the import named it (e.g. offsets-db-data/verra/projects.csv).'
+  }),
+  lines: Nullable(Type.Array(Type.Integer({ minimum: 1 }), {
+    maxItems: 100_000, description: 'The lines of the file that describe the project; null when lines do not apply.'
+  }))
+}), {
+  description: 'Where the project\'s data came from (an addition beyond the original contract); null when the import ' +
+    'did not say.'
+}))
 export type Source = Static<typeof SourceSchema>
 
 const { id, ...afterId } = ProjectFields
@@ -107,18 +128,21 @@ const filter = (description: string) => Type.Optional(Type.String({ maxLength: 2
 /** The filters that the list, the facets and the GeoJSON share. */
 const FilterFields = {
   in_sale: Type.Optional(StringEnum(IN_SALE_VALUES, { description: 'Whether the project is currently in sale.' })),
-  location: filter('Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of ' +
-    'America), case- and accent-insensitive. Projects carry the canonical name (United States).'),
+  location: filter('Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States ' +
+    'of America), case- and accent-insensitive. Projects carry the canonical name (United States).'),
   credit_type: filter('Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).'),
   registry: filter('Registry name_id (e.g. VERRA).'),
   rating: filter('Rating name_id: A, AA, AAA-, AA+.'),
-  vintage: Type.Optional(Type.Integer({ minimum: 1000, maximum: 9999, description: 'A vintage year: projects with credits of that vintage (addition).' })),
+  vintage: Type.Optional(Type.Integer({
+    minimum: 1000, maximum: 9999, description: 'A vintage year: projects with credits of that vintage (addition).'
+  })),
   certification: filter('Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).'),
-  sdg: filter('Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).'),
+  sdg: filter('Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute ' +
+    'to it (addition).'),
   updated_since: Type.Optional(Type.String({
     maxLength: 40,
-    description: 'ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose ' +
-      'updated_at is at or after it, for syncing a copy (addition).'
+    description: 'ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects ' +
+      'whose updated_at is at or after it, for syncing a copy (addition).'
   })),
   bbox: Type.Optional(Type.String({
     maxLength: 200,
@@ -149,14 +173,22 @@ export const GEOJSON_LIMIT_DEFAULT = 1000
 export const GEOJSON_LIMIT_MAX = 10_000
 
 export const GeoJsonQuerySchema = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: GEOJSON_LIMIT_MAX, default: GEOJSON_LIMIT_DEFAULT, description: `Features per page, 1 to ${GEOJSON_LIMIT_MAX}.` }),
-  offset: Type.Integer({ minimum: 0, maximum: OFFSET_MAX, default: 0, description: 'Number of matching located projects to skip.' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: GEOJSON_LIMIT_MAX,
+    default: GEOJSON_LIMIT_DEFAULT,
+    description: `Features per page, 1 to ${GEOJSON_LIMIT_MAX}.`
+  }),
+  offset: Type.Integer({
+    minimum: 0, maximum: OFFSET_MAX, default: 0, description: 'Number of matching located projects to skip.'
+  }),
   ...FilterFields,
   ordering
 })
 export type GeoJsonQuery = Static<typeof GeoJsonQuerySchema>
 
-export const FACETS = ['registry', 'location', 'credit_type', 'rating', 'in_sale', 'vintage', 'certification', 'sdg'] as const
+export const FACETS = ['registry', 'location', 'credit_type', 'rating', 'in_sale', 'vintage', 'certification',
+  'sdg'] as const
 export type Facet = typeof FACETS[number]
 
 const FacetValues = (description: string) => Type.Array(Type.Object({
@@ -192,7 +224,9 @@ export const GeoJsonSchema = Type.Object({
     id: Type.Integer(),
     geometry: Type.Object({
       type: Type.Literal('Point'),
-      coordinates: Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[longitude, latitude] (RFC 7946).' })
+      coordinates: Type.Array(Type.Number(), {
+        minItems: 2, maxItems: 2, description: '[longitude, latitude] (RFC 7946).'
+      })
     }),
     properties: Type.Object({
       id: Type.Integer(),
@@ -215,8 +249,8 @@ export const ProjectParamsSchema = Type.Object({
  * (copied into the media store) or an absolute http(s) URL (kept as an external link).
  */
 export const ImportRecordSchema = strictObject({
-  ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images', 'credits_issued', 'credits_retired',
-    'created_at', 'updated_at', 'credits', 'source'),
+  ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images', 'credits_issued',
+    'credits_retired', 'created_at', 'updated_at', 'credits', 'source'),
   images: Type.Array(strictObject({
     title: Type.String(),
     url: Type.String({ minLength: 1, description: 'A path relative to the import file (copied into the media store), or an absolute http(s) URL (kept as an external link).' })
@@ -228,8 +262,10 @@ export const ImportRecordSchema = strictObject({
   })),
   in_sale: Type.Boolean({ description: 'Whether the project is currently in sale (a list filter, not a Project field).' }),
   credits: Type.Optional(strictObject({
-    issued: Quantity('Credits issued over all vintages; null or absent: the sum of the vintages\' (null if none says).'),
-    retired: Quantity('Credits retired over all vintages; null or absent: the sum of the vintages\' (null if none says).'),
+    issued: Quantity('Credits issued over all vintages; null or absent: the sum of the vintages\' (null if none ' +
+      'says).'),
+    retired: Quantity('Credits retired over all vintages; null or absent: the sum of the vintages\' (null if none ' +
+      'says).'),
     vintages: Type.Array(strictObject({
       vintage: Type.Integer({ minimum: 1000, maximum: 9999 }),
       issued: Quantity('Credits issued in this vintage.'),

@@ -12,12 +12,15 @@ export function countryKey (text: string): string {
 }
 
 /** The canonical name whose alias is nearest to `text` (edit distance on folded keys; ties: the shorter key). */
-export function closestCountry (text: string, aliases: ReadonlyArray<{ alias_key: string, name: string }>): string | undefined {
+export function closestCountry (
+  text: string, aliases: ReadonlyArray<{ alias_key: string, name: string }>
+): string | undefined {
   const key = countryKey(text)
   let best: { distance: number, length: number, name: string } | undefined
   for (const alias of aliases) {
     const distance = editDistance(key, alias.alias_key)
-    if (best === undefined || distance < best.distance || (distance === best.distance && alias.alias_key.length < best.length)) {
+    const shorter = best !== undefined && distance === best.distance && alias.alias_key.length < best.length
+    if (best === undefined || distance < best.distance || shorter) {
       best = { distance, length: alias.alias_key.length, name: alias.name }
     }
   }

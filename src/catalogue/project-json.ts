@@ -21,7 +21,8 @@ export function signLinks (json: string, links: MediaLinker): string {
  */
 export function detailJson (itemJson: string, externalId: string, extrasJson: string): string {
   const afterId = itemJson.indexOf(',')
-  return `${itemJson.slice(0, afterId)},"external_id":${JSON.stringify(externalId)}${itemJson.slice(afterId, -1)},${extrasJson.slice(1)}`
+  const listFields = itemJson.slice(afterId, -1)
+  return `${itemJson.slice(0, afterId)},"external_id":${JSON.stringify(externalId)}${listFields},${extrasJson.slice(1)}`
 }
 
 /**
@@ -29,7 +30,9 @@ export function detailJson (itemJson: string, externalId: string, extrasJson: st
  * (timestamps aside) differs from what was stored, or that had none, gets `updated_at = now` (and
  * `created_at` if it had none). Returns the ids of those changed projects.
  */
-export async function refreshProjectJson (db: Db, ids: readonly number[], now: Date = new Date()): Promise<Set<number>> {
+export async function refreshProjectJson (
+  db: Db, ids: readonly number[], now: Date = new Date()
+): Promise<Set<number>> {
   const rows = await repository.projectsByIds(db, ids)
   const relations = await repository.loadRelations(db, ids)
   const at = now.toISOString()
@@ -39,13 +42,21 @@ export async function refreshProjectJson (db: Db, ids: readonly number[], now: D
     const extras = JSON.stringify(toDetailExtras(row, relations))
     const shown = JSON.stringify(item)
     // What a client can see of the project, in_sale included (a filter); timestamps are not content.
-    const hash = createHash('sha256').update(`${row.external_id}\n${String(Boolean(row.in_sale))}\n${shown}\n${extras}`).digest('hex')
+    const hash = createHash('sha256')
+      .update(`${row.external_id}\n${String(Boolean(row.in_sale))}\n${shown}\n${extras}`).digest('hex')
     const isChange = hash !== row.content_hash
     if (isChange) changed.add(row.id)
     const createdAt = row.created_at ?? at
     const updatedAt = isChange || row.updated_at === null ? at : row.updated_at
     const stamps = `,"created_at":${JSON.stringify(createdAt)},"updated_at":${JSON.stringify(updatedAt)}}`
-    return { id: row.id, item_json: `${shown.slice(0, -1)}${stamps}`, detail_json: extras, content_hash: hash, created_at: createdAt, updated_at: updatedAt }
+    return {
+      id: row.id,
+      item_json: `${shown.slice(0, -1)}${stamps}`,
+      detail_json: extras,
+      content_hash: hash,
+      created_at: createdAt,
+      updated_at: updatedAt
+    }
   })
   await repository.setStoredJson(db, stored)
   return changed

@@ -17,7 +17,7 @@ const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbo
 /** The detail-only fields, after the list item's: credits per vintage and the data's source. */
 export interface DetailExtras { credits: Credits, source: Source }
 
-/** Database row plus its relations → the API's Project (detail) object. Field order follows spec 2.1, additions last. */
+/** Database row and relations → the API's Project (detail) object. Field order follows spec 2.1, additions last. */
 export function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {
   const { id, ...rest } = toListItem(row, relations, links)
   return { id, external_id: row.external_id, ...rest, ...toDetailExtras(row, relations) }
@@ -65,7 +65,8 @@ export function toDetailExtras (row: ProjectRecordRow, relations: ProjectRelatio
     credits: {
       issued: row.credits_issued,
       retired: row.credits_retired,
-      vintages: (relations.vintages.get(row.id) ?? []).map((v) => ({ vintage: v.vintage, issued: v.issued, retired: v.retired }))
+      vintages: (relations.vintages.get(row.id) ?? [])
+        .map((v) => ({ vintage: v.vintage, issued: v.issued, retired: v.retired }))
     },
     source: row.source === null ? null : JSON.parse(row.source) as Source
   }

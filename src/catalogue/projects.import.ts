@@ -121,7 +121,9 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
     if (record.credits !== undefined) {
       const years = record.credits.vintages.map((v) => v.vintage)
       if (new Set(years).size !== years.length) fail('names a vintage twice', 'credits.vintages')
-      if ([...years].sort().join() !== [...new Set(record.vintages)].sort().join()) fail('must have the same years as vintages', 'credits.vintages')
+      if ([...years].sort().join() !== [...new Set(record.vintages)].sort().join()) {
+        fail('must have the same years as vintages', 'credits.vintages')
+      }
     }
     return record
   })
@@ -244,7 +246,9 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
 }
 
 /** Validates and writes records (from a file, or made by a registry import) in one transaction: all or nothing. */
-export async function importRecords (db: Db, sources: readonly SourcedRecord[], options: ImportOptions): Promise<ImportResult> {
+export async function importRecords (
+  db: Db, sources: readonly SourcedRecord[], options: ImportOptions
+): Promise<ImportResult> {
   const now = options.now ?? new Date()
   const sdgNumbers = await repository.sdgNumbersByNameId(db)
   const records = validateRecords(sources, sdgNumbers)
@@ -280,7 +284,9 @@ export async function importRecords (db: Db, sources: readonly SourcedRecord[], 
       const stored = new Map((await repository.projectsByExternalId(trx, records.map((r) => r.external_id)))
         .map((p) => [`${p.registry}\u0000${p.external_id}`, p.id]))
       let next = await repository.maxProjectId(trx)
-      for (const record of records) record.id = stored.get(`${record.registry.name_id}\u0000${record.external_id}`) ?? ++next
+      for (const record of records) {
+        record.id = stored.get(`${record.registry.name_id}\u0000${record.external_id}`) ?? ++next
+      }
     } else if (!options.replace) {
       const indexById = new Map(records.map((r, i) => [r.id, i]))
       const indexByExternal = new Map(records.map((r, i) => [`${r.registry.name_id}\u0000${r.external_id}`, i]))
@@ -299,7 +305,8 @@ export async function importRecords (db: Db, sources: readonly SourcedRecord[], 
     records.forEach((r, index) => {
       const credits = new Map((r.credits?.vintages ?? []).map((v) => [v.vintage, v]))
       for (const vintage of new Set(r.vintages)) {
-        children.vintages.push({ project_id: r.id, vintage, issued: credits.get(vintage)?.issued ?? null, retired: credits.get(vintage)?.retired ?? null })
+        const { issued = null, retired = null } = credits.get(vintage) ?? {}
+        children.vintages.push({ project_id: r.id, vintage, issued, retired })
       }
       r.certifications.forEach((c, position) => children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
       r.sustainable_development_goals.forEach((g, position) => children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))

@@ -66,8 +66,8 @@ function filteredProjects (db: Db, filters: ProjectFilters) {
       .whereRef('pv.project_id', '=', 'p.id').where('pv.vintage', '=', vintage)))
   }
   if (certification !== undefined) {
-    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_certifications as pc').select('pc.position')
-      .whereRef('pc.project_id', '=', 'p.id').where('pc.certification', '=', certification)))
+    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_certifications as pc')
+      .select('pc.position').whereRef('pc.project_id', '=', 'p.id').where('pc.certification', '=', certification)))
   }
   if (sdg !== undefined) {
     query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_sdgs as ps').select('ps.position')
@@ -124,7 +124,8 @@ function ordered<Q extends Pick<ProjectQuery, 'orderBy'>> (query: Q, ordering: r
     // Nulls last in both directions, on both databases (SQLite would put them first).
     // Location sorts case-insensitively, by the indexed lower-case key the filter uses too.
     const column = term.field === 'location' ? 'location_key' : term.field
-    query = query.orderBy(`p.${column}`, (ob) => term.descending ? ob.desc().nullsLast() : ob.asc().nullsLast()) as unknown as Q
+    query = query.orderBy(`p.${column}`, (ob) => term.descending ? ob.desc().nullsLast() : ob.asc().nullsLast()) as
+      unknown as Q
   }
   return query
 }
@@ -133,7 +134,8 @@ function ordered<Q extends Pick<ProjectQuery, 'orderBy'>> (query: Q, ordering: r
 export async function listProjectJson (
   db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
 ): Promise<Array<{ id: number, item_json: string | null }>> {
-  return await ordered(filteredProjects(db, filters).select(['p.id', 'p.item_json']), ordering).limit(limit).offset(offset).execute()
+  const query = filteredProjects(db, filters).select(['p.id', 'p.item_json'])
+  return await ordered(query, ordering).limit(limit).offset(offset).execute()
 }
 
 function located (db: Db, filters: ProjectFilters) {
@@ -156,7 +158,8 @@ export async function listLocated (
   db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
 ): Promise<LocatedRow[]> {
   const query = located(db, filters)
-    .select(['p.id', 'p.name', 'p.registry', 'p.credit_type', 'p.credits_issued', 'p.credits_retired', 'p.latitude', 'p.longitude'])
+    .select(['p.id', 'p.name', 'p.registry', 'p.credit_type', 'p.credits_issued', 'p.credits_retired', 'p.latitude',
+      'p.longitude'])
   return await ordered(query, ordering).limit(limit).offset(offset).execute()
 }
 
@@ -167,6 +170,10 @@ export async function countLocated (db: Db, filters: ProjectFilters): Promise<nu
 
 export interface FacetRow { value: string | number | boolean, label: string | number | boolean, count: number | string }
 
+const COUNT = sql<number>`count(*)`.as('count')
+/** A project with a value twice (two positions of one certification) counts once. */
+const COUNT_PROJECTS = sql<number>`count(distinct p.id)`.as('count')
+
 /** Matching projects per value of one facet (values no project has never appear). */
 export async function facetCounts (db: Db, filters: ProjectFilters, facet: Facet): Promise<FacetRow[]> {
   const base = filteredProjects(db, filters)
@@ -176,29 +183,29 @@ export async function facetCounts (db: Db, filters: ProjectFilters, facet: Facet
     case 'rating': {
       const table = ({ registry: 'registries', credit_type: 'credit_types', rating: 'ratings' } as const)[facet]
       return await base.innerJoin(`${table} as v`, 'v.name_id', `p.${facet}`)
-        .select((eb) => ['v.name_id as value', 'v.verbose_name as label', eb.fn.countAll<number>().as('count')])
+        .select(['v.name_id as value', 'v.verbose_name as label', COUNT])
         .groupBy(['v.name_id', 'v.verbose_name']).execute()
     }
     case 'location':
       return await base.where('p.location', '<>', '')
-        .select((eb) => ['p.location as value', 'p.location as label', eb.fn.countAll<number>().as('count')])
+        .select(['p.location as value', 'p.location as label', COUNT])
         .groupBy('p.location').execute()
     case 'in_sale':
-      return await base.select((eb) => ['p.in_sale as value', 'p.in_sale as label', eb.fn.countAll<number>().as('count')])
+      return await base.select(['p.in_sale as value', 'p.in_sale as label', COUNT])
         .groupBy('p.in_sale').execute()
     case 'vintage':
       return await base.innerJoin('project_vintages as pv', 'pv.project_id', 'p.id')
-        .select((eb) => ['pv.vintage as value', 'pv.vintage as label', eb.fn.countAll<number>().as('count')])
+        .select(['pv.vintage as value', 'pv.vintage as label', COUNT])
         .groupBy('pv.vintage').execute()
     case 'certification':
       return await base.innerJoin('project_certifications as pc', 'pc.project_id', 'p.id')
         .innerJoin('certifications as c', 'c.name_id', 'pc.certification')
-        .select((eb) => ['c.name_id as value', 'c.verbose_name as label', eb.fn.count<number>('p.id').distinct().as('count')])
+        .select(['c.name_id as value', 'c.verbose_name as label', COUNT_PROJECTS])
         .groupBy(['c.name_id', 'c.verbose_name']).execute()
     case 'sdg':
       return await base.innerJoin('project_sdgs as ps', 'ps.project_id', 'p.id')
         .innerJoin('sdgs as s', 's.number', 'ps.sdg')
-        .select((eb) => ['s.name_id as value', 's.verbose_name as label', eb.fn.count<number>('p.id').distinct().as('count')])
+        .select(['s.name_id as value', 's.verbose_name as label', COUNT_PROJECTS])
         .groupBy(['s.name_id', 's.verbose_name']).execute()
   }
 }
@@ -206,7 +213,8 @@ export async function facetCounts (db: Db, filters: ProjectFilters, facet: Facet
 export async function findProjectJson (
   db: Db, id: number
 ): Promise<{ external_id: string, item_json: string | null, detail_json: string | null } | undefined> {
-  return await db.selectFrom('projects').select(['external_id', 'item_json', 'detail_json']).where('id', '=', id).executeTakeFirst()
+  return await db.selectFrom('projects').select(['external_id', 'item_json', 'detail_json']).where('id', '=', id)
+    .executeTakeFirst()
 }
 
 /** Full rows (with vocabulary names) of these projects, to build their JSON. */
@@ -251,7 +259,9 @@ export async function vocabularyNames (db: Db, table: VocabularyName, nameIds: r
 }
 
 export async function loadRelations (db: Db, ids: readonly number[]): Promise<ProjectRelations> {
-  const relations: ProjectRelations = { certifications: new Map(), sdgs: new Map(), images: new Map(), vintages: new Map() }
+  const relations: ProjectRelations = {
+    certifications: new Map(), sdgs: new Map(), images: new Map(), vintages: new Map()
+  }
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK)
     const [certifications, sdgs, images, vintages] = await Promise.all([
@@ -361,7 +371,8 @@ export async function addCountries (db: Db, names: ReadonlyArray<{ name: string,
   const aliases = names.map(({ name, key }) => ({ alias_key: key, alias: name, name }))
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto('countries').values(rows.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing()).execute()
-    await db.insertInto('country_aliases').values(aliases.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing()).execute()
+    await db.insertInto('country_aliases').values(aliases.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing())
+      .execute()
   }
 }
 
@@ -401,7 +412,8 @@ export async function deleteProjectsExcept (db: Db, keep: ReadonlySet<number>): 
 export async function existingIds (db: Db, ids: readonly number[]): Promise<Set<number>> {
   const found = new Set<number>()
   for (let i = 0; i < ids.length; i += CHUNK) {
-    for (const row of await db.selectFrom('projects').select('id').where('id', 'in', ids.slice(i, i + CHUNK)).execute()) found.add(row.id)
+    const rows = await db.selectFrom('projects').select('id').where('id', 'in', ids.slice(i, i + CHUNK)).execute()
+    for (const row of rows) found.add(row.id)
   }
   return found
 }
@@ -412,10 +424,13 @@ export async function maxProjectId (db: Db): Promise<number> {
 }
 
 /** Full rows of one registry's projects with these external ids (registry imports merge into them). */
-export async function projectsOfRegistry (db: Db, registry: string, externalIds: readonly string[]): Promise<ProjectRecordRow[]> {
+export async function projectsOfRegistry (
+  db: Db, registry: string, externalIds: readonly string[]
+): Promise<ProjectRecordRow[]> {
   const rows: ProjectRecordRow[] = []
   for (let i = 0; i < externalIds.length; i += CHUNK) {
-    rows.push(...await withNames(db, {}).where('p.registry', '=', registry).where('p.external_id', 'in', externalIds.slice(i, i + CHUNK)).execute())
+    rows.push(...await withNames(db, {}).where('p.registry', '=', registry)
+      .where('p.external_id', 'in', externalIds.slice(i, i + CHUNK)).execute())
   }
   return rows
 }

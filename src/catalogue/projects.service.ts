@@ -1,7 +1,8 @@
 import type { Db, VocabularyName } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
 import {
-  FACETS, ORDERING_FIELDS, type Facet, type GeoJsonQuery, type OrderingField, type ProjectFilterQuery, type ProjectListQuery
+  FACETS, ORDERING_FIELDS, type Facet, type GeoJsonQuery, type OrderingField, type ProjectFilterQuery,
+  type ProjectListQuery
 } from './catalogue.schemas.ts'
 import { closestCountry, countryKey } from './countries.ts'
 import { detailJson } from './project-json.ts'
@@ -9,7 +10,9 @@ import * as repository from './projects.repository.ts'
 
 type VocabularyFilter = 'creditType' | 'registry' | 'rating' | 'certification'
 
-const VOCABULARY_FILTERS: ReadonlyArray<[VocabularyFilter, 'credit_type' | 'registry' | 'rating' | 'certification', VocabularyName]> = [
+type VocabularyParameter = 'credit_type' | 'registry' | 'rating' | 'certification'
+
+const VOCABULARY_FILTERS: ReadonlyArray<[VocabularyFilter, VocabularyParameter, VocabularyName]> = [
   ['creditType', 'credit_type', 'credit_types'],
   ['registry', 'registry', 'registries'],
   ['rating', 'rating', 'ratings'],
@@ -26,7 +29,8 @@ export async function resolveFilters (db: Db, query: ProjectFilterQuery): Promis
     if (value === undefined) continue
     if (!await repository.vocabularyHas(db, table, value)) {
       const allowed = await repository.vocabularyValues(db, table)
-      throw new InvalidParameterError(parameter, `${parameter} "${value}" is not a known value; valid values: ${allowed.join(', ')}.`, allowed)
+      throw new InvalidParameterError(parameter,
+        `${parameter} "${value}" is not a known value; valid values: ${allowed.join(', ')}.`, allowed)
     }
     filters[key] = value
   }
@@ -69,7 +73,8 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1
 export function parseTimestamp (text: string): string {
   const match = TIMESTAMP.exec(text.trim().replace(/ (\d{2}:?\d{2})$/, '+$1'))
   const fail = (): never => {
-    throw new InvalidParameterError('updated_since', `updated_since "${text}" is not an ISO 8601 date (2026-11-23) or date-time with a time zone (2026-11-23T10:00:00Z).`)
+    throw new InvalidParameterError('updated_since', `updated_since "${text}" is not an ISO 8601 date (2026-11-23) ` +
+      'or date-time with a time zone (2026-11-23T10:00:00Z).')
   }
   if (match === null) return fail()
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = match
@@ -78,8 +83,9 @@ export function parseTimestamp (text: string): string {
   const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${millis}${offset}`)
   // Date rolls 2026-02-30 over to March: a real date reads back the same day.
   const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
-  if (Number.isNaN(date.getTime()) || calendar.getUTCDate() !== Number(day) || calendar.getUTCMonth() !== Number(month) - 1 ||
-    Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return fail()
+  const realDay = calendar.getUTCDate() === Number(day) && calendar.getUTCMonth() === Number(month) - 1
+  const realTime = Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59
+  if (Number.isNaN(date.getTime()) || !realDay || !realTime) return fail()
   return date.toISOString()
 }
 
@@ -88,7 +94,8 @@ export function parseBbox (text: string): NonNullable<repository.ProjectFilters[
   const parts = text.split(',').map((p) => p.trim())
   const numbers = parts.map((p) => /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(p) ? Number(p) : NaN)
   const fail = (why: string): never => {
-    throw new InvalidParameterError('bbox', `bbox "${text}" ${why}: give minLon,minLat,maxLon,maxLat in degrees, e.g. -10,35,30,60.`)
+    throw new InvalidParameterError('bbox',
+      `bbox "${text}" ${why}: give minLon,minLat,maxLon,maxLat in degrees, e.g. -10,35,30,60.`)
   }
   if (numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n))) return fail('is not four numbers')
   const [minLon, minLat, maxLon, maxLat] = numbers as [number, number, number, number]
@@ -105,8 +112,8 @@ export function parseOrdering (text: string | undefined): repository.OrderTerm[]
     const descending = part.startsWith('-')
     const field = descending ? part.slice(1) : part
     if (!(ORDERING_FIELDS as readonly string[]).includes(field)) {
-      throw new InvalidParameterError('ordering', `ordering field "${field}" is not allowed; valid fields: ${ORDERING_FIELDS.join(', ')} (prefix "-" for descending).`,
-        [...ORDERING_FIELDS])
+      throw new InvalidParameterError('ordering', `ordering field "${field}" is not allowed; valid fields: ` +
+        `${ORDERING_FIELDS.join(', ')} (prefix "-" for descending).`, [...ORDERING_FIELDS])
     }
     if (terms.some((t) => t.field === field)) {
       throw new InvalidParameterError('ordering', `ordering names "${field}" twice.`)
@@ -124,7 +131,9 @@ export function parseOrdering (text: string | undefined): repository.OrderTerm[]
 const counts = new Map<string, number>()
 const COUNT_CACHE_LIMIT = 10_000
 
-async function cachedCount (db: Db, filters: repository.ProjectFilters, version: string, count = repository.countProjects): Promise<number> {
+async function cachedCount (
+  db: Db, filters: repository.ProjectFilters, version: string, count = repository.countProjects
+): Promise<number> {
   const key = `${version}\u0000${count.name}\u0000${JSON.stringify(filters)}`
   let value = counts.get(key)
   if (value === undefined) {
@@ -175,7 +184,9 @@ export interface FacetValue { value: string, label: string, count: number }
  * For the projects matching the filters: their count, and per facet the count of each value, computed with
  * the facet's own filter left out (so a filter panel can offer the other values). Values of no project are absent.
  */
-export async function projectFacets (db: Db, query: ProjectFilterQuery, version: string): Promise<{ count: number, facets: Record<Facet, FacetValue[]> }> {
+export async function projectFacets (
+  db: Db, query: ProjectFilterQuery, version: string
+): Promise<{ count: number, facets: Record<Facet, FacetValue[]> }> {
   const filters = await resolveFilters(db, query)
   const facets = {} as Record<Facet, FacetValue[]>
   for (const facet of FACETS) {
@@ -193,7 +204,9 @@ export async function projectFacets (db: Db, query: ProjectFilterQuery, version:
 }
 
 /** A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total. */
-export async function projectFeatures (db: Db, query: GeoJsonQuery, version: string): Promise<{ count: number, features: string[] }> {
+export async function projectFeatures (
+  db: Db, query: GeoJsonQuery, version: string
+): Promise<{ count: number, features: string[] }> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   const [count, rows] = await Promise.all([

@@ -33,7 +33,8 @@ async function validKey (db: Db, presented: string): Promise<ApiKeyInfo> {
       unknown: 'The API key is not valid.',
       revoked: 'The API key has been revoked.'
     }[result.reason]
-    throw new AppError(401, 'unauthorized', detail, { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } })
+    throw new AppError(401, 'unauthorized', detail,
+      { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } })
   }
   return result.key
 }

@@ -1,8 +1,8 @@
 import type { Named, ProjectDraft, StatedFields } from './project-draft.ts'
 import {
-  complianceStandard, country, date, issuedQuantity, type RegistryDefinition, type Row, type RowContext
+  complianceStandard, country, date, issuedQuantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext
 } from './registry.ts'
-import { cleanLongText, cleanText, isYes, parseSdgs, parseYear, upperSnake } from './values.ts'
+import { cleanLongText, cleanText, isYes, parseYear, upperSnake } from './values.ts'
 
 // The three registries on the APX platform: American Carbon Registry, Climate Action Reserve and ART. Their
 // exports share conventions: ids with the registry's prefix (ACR586), month-first dates ("1/15/2020"), Yes/No
@@ -15,12 +15,11 @@ function apxId (context: RowContext, row: Row, column: string, prefix: string): 
   return undefined
 }
 
-const pageUrl = (host: string, id: string, prefix: string) => `https://${host}/mymodule/reg/prjView.asp?id1=${id.slice(prefix.length)}`
+const pageUrl = (host: string, id: string, prefix: string) =>
+  `https://${host}/mymodule/reg/prjView.asp?id1=${id.slice(prefix.length)}`
 
 function addSdgs (context: RowContext, row: Row, column: string, draft: ProjectDraft): void {
-  const sdgs = parseSdgs(row.get(column))
-  for (const part of sdgs.invalid) context.warn('sustainable_development_goals', `"${part}" names no goal 1 to 17`)
-  draft.addSdgs(sdgs.numbers)
+  draft.addSdgs(sdgNumbers(context, row.get(column)))
 }
 
 /** Yes-flags of an issuance row → certification labels, in the given order. */
@@ -28,7 +27,8 @@ function flagged (row: Row, flags: ReadonlyArray<[string, string]>): string[] {
   return flags.filter(([column]) => isYes(row.get(column))).map(([, label]) => label)
 }
 
-const splitLabels = (value: string) => value.split(';').map(cleanText).filter((l) => l !== '' && l.toLowerCase() !== 'none')
+const splitLabels = (value: string) =>
+  value.split(';').map(cleanText).filter((l) => l !== '' && l.toLowerCase() !== 'none')
 
 interface IssuanceColumns {
   id: string
@@ -62,7 +62,9 @@ const ACR = { name_id: 'AMERICAN_CARBON_REGISTRY', verbose_name: 'American Carbo
 const ACR_STANDARD = { name_id: 'AMERICAN_CARBON_REGISTRY_ACR_STANDARD', verbose_name: 'ACR Standard' }
 
 /** California (ARB) or Washington (Ecology) compliance, by protocol name or compliance id (CAOD…, ECYOD…). */
-function acrProgramme (context: RowContext, protocol: string, complianceId: string): 'california' | 'washington' | undefined {
+type Programme = 'california' | 'washington' | undefined
+
+function acrProgramme (context: RowContext, protocol: string, complianceId: string): Programme {
   if (/^ARB Compliance Offset Protocol/i.test(protocol) || /^CA/i.test(complianceId)) return 'california'
   if (/^ECY Compliance Offset Protocol/i.test(protocol) || /^ECY/i.test(complianceId)) return 'washington'
   return context.mappings.compliance(protocol)
@@ -104,9 +106,12 @@ export const acr: RegistryDefinition = {
       id: 'Project ID',
       prefix: 'ACR',
       quantity: 'Total Credits Issued',
-      fields: (c, r, id) => ({ ...acrCommon(c, r, id, ''), date: date(c, 'date', r.get('Project Crediting Period Start Date'), 'month-first') }),
-      certifications: (r) => flagged(r, [['ARB Eligible', 'ARB Eligible'], ['Ecology Eligible', 'Washington Ecology Eligible'],
-        ['CCP Approved', 'ICVCM CCP'], ['Verified Removal', 'Verified Removal']]),
+      fields: (c, r, id) => ({
+        ...acrCommon(c, r, id, ''), date: date(c, 'date', r.get('Project Crediting Period Start Date'), 'month-first')
+      }),
+      certifications: (r) => flagged(r, [['ARB Eligible', 'ARB Eligible'],
+        ['Ecology Eligible', 'Washington Ecology Eligible'], ['CCP Approved', 'ICVCM CCP'],
+        ['Verified Removal', 'Verified Removal']]),
       sdgs: 'Sustainable Development Goal(s)'
     }, row, context)
   }]
@@ -115,15 +120,18 @@ export const acr: RegistryDefinition = {
 // --- Climate Action Reserve -----------------------------------------------------------------------------
 
 const CAR = { name_id: 'CLIMATE_ACTION_RESERVE', verbose_name: 'Climate Action Reserve' }
-const CAR_STANDARD = { name_id: 'CLIMATE_ACTION_RESERVE_CLIMATE_ACTION_RESERVE_OFFSET_PROTOCOLS', verbose_name: 'Climate Action Reserve Offset Protocols' }
+const CAR_STANDARD = {
+  name_id: 'CLIMATE_ACTION_RESERVE_CLIMATE_ACTION_RESERVE_OFFSET_PROTOCOLS',
+  verbose_name: 'Climate Action Reserve Offset Protocols'
+}
 
-function carProgramme (type: string, arbId: string, waId: string): 'california' | 'washington' | undefined {
+function carProgramme (type: string, arbId: string, waId: string): Programme {
   if (arbId !== '' || /ARB Compliance$/i.test(type)) return 'california'
   if (waId !== '' || /WA ECO Compliance$/i.test(type)) return 'washington'
   return undefined
 }
 
-function carCommon (context: RowContext, row: Row, id: string, programme: 'california' | 'washington' | undefined) {
+function carCommon (context: RowContext, row: Row, id: string, programme: Programme) {
   return {
     name: cleanText(row.get('Project Name')),
     symbol: `CAR-${id.slice(3)}`,

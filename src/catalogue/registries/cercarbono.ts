@@ -8,7 +8,8 @@ import { cleanLongText, cleanText, firstSentence, parseDate, parseQuantity } fro
 const STANDARD = { name_id: 'CERCARBONO_CERCARBONO_PROTOCOL', verbose_name: 'Cercarbono Protocol' }
 
 type Dict = { [key: string]: PythonValue }
-const isDict = (value: PythonValue | undefined): value is Dict => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isDict = (value: PythonValue | undefined): value is Dict =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A Python-literal list column; a value that does not read is left out, with a warning. */
 function list (context: RowContext, row: Row, column: string, field: string): Dict[] | undefined {
@@ -39,7 +40,8 @@ export const cercarbono: RegistryDefinition = {
       const location = list(context, row, 'locations', 'location')?.[0]
       const position = isDict(location?.['data_map']) ? location['data_map'] : {}
       const size = sector?.['projectSize']
-      const hectares = /^(hect[aá]reas?|hectares?|ha)$/i.test(text(sector?.['sizeUnits'])) && typeof size === 'number' && size > 0
+      const inHectares = /^(hect[aá]reas?|hectares?|ha)$/i.test(text(sector?.['sizeUnits']))
+      const hectares = inHectares && typeof size === 'number' && size > 0
       const description = cleanLongText(row.raw('description'))
       const draft = context.drafts.get(code)
       context.state(draft, {
@@ -52,7 +54,8 @@ export const cercarbono: RegistryDefinition = {
         latitude: coordinate(context, 'latitude', position['latitude']),
         longitude: coordinate(context, 'longitude', position['longitude']),
         area: hectares ? size : null,
-        estimated_annual_reductions: quantity(context, 'estimated_annual_reductions', row.get('annualEstimated'), { zeroIsUnknown: true }),
+        estimated_annual_reductions: quantity(context, 'estimated_annual_reductions', row.get('annualEstimated'),
+          { zeroIsUnknown: true }),
         project_developer: cleanText(row.get('developer')) || cleanText(row.get('owner')),
         description,
         short_description: firstSentence(description)

@@ -32,11 +32,12 @@ const KEYWORDS: ReadonlyArray<[RegExp, CreditType]> = [
   [/mine methane|coal mine|oil and gas|orphan(ed)? well|abandoned well/, CREDIT_TYPES.fugitiveFuels],
   [/nitric acid|adipic acid|industrial process|chemical/, CREDIT_TYPES.chemical],
   [/biochar/, CREDIT_TYPES.biochar],
-  [/forest|reforest|afforest|^a\/r$|grassland|soil|rice|agricultur|wetland|mangrove|redd|land use|afolu|peat/, CREDIT_TYPES.afolu],
+  [/forest|^a\/r$|grassland|soil|rice|agricultur|wetland|mangrove|redd|land use|afolu|peat/, CREDIT_TYPES.afolu],
   [/landfill|organic waste|compost|wastewater|\bwaste\b/, CREDIT_TYPES.waste],
   [/transport|vehicle|bicycle|\brail/, CREDIT_TYPES.transport],
   [/energy efficiency|energy demand|cookstove|\bstoves?\b|water filter|lighting/, CREDIT_TYPES.energyDemand],
-  [/energy industr|\bwind\b|solar|\bpv\b|photovoltaic|hydro|geothermal|biogas|biomass|renewable/, CREDIT_TYPES.energyIndustries]
+  [/energy industr|\bwind\b|solar|\bpv\b|photovoltaic|hydro|geothermal|biogas|biomass|renewable/,
+    CREDIT_TYPES.energyIndustries]
 ]
 
 /** A sectoral scope as a registry writes it → the credit type, with this vocabulary's wording when it has one. */
@@ -74,7 +75,8 @@ export class ProtocolMappings {
   readonly #categoryByType = new Map<string, string>()
 
   constructor (dir = REFERENCE_DIR) {
-    const protocols = JSON.parse(readFileSync(path.join(dir, 'all-protocol-mapping.json'), 'utf8')) as Record<string, ProtocolEntry>
+    const read = <T> (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Record<string, T>
+    const protocols = read<ProtocolEntry>('all-protocol-mapping.json')
     for (const [id, entry] of Object.entries(protocols)) {
       if (entry.category !== undefined) this.#categoryByProtocol.set(id, entry.category)
       for (const known of entry['known-strings'] ?? []) {
@@ -82,8 +84,9 @@ export class ProtocolMappings {
         this.#protocolsByString.set(key, [...this.#protocolsByString.get(key) ?? [], id])
       }
     }
-    const types = JSON.parse(readFileSync(path.join(dir, 'type-category-mapping.json'), 'utf8')) as Record<string, { category?: string }>
-    for (const [type, entry] of Object.entries(types)) if (entry.category !== undefined) this.#categoryByType.set(type, entry.category)
+    for (const [type, entry] of Object.entries(read<{ category?: string }>('type-category-mapping.json'))) {
+      if (entry.category !== undefined) this.#categoryByType.set(type, entry.category)
+    }
   }
 
   /** The protocol ids a raw methodology string is known as (exact match, as CarbonPlan does). */
@@ -93,7 +96,8 @@ export class ProtocolMappings {
 
   /** CarbonPlan's category of a methodology string: its first protocol with a known category. */
   categoryOfMethodology (methodology: string): string | undefined {
-    return this.protocols(methodology).map((id) => this.#categoryByProtocol.get(id)).find((c) => c !== undefined && c !== 'unknown')
+    return this.protocols(methodology).map((id) => this.#categoryByProtocol.get(id))
+      .find((c) => c !== undefined && c !== 'unknown')
   }
 
   categoryOfType (type: string): string | undefined {

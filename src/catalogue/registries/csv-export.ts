@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs'
-import { parse, CsvError } from 'csv-parse'
+import { parse, CsvError, type Info } from 'csv-parse'
 import { cleanText } from './values.ts'
 
 /** A registry export that cannot be read at all (not CSV, a broken quote): the import changes nothing. */
@@ -24,7 +24,7 @@ export async function * readCsvExport (file: string, label: string): AsyncGenera
   }))
   let header: string[] | undefined
   try {
-    for await (const { record, info, raw } of parser as AsyncIterable<{ record: string[], info: { lines: number }, raw: string }>) {
+    for await (const { record, info, raw } of parser as AsyncIterable<{ record: string[], info: Info, raw: string }>) {
       // info.lines is the line the record ends on; count back over the line breaks inside it.
       const breaks = (raw.match(/\r\n|\n|\r/g) ?? []).length
       const line = info.lines - breaks + (/[\r\n]$/.test(raw) ? 1 : 0)

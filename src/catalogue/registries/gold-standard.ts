@@ -1,10 +1,14 @@
-import { country, issuedQuantity, quantity, type RegistryDefinition, type Row, type RowContext } from './registry.ts'
-import { cleanLongText, cleanText, firstSentence, integerId, parseSdgs, parseYear } from './values.ts'
+import {
+  country, issuedQuantity, quantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext
+} from './registry.ts'
+import { cleanLongText, cleanText, firstSentence, integerId, parseYear } from './values.ts'
 
 // Gold Standard: the project list and the issuances export. Ids are GSIDs, shown as GS<GSID>. The project
 // list has no methodology, dates or certifications; issuances carry labels (ICVCM CCP) and Article 6 status.
 
-const STANDARD = { name_id: 'GOLD_STANDARD_GOLD_STANDARD_FOR_THE_GLOBAL_GOALS', verbose_name: 'Gold Standard for the Global Goals' }
+const STANDARD = {
+  name_id: 'GOLD_STANDARD_GOLD_STANDARD_FOR_THE_GLOBAL_GOALS', verbose_name: 'Gold Standard for the Global Goals'
+}
 
 /** Labels that say what kind of credit it is, not a certification the project holds. */
 const CREDIT_KIND_LABELS = new Set(['emission reduction', 'emission reductions', 'removal', 'removals', 'reduction'])
@@ -44,11 +48,10 @@ export const goldStandard: RegistryDefinition = {
         ...common(context, row, id, 'Project Developer Name'),
         description,
         short_description: firstSentence(description),
-        estimated_annual_reductions: quantity(context, 'estimated_annual_reductions', row.get('Estimated Annual Credits'), { zeroIsUnknown: true })
+        estimated_annual_reductions: quantity(context, 'estimated_annual_reductions',
+          row.get('Estimated Annual Credits'), { zeroIsUnknown: true })
       })
-      const sdgs = parseSdgs(row.get('Sustainable Development Goals'))
-      for (const part of sdgs.invalid) context.warn('sustainable_development_goals', `"${part}" names no goal 1 to 17`)
-      draft.addSdgs(sdgs.numbers)
+      draft.addSdgs(sdgNumbers(context, row.get('Sustainable Development Goals')))
     }
   }, {
     kind: 'issuances',
@@ -68,7 +71,8 @@ export const goldStandard: RegistryDefinition = {
       draft.fillFields(common(context, row, id, 'Project Developer'))
       // Retirements are a separate Gold Standard export: unknown here.
       draft.addCredits(vintage, issued, null)
-      const labels = row.get('Label').split(',').map(cleanText).filter((l) => l !== '' && !CREDIT_KIND_LABELS.has(l.toLowerCase()))
+      const labels = row.get('Label').split(',').map(cleanText)
+        .filter((l) => l !== '' && !CREDIT_KIND_LABELS.has(l.toLowerCase()))
       if (!NOT_AUTHORISED.has(row.get('Article Six Authorization').toLowerCase())) labels.push('Article 6 Authorized')
       draft.addCertifications(labels)
     }

@@ -1,5 +1,7 @@
 import type { Named } from './project-draft.ts'
-import { coordinate, country, date, issuedQuantity, quantity, type RegistryDefinition, type RowContext } from './registry.ts'
+import {
+  coordinate, country, date, issuedQuantity, quantity, type RegistryDefinition, type RowContext
+} from './registry.ts'
 import { CREDIT_TYPES } from './credit-types.ts'
 import { cleanLongText, cleanText, webUrl } from './values.ts'
 
@@ -45,7 +47,9 @@ export const isometric: RegistryDefinition = {
       columns: ['id', 'name', 'short_code', 'protocol_slug', 'pathway'],
       read (row, context) {
         const code = row.get('short_code').toUpperCase()
-        if (!/^[A-Z0-9]{2,12}$/.test(code)) return context.skip(`short_code "${row.get('short_code')}" is not an Isometric project code`)
+        if (!/^[A-Z0-9]{2,12}$/.test(code)) {
+          return context.skip(`short_code "${row.get('short_code')}" is not an Isometric project code`)
+        }
         codes.set(row.get('id'), code)
         const draft = context.drafts.get(code)
         context.state(draft, {
@@ -71,8 +75,11 @@ export const isometric: RegistryDefinition = {
       columns: ['id', 'issued_at', 'project_id', 'credit_batch_size_total.credits'],
       read (row, context) {
         const code = codes.get(row.get('project_id'))
-        if (code === undefined) return context.skip(`project ${row.get('project_id')} is not in a projects export of this import`)
-        if (issuedQuantity(context, 'credit_batch_size_total.credits', row.get('credit_batch_size_total.credits')) === undefined) return
+        if (code === undefined) {
+          return context.skip(`project ${row.get('project_id')} is not in a projects export of this import`)
+        }
+        const column = 'credit_batch_size_total.credits'
+        if (issuedQuantity(context, column, row.get(column)) === undefined) return
         // The export has no vintage (sequestered_on); the project's totals come from the projects export.
         context.drafts.get(code).seenAt(context)
       }

@@ -65,7 +65,8 @@ export class ProjectDraft {
   /** Fields an issuance row repeats about its project: used where no project row states them; the first row wins. */
   fillFields (fields: StatedFields): void {
     for (const [key, value] of Object.entries(fields) as Array<[keyof StatedFields, unknown]>) {
-      if (value !== undefined && this.#issuanceFields[key] === undefined) (this.#issuanceFields as Record<string, unknown>)[key] = value
+      if (value === undefined || this.#issuanceFields[key] !== undefined) continue
+      ;(this.#issuanceFields as Record<string, unknown>)[key] = value
     }
   }
 
@@ -80,7 +81,8 @@ export class ProjectDraft {
     this.#certifications ??= new Map()
     for (const label of labels) {
       const entry = named(label)
-      if (entry.name_id !== '' && !this.#certifications.has(entry.name_id)) this.#certifications.set(entry.name_id, entry)
+      if (entry.name_id === '' || this.#certifications.has(entry.name_id)) continue
+      this.#certifications.set(entry.name_id, entry)
     }
   }
 

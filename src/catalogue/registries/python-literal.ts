@@ -57,7 +57,10 @@ export function parsePythonLiteral (text: string): PythonValue {
       space()
       if (text[i] !== ':') fail('expected ":"')
       i++
-      Object.defineProperty(entries, String(key), { value: value(), enumerable: true, writable: true, configurable: true })
+      // Defined, not assigned: a key "__proto__" stays an ordinary key.
+      Object.defineProperty(entries, String(key), {
+        value: value(), enumerable: true, writable: true, configurable: true
+      })
       space()
       if (text[i] === ',') i++
       else if (text[i] !== '}') fail('expected "," or "}"')

@@ -52,14 +52,17 @@ export interface RegistryImportOptions {
 }
 
 /** Which export of the registry each file is, by its header; project exports first. */
-async function planFiles (definition: RegistryDefinition, readers: readonly ExportDefinition[], files: readonly ExportFile[]) {
+async function planFiles (
+  definition: RegistryDefinition, readers: readonly ExportDefinition[], files: readonly ExportFile[]
+) {
   const plans: Array<{ file: ExportFile, reader: ExportDefinition }> = []
   for (const file of files) {
     const header = await readCsvHeader(file.path, file.label)
     const reader = readers.find((r) => r.columns.every((c) => header.includes(c)))
     if (reader === undefined) {
       const expected = readers.map((r) => `${r.kind}: ${r.columns.join(', ')}`).join('; ')
-      throw new ExportFileError(`${file.label} is not a ${definition.key} export Tonne reads: its header lacks the columns of each (${expected})`)
+      throw new ExportFileError(`${file.label} is not a ${definition.key} export Tonne reads: its header lacks the ` +
+        `columns of each (${expected})`)
     }
     plans.push({ file, reader })
   }
@@ -78,7 +81,8 @@ async function readExports (
       rows++
       const at = { file: file.label, line: record.line }
       if (record.fields.length !== record.header.length) {
-        report.skipped.push({ ...at, reason: `has ${record.fields.length} fields; the header has ${record.header.length}` })
+        const reason = `has ${record.fields.length} fields; the header has ${record.header.length}`
+        report.skipped.push({ ...at, reason })
         continue
       }
       // A digest, not the row: a registry's full export has millions of rows.
@@ -91,7 +95,10 @@ async function readExports (
       seen.set(digest, record.line)
       const columns = new Map<string, number>()
       record.header.forEach((name, i) => { if (!columns.has(name)) columns.set(name, i) })
-      const raw = (column: string) => { const i = columns.get(column); return i === undefined ? '' : record.fields[i] ?? '' }
+      const raw = (column: string) => {
+        const i = columns.get(column)
+        return i === undefined ? '' : record.fields[i] ?? ''
+      }
       const row: Row = { raw, get: (column) => raw(column).trim() }
       const context: RowContext = {
         ...base,
@@ -101,7 +108,8 @@ async function readExports (
         state: (draft, fields) => {
           const replaced = draft.stateFields(fields, at)
           if (replaced !== undefined) {
-            report.skipped.push({ ...replaced, reason: `${draft.externalId} again at ${at.file} line ${at.line}, which is used instead` })
+            const reason = `${draft.externalId} again at ${at.file} line ${at.line}, which is used instead`
+            report.skipped.push({ ...replaced, reason })
           }
         }
       }
@@ -150,7 +158,9 @@ function mergeSource (stored: Source | undefined, read: NonNullable<Source>): So
 }
 
 /** What the files say over what the catalogue has (or a new project's defaults). */
-function merge (draft: ProjectDraft, stored: ImportRecord | undefined, registry: Named, goals: ReadonlyMap<number, string>): ImportRecord {
+function merge (
+  draft: ProjectDraft, stored: ImportRecord | undefined, registry: Named, goals: ReadonlyMap<number, string>
+): ImportRecord {
   const base = stored ?? newRecord(registry, draft)
   const fields = Object.fromEntries(Object.entries(draft.fields()).filter(([, v]) => v !== undefined))
   const sdgs = draft.sdgs()
@@ -161,7 +171,9 @@ function merge (draft: ProjectDraft, stored: ImportRecord | undefined, registry:
     ...fields,
     registry,
     external_id: draft.externalId,
-    sustainable_development_goals: sdgs === undefined ? base.sustainable_development_goals : sdgs.map((n) => ({ name_id: goals.get(n)! })),
+    sustainable_development_goals: sdgs === undefined
+      ? base.sustainable_development_goals
+      : sdgs.map((n) => ({ name_id: goals.get(n)! })),
     certifications: certifications ?? base.certifications,
     vintages: credits === undefined ? base.vintages : credits.vintages.map((v) => v.vintage),
     ...(credits !== undefined ? { credits } : base.credits !== undefined && { credits: base.credits }),
@@ -196,16 +208,20 @@ export async function importRegistryExports (
 ): Promise<RegistryImportReport> {
   const definition = REGISTRIES[key]
   const plans = await planFiles(definition, definition.exports(), files)
-  const report: RegistryImportReport = { registry: key, files: [], created: 0, updated: 0, unchanged: 0, skipped: [], warnings: [] }
+  const report: RegistryImportReport = {
+    registry: key, files: [], created: 0, updated: 0, unchanged: 0, skipped: [], warnings: []
+  }
   const drafts = new Drafts()
   const countries = new Map((await repository.countryAliases(db)).map((a) => [a.alias_key, a.name]))
   await readExports(plans, { drafts, countries, mappings: new ProtocolMappings() }, report)
 
   const goals = new Map([...await repository.sdgNumbersByNameId(db)].map(([nameId, number]) => [number, nameId]))
-  const storedRows = await repository.projectsOfRegistry(db, definition.registry.name_id, drafts.all().map((d) => d.externalId))
+  const externalIds = drafts.all().map((d) => d.externalId)
+  const storedRows = await repository.projectsOfRegistry(db, definition.registry.name_id, externalIds)
   const relations = await repository.loadRelations(db, storedRows.map((r) => r.id))
   // Stored images are re-imported from the media store itself (paths relative to it).
-  const stored = new Map(storedRows.map((row) => [row.external_id, toImportRecord(row, relations, { media: (mediaKey) => mediaKey })]))
+  const inStore = { media: (mediaKey: string) => mediaKey }
+  const stored = new Map(storedRows.map((row) => [row.external_id, toImportRecord(row, relations, inStore)]))
 
   const records: ImportRecord[] = []
   const origins: ProjectDraft[] = []
@@ -213,7 +229,8 @@ export async function importRegistryExports (
     const record = merge(draft, stored.get(draft.externalId), definition.registry, goals)
     if (record.name === '') {
       const first = draft.firstRow()
-      if (first !== undefined) report.skipped.push({ ...first, reason: `${draft.externalId}: no row of the files given names the project` })
+      const reason = `${draft.externalId}: no row of the files given names the project`
+      if (first !== undefined) report.skipped.push({ ...first, reason })
       continue
     }
     // Placeholder ids, unique for validation; the import gives each its stored id or a new one.

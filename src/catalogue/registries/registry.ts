@@ -1,7 +1,7 @@
 import { countryKey } from '../countries.ts'
 import type { ProtocolMappings } from './credit-types.ts'
 import type { Drafts, Named, ProjectDraft, RowRef, StatedFields } from './project-draft.ts'
-import { cleanText, parseDate, parseQuantity, type DateOrder } from './values.ts'
+import { cleanText, parseDate, parseQuantity, parseSdgs, type DateOrder } from './values.ts'
 
 // What every registry module describes: its exports (told apart by their columns) and how one row of each
 // becomes statements about a project. The modules are pure: rows in, drafts and notes out.
@@ -70,7 +70,9 @@ export function date (context: RowContext, field: string, value: string, order: 
 }
 
 /** A quantity column (thousands separators allowed); a value that is no number is left empty, with a warning. */
-export function quantity (context: RowContext, field: string, value: string, options: { zeroIsUnknown?: boolean } = {}): number | null {
+export function quantity (
+  context: RowContext, field: string, value: string, options: { zeroIsUnknown?: boolean } = {}
+): number | null {
   const parsed = parseQuantity(value)
   if (parsed === undefined) {
     context.warn(field, `"${value.trim()}" is not a number`)
@@ -81,6 +83,13 @@ export function quantity (context: RowContext, field: string, value: string, opt
     return null
   }
   return options.zeroIsUnknown === true && parsed === 0 ? null : parsed
+}
+
+/** An SDG column's goal numbers; parts that name no goal are reported. */
+export function sdgNumbers (context: RowContext, value: string): number[] {
+  const sdgs = parseSdgs(value)
+  for (const part of sdgs.invalid) context.warn('sustainable_development_goals', `"${part}" names no goal 1 to 17`)
+  return sdgs.numbers
 }
 
 /** A latitude or longitude column; out of range or no number → empty, with a warning. */
@@ -110,8 +119,10 @@ export function issuedQuantity (context: RowContext, column: string, value: stri
 }
 
 /** The standards of registries that also host California (ARB) and Washington (Ecology) compliance projects. */
-export function complianceStandard (registryNameId: string, programme: 'california' | 'washington' | undefined, voluntary: Named): Named {
+export function complianceStandard (
+  registryNameId: string, programme: 'california' | 'washington' | undefined, voluntary: Named
+): Named {
   if (programme === undefined) return voluntary
-  const verbose = programme === 'california' ? 'California Compliance Offset Protocol' : 'Washington Compliance Offset Protocol'
+  const verbose = `${programme === 'california' ? 'California' : 'Washington'} Compliance Offset Protocol`
   return { name_id: `${registryNameId}_${verbose.toUpperCase().replace(/ /g, '_')}`, verbose_name: verbose }
 }

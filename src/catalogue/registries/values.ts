@@ -87,13 +87,14 @@ export function isYes (value: string): boolean {
   return /^(yes|y|true|1)$/i.test(value.trim())
 }
 
-/** A label as a name_id: "CORSIA – Pilot Phase, 2021-2023 Eligible" → CORSIA_PILOT_PHASE_2021_2023_ELIGIBLE; "REDD+" → REDD_PLUS. */
+/** A label as a name_id: "CORSIA – Pilot Phase, 2021-2023" → CORSIA_PILOT_PHASE_2021_2023; "REDD+" → REDD_PLUS. */
 export function upperSnake (label: string): string {
   return label.normalize('NFKD').replace(/\p{M}/gu, '').replace(/\+/g, ' PLUS ').toUpperCase()
     .replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')
 }
 
-export const named = (verboseName: string, nameId = upperSnake(verboseName)) => ({ name_id: nameId, verbose_name: verboseName })
+export const named = (verboseName: string, nameId = upperSnake(verboseName)) =>
+  ({ name_id: nameId, verbose_name: verboseName })
 
 /** "8412.0" → "8412": ids some exports write as floats. */
 export function integerId (value: string): string | undefined {

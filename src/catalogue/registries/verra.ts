@@ -1,7 +1,7 @@
 import type { Named } from './project-draft.ts'
-import { country, date, quantity, type RegistryDefinition, type Row, type RowContext } from './registry.ts'
+import { country, date, quantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext } from './registry.ts'
 import { creditTypeNamed } from './credit-types.ts'
-import { cleanText, integerId, parseDate, parseQuantity, parseSdgs } from './values.ts'
+import { cleanText, integerId, parseDate, parseQuantity } from './values.ts'
 
 // Verra (Verified Carbon Standard): the project list and the transactions export (issued blocks and
 // retirements). Ids are bare numbers, shown by Verra as VCS<ID>. docs/registries.md has the mapping.
@@ -54,16 +54,18 @@ export const verra: RegistryDefinition = {
       }
     }, {
       kind: 'issuances',
-      columns: ['ID', 'Vintage Start', 'Vintage End', 'Total Vintage Quantity', 'Quantity Issued', 'Retirement/Cancellation Date'],
+      columns: ['ID', 'Vintage Start', 'Vintage End', 'Total Vintage Quantity', 'Quantity Issued',
+        'Retirement/Cancellation Date'],
       read (row, context) {
         const id = projectId(context, row)
         if (id === undefined) return
         const end = parseDate(row.get('Vintage End'), 'day-first')
-        if (end === undefined || end === null) return context.skip(`Vintage End "${row.get('Vintage End')}" is not a date`)
+        const notA = (column: string, what: string) => context.skip(`${column} "${row.get(column)}" is not a ${what}`)
+        if (end === undefined || end === null) return notA('Vintage End', 'date')
         const total = parseQuantity(row.get('Total Vintage Quantity'))
         const block = parseQuantity(row.get('Quantity Issued'))
-        if (total === undefined) return context.skip(`Total Vintage Quantity "${row.get('Total Vintage Quantity')}" is not a number`)
-        if (block === undefined || block === null) return context.skip(`Quantity Issued "${row.get('Quantity Issued')}" is not a number`)
+        if (total === undefined) return notA('Total Vintage Quantity', 'number')
+        if (block === undefined || block === null) return notA('Quantity Issued', 'number')
         const draft = context.drafts.get(`VCS${id}`)
         draft.seenAt(context)
         draft.fillFields(common(context, row, id))
@@ -73,9 +75,7 @@ export const verra: RegistryDefinition = {
         const first = !periods.has(period)
         periods.add(period)
         draft.addCredits(Number(end.slice(0, 4)), first ? total : 0, retired)
-        const sdgs = parseSdgs(row.get('Sustainable Development Goals'))
-        for (const part of sdgs.invalid) context.warn('sustainable_development_goals', `"${part}" names no goal 1 to 17`)
-        draft.addSdgs(sdgs.numbers)
+        draft.addSdgs(sdgNumbers(context, row.get('Sustainable Development Goals')))
         draft.addCertifications(row.get('Additional Certifications').split(';').map(cleanText).filter((c) => c !== ''))
       }
     }]

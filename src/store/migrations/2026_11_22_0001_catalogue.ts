@@ -129,7 +129,8 @@ export async function up (db: Kysely<any>): Promise<void> {
     .execute()
   // A frozen copy of the country list (data/), not the live file: this migration must never change.
   await db.insertInto('countries')
-    .values(COUNTRIES_2026_11_22.map(([name, alpha2, alpha3]) => ({ name, name_key: name.toLowerCase(), alpha2, alpha3 })))
+    .values(COUNTRIES_2026_11_22.map(([name, alpha2, alpha3]) =>
+      ({ name, name_key: name.toLowerCase(), alpha2, alpha3 })))
     .execute()
 }
 

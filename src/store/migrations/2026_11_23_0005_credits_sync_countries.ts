@@ -34,7 +34,8 @@ export async function up (db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('project_vintages_pk', ['project_id', 'vintage'])
     .execute()
   // The vintage, certification and SDG filters (and facets) look projects up by value.
-  await db.schema.createIndex('project_vintages_vintage_idx').on('project_vintages').columns(['vintage', 'project_id']).execute()
+  await db.schema.createIndex('project_vintages_vintage_idx').on('project_vintages').columns(['vintage', 'project_id'])
+    .execute()
   await db.schema.createIndex('project_certifications_value_idx').on('project_certifications')
     .columns(['certification', 'project_id']).execute()
   await db.schema.createIndex('project_sdgs_value_idx').on('project_sdgs').columns(['sdg', 'project_id']).execute()
@@ -75,7 +76,9 @@ async function settleCountryNames (db: Kysely<any>): Promise<void> {
   const alias = (text: string, name: string) => {
     const key = countryKey(text)
     const known = aliases.get(key)
-    if (known !== undefined && known.name !== name) throw new Error(`"${text}" would name both ${known.name} and ${name}`)
+    if (known !== undefined && known.name !== name) {
+      throw new Error(`"${text}" would name both ${known.name} and ${name}`)
+    }
     if (known === undefined && key !== '') aliases.set(key, { alias: text, name })
   }
 
@@ -133,7 +136,8 @@ export async function down (db: Kysely<any>): Promise<void> {
     'projects_latitude_idx', 'project_certifications_value_idx', 'project_sdgs_value_idx']) {
     await db.schema.dropIndex(index).execute()
   }
-  for (const column of ['credits_issued', 'credits_retired', 'created_at', 'updated_at', 'content_hash', 'detail_json', 'source']) {
+  for (const column of ['credits_issued', 'credits_retired', 'created_at', 'updated_at', 'content_hash', 'detail_json',
+    'source']) {
     await db.schema.alterTable('projects').dropColumn(column).execute()
   }
 }
