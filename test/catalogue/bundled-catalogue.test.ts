@@ -11,7 +11,8 @@ const LIST = '/api/v1/commerce/products/'
 describe('the bundled catalogue', () => {
   test('is what the registry importers make of data/catalogue/raw (npm run catalogue:build)', async () => {
     const built = await buildBundledCatalogue()
-    assert.equal(built.text, readFileSync(BUNDLED_CATALOGUE_FILE, 'utf8'), 'run npm run catalogue:build and commit the result')
+    assert.equal(built.text, readFileSync(BUNDLED_CATALOGUE_FILE, 'utf8'),
+      'run npm run catalogue:build and commit the result')
     assert.equal(built.projects, 604)
     assert.equal(built.forestMatches, 2)
   })
@@ -26,13 +27,15 @@ forEachDatabase((database) => {
     for (const [location, count] of Object.entries(expected)) {
       assert.equal((await inject(`${LIST}?location=${location}&limit=1`)).json().count, count, location)
     }
-    assert.equal((await inject(`${LIST}?credit_type=AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE&limit=1`)).json().count, 194)
+    const afolu = `${LIST}?credit_type=AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE&limit=1`
+    assert.equal((await inject(afolu)).json().count, 194)
     // Real data: no invented ratings or prices, nothing in sale until the operator says so.
     assert.equal((await inject(`${LIST}?in_sale=true`)).json().count, 0)
     const page = (await inject(`${LIST}?limit=1000`)).json()
     assert.ok(page.results.every((p: { rating: unknown, inventory_price: unknown }) => p.rating === null && p.inventory_price === null))
 
-    // ACR279: issuances from ACR's export, centroid and area (16,908 acres = 6,842.42 ha) from the California forest database.
+    // ACR279: issuances from ACR's export; centroid and area (16,908 acres = 6,842.42 ha) from the California
+    // forest database.
     const [forest] = (await inject(`${LIST}?search=ACR279`)).json().results as Array<{ id: number }>
     const acr279 = (await inject(`${LIST}${forest!.id}/`)).json()
     assert.equal(acr279.external_id, 'ACR279')

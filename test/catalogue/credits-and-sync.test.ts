@@ -17,7 +17,9 @@ async function ids (inject: Inject, query: string): Promise<number[]> {
   return body.results.map((p) => p.id)
 }
 
-async function problem (inject: Inject, query: string, parameter: string): Promise<{ detail: string, allowed_values?: string[] }> {
+interface Problem { detail: string, allowed_values?: string[] }
+
+async function problem (inject: Inject, query: string, parameter: string): Promise<Problem> {
   const response = await inject(`${LIST}?${query}`)
   assert.equal(response.statusCode, 400, response.body)
   const body = response.json()
@@ -41,15 +43,20 @@ forEachDatabase((database) => {
       assert.equal(fiji.credits_retired, 200)
       // Totals a registry gives stand, even where the vintages it lists add up to less.
       const kenya = (await inject(`${LIST}3/`)).json()
-      assert.deepEqual(kenya.credits, { issued: 5000, retired: 0, vintages: [{ vintage: 2021, issued: 4000, retired: 0 }] })
+      assert.deepEqual(kenya.credits, {
+        issued: 5000, retired: 0, vintages: [{ vintage: 2021, issued: 4000, retired: 0 }]
+      })
       // Vintages without quantities: the years are known, the amounts are not.
       const hanoi = (await inject(`${LIST}5/`)).json()
       assert.deepEqual(hanoi.credits, {
-        issued: null, retired: null, vintages: [{ vintage: 2019, issued: null, retired: null }, { vintage: 2021, issued: null, retired: null }]
+        issued: null,
+        retired: null,
+        vintages: [{ vintage: 2019, issued: null, retired: null }, { vintage: 2021, issued: null, retired: null }]
       })
       const list = (await inject(`${LIST}?ordering=id`)).json()
-      assert.deepEqual(list.results.map((p: { credits_issued: number | null }) => p.credits_issued), [1500, 300, 5000, null, null, null, 50])
-      assert.deepEqual(list.results.map((p: { credits_retired: number | null }) => p.credits_retired), [200, 300, 0, null, null, null, null])
+      const totals = list.results as Array<{ credits_issued: number | null, credits_retired: number | null }>
+      assert.deepEqual(totals.map((p) => p.credits_issued), [1500, 300, 5000, null, null, null, 50])
+      assert.deepEqual(totals.map((p) => p.credits_retired), [200, 300, 0, null, null, null, null])
       assert.equal('credits' in list.results[0], false, 'credits per vintage are in the detail only')
     })
 
@@ -85,7 +92,8 @@ forEachDatabase((database) => {
       assert.equal(first.created_at, '2026-01-15T12:00:00.000Z')
       assert.equal(first.updated_at, '2026-01-15T12:00:00.000Z')
 
-      const again = await importProjects(store.db, JSON.stringify(creditedProjects()), { replace: false, now: new Date('2026-02-01T00:00:00Z') })
+      const again = await importProjects(store.db, JSON.stringify(creditedProjects()),
+        { replace: false, now: new Date('2026-02-01T00:00:00Z') })
       assert.deepEqual([again.created, again.updated, again.unchanged], [0, 0, 7])
       assert.equal((await inject(`${LIST}1/`)).json().updated_at, '2026-01-15T12:00:00.000Z')
 
@@ -113,8 +121,12 @@ forEachDatabase((database) => {
 
     test('a vocabulary rename updates every project that shows it', async (t) => {
       const { inject, store } = await buildTestApp(t, { database, records: creditedProjects() })
-      const renamed = project(9, { registry: { name_id: 'REGISTRY_B', verbose_name: 'Registry B (renamed)' }, standard: { name_id: 'REGISTRY_B_STANDARD', verbose_name: 'Registry B Standard' } })
-      await importProjects(store.db, JSON.stringify([renamed]), { replace: false, now: new Date('2026-04-01T00:00:00Z') })
+      const renamed = project(9, {
+        registry: { name_id: 'REGISTRY_B', verbose_name: 'Registry B (renamed)' },
+        standard: { name_id: 'REGISTRY_B_STANDARD', verbose_name: 'Registry B Standard' }
+      })
+      await importProjects(store.db, JSON.stringify([renamed]),
+        { replace: false, now: new Date('2026-04-01T00:00:00Z') })
       assert.deepEqual(await ids(inject, 'updated_since=2026-04-01T00:00:00Z'), [2, 9])
     })
   })
@@ -151,7 +163,9 @@ forEachDatabase((database) => {
     for (const [id, names] of spellings) {
       test(`${names.join(' = ')}`, async (t) => {
         const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
-        for (const name of names) assert.deepEqual(await ids(inject, `location=${encodeURIComponent(name)}`), [id], name)
+        for (const name of names) {
+          assert.deepEqual(await ids(inject, `location=${encodeURIComponent(name)}`), [id], name)
+        }
       })
     }
 
@@ -167,7 +181,8 @@ forEachDatabase((database) => {
       assert.equal(allowed.length, new Set(allowed).size)
       assert.ok(allowed.length < 260)
       assert.match((await problem(inject, 'location=Brasil', 'location')).detail, /did you mean "Brazil"\?/)
-      assert.match((await problem(inject, 'location=Cote%20dIvorie', 'location')).detail, /did you mean "Côte d'Ivoire"\?/)
+      const ivory = await problem(inject, 'location=Cote%20dIvorie', 'location')
+      assert.match(ivory.detail, /did you mean "Côte d'Ivoire"\?/)
     })
   })
 })

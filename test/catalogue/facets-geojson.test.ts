@@ -45,16 +45,24 @@ forEachDatabase((database) => {
       assert.deepEqual(body, {
         count: 7,
         facets: {
-          registry: [{ value: 'REGISTRY_A', label: 'Registry A', count: 6 }, { value: 'REGISTRY_B', label: 'Registry B', count: 1 }],
+          registry: [
+            { value: 'REGISTRY_A', label: 'Registry A', count: 6 },
+            { value: 'REGISTRY_B', label: 'Registry B', count: 1 }
+          ],
           location: ["Côte d'Ivoire", 'Fiji', 'Kenya', 'Samoa', 'Türkiye', 'United States', 'Vietnam']
             .map((name) => ({ value: name, label: name, count: 1 })),
           credit_type: [
-            { value: 'AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE', label: 'Agriculture Forestry and Other Land Use', count: 4 },
+            {
+              value: 'AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE',
+              label: 'Agriculture Forestry and Other Land Use',
+              count: 4
+            },
             { value: 'ENERGY_INDUSTRIES', label: 'Energy industries', count: 2 }
           ],
           rating: [],
           in_sale: [{ value: 'false', label: 'Not in sale', count: 5 }, { value: 'true', label: 'In sale', count: 2 }],
-          vintage: [{ value: '2019', label: '2019', count: 2 }, { value: '2020', label: '2020', count: 3 }, { value: '2021', label: '2021', count: 2 }],
+          vintage: ([['2019', 2], ['2020', 3], ['2021', 2]] as const)
+            .map(([year, count]) => ({ value: year, label: year, count })),
           certification: [
             { value: 'CCB_VALIDATION_APPROVED', label: 'CCB Validation Approved', count: 2 },
             { value: 'ICVCM_CCP', label: 'ICVCM CCP', count: 2 }
@@ -78,7 +86,8 @@ forEachDatabase((database) => {
       const both = await get<Facets>(inject, `${FACETS}?vintage=2020&certification=CCB_VALIDATION_APPROVED`)
       assert.equal(both.count, 2)
       assert.deepEqual(both.facets['vintage']!.map((v) => [v.value, v.count]), [['2019', 1], ['2020', 2]])
-      assert.deepEqual(both.facets['certification']!.map((v) => [v.value, v.count]), [['CCB_VALIDATION_APPROVED', 2], ['ICVCM_CCP', 1]])
+      assert.deepEqual(both.facets['certification']!.map((v) => [v.value, v.count]),
+        [['CCB_VALIDATION_APPROVED', 2], ['ICVCM_CCP', 1]])
       const located = await get<Facets>(inject, `${FACETS}?bbox=170,-20,-170,0&location=us`)
       assert.equal(located.count, 0)
       assert.deepEqual(located.facets['location']!.map((v) => v.value), ['Fiji', 'Samoa'])
@@ -122,7 +131,12 @@ forEachDatabase((database) => {
         }
       })
       assert.deepEqual(body.features[4].properties, {
-        id: 4, name: 'Texas Wind', registry: 'REGISTRY_A', credit_type: 'ENERGY_INDUSTRIES', credits_issued: null, credits_retired: null
+        id: 4,
+        name: 'Texas Wind',
+        registry: 'REGISTRY_A',
+        credit_type: 'ENERGY_INDUSTRIES',
+        credits_issued: null,
+        credits_retired: null
       })
     })
 
@@ -162,11 +176,13 @@ forEachDatabase((database) => {
         search: fc.constantFrom('forest', 'gas', 'project')
       })
       // Up to three filters at once: more rarely match anything in a catalogue of hundreds.
-      const filters = fc.tuple(valueOf, fc.uniqueArray(fc.constantFrom('registry', 'location', 'credit_type', 'in_sale', 'vintage',
-        'certification', 'sdg', 'bbox', 'search'), { maxLength: 3 }))
+      const keys = fc.constantFrom('registry', 'location', 'credit_type', 'in_sale', 'vintage', 'certification', 'sdg',
+        'bbox', 'search')
+      const filters = fc.tuple(valueOf, fc.uniqueArray(keys, { maxLength: 3 }))
         .map(([all, keys]) => Object.fromEntries(keys.map((k) => [k, all[k as keyof typeof all]])))
 
-      const list = async (params: Record<string, string>) => await get<{ count: number, results: Item[] }>(inject, `${LIST}?${query({ ...params, limit: '1000' })}`)
+      const list = async (params: Record<string, string>) =>
+        await get<{ count: number, results: Item[] }>(inject, `${LIST}?${query({ ...params, limit: '1000' })}`)
       const facetOf: Record<string, (item: Item) => string[]> = {
         registry: (i) => [i.registry.name_id],
         location: (i) => i.location === '' ? [] : [i.location],
@@ -188,7 +204,8 @@ forEachDatabase((database) => {
           for (const item of (await list(others)).results) {
             for (const value of valuesOf(item)) expected.set(value, (expected.get(value) ?? 0) + 1)
           }
-          assert.deepEqual(new Map(facets.facets[facet]!.map((v) => [v.value, v.count])), expected, `facet ${facet} for ${query(params)}`)
+          const counted = new Map(facets.facets[facet]!.map((v) => [v.value, v.count]))
+          assert.deepEqual(counted, expected, `facet ${facet} for ${query(params)}`)
         }
         const { in_sale: _inSale, ...withoutInSale } = params
         const inSale = new Map<string, number>()
@@ -196,12 +213,16 @@ forEachDatabase((database) => {
           const count = (await list({ ...withoutInSale, in_sale: value })).count
           if (count > 0) inSale.set(value, count)
         }
-        assert.deepEqual(new Map(facets.facets['in_sale']!.map((v) => [v.value, v.count])), inSale, `in_sale for ${query(params)}`)
+        const counted = new Map(facets.facets['in_sale']!.map((v) => [v.value, v.count]))
+        assert.deepEqual(counted, inSale, `in_sale for ${query(params)}`)
 
-        const geojson = await get<{ count: number, features: Feature[] }>(inject, `${GEOJSON}?${query({ ...params, limit: '10000' })}`)
+        const geojson = await get<{ count: number, features: Feature[] }>(inject,
+          `${GEOJSON}?${query({ ...params, limit: '10000' })}`)
         const located = matching.results.filter((i) => i.latitude !== null && i.longitude !== null)
         assert.equal(geojson.count, located.length)
-        assert.deepEqual(geojson.features.map((f) => ({ id: f.id, coordinates: f.geometry.coordinates, ...f.properties })),
+        const features = geojson.features
+          .map((f) => ({ id: f.id, coordinates: f.geometry.coordinates, ...f.properties }))
+        assert.deepEqual(features,
           located.map((i) => ({
             id: i.id,
             coordinates: [i.longitude, i.latitude],

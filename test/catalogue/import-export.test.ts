@@ -32,7 +32,8 @@ forEachDatabase((database) => {
       const ws = await workspace(t, database)
       await tonne(['import', ws.write('a.json', json(fixtureProjects()))], ws.env)
       const [before] = await ws.api(['/api/v1/commerce/products/5/'])
-      const result = await tonne(['import', ws.write('b.json', json(fixtureProjects().filter((p) => p.id === 5))), '--replace'], ws.env)
+      const five = ws.write('b.json', json(fixtureProjects().filter((p) => p.id === 5)))
+      const result = await tonne(['import', five, '--replace'], ws.env)
       assert.equal(result.code, 0, result.stderr)
       assert.match(result.stdout, /Imported 1 projects \(the catalogue was replaced\): 0 new, 0 updated, 1 unchanged\./)
       const [list, after] = await ws.api([ALL, '/api/v1/commerce/products/5/'])
@@ -62,9 +63,12 @@ forEachDatabase((database) => {
       ['bundles on a non-bundle', (r) => { r['bundles'] = [{ id: 1 }] }, /record 2.*field "bundles"/],
       ['a latitude out of range', (r) => { r['latitude'] = 91 }, /record 2.*field "latitude"/],
       ['a conflicting verbose name', (r) => { r['registry'] = { name_id: 'REGISTRY_A', verbose_name: 'Other name' } }, /record 2.*registry\.verbose_name/],
-      ['credits of a year not in vintages', (r) => { r['credits'] = { issued: null, retired: null, vintages: [{ vintage: 1999, issued: 1, retired: null }] } },
-        /record 2.*field "credits\.vintages".*same years as vintages/],
-      ['negative credits', (r) => { r['credits'] = { issued: -5, retired: null, vintages: [] }; r['vintages'] = [] }, /record 2.*field "credits\.issued"/],
+      ['credits of a year not in vintages', (r) => {
+        r['credits'] = { issued: null, retired: null, vintages: [{ vintage: 1999, issued: 1, retired: null }] }
+      },
+      /record 2.*field "credits\.vintages".*same years as vintages/],
+      ['negative credits', (r) => { r['credits'] = { issued: -5, retired: null, vintages: [] }; r['vintages'] = [] },
+        /record 2.*field "credits\.issued"/],
       ['a malformed source', (r) => { r['source'] = [{ file: '', lines: [0] }] }, /record 2.*field "source\[0\]\.file"/]
     ]
     for (const [what, spoil, message] of badRecords) {
@@ -119,7 +123,8 @@ forEachDatabase((database) => {
       const urls = [ALL, ...fixtureProjects().map((p) => `/api/v1/commerce/products/${p.id}/`),
         '/api/v1/commerce/products/?rating=AA&ordering=-name', '/api/v1/commerce/products/?location=%C3%A5land%20islands']
       // created_at and updated_at say when this database got the data: the only difference a copy has.
-      const untimed = (bodies: string[]) => bodies.map((body) => body.replace(/"(created|updated)_at":"[^"]+"/g, '"$1_at":"…"'))
+      const untimed = (bodies: string[]) =>
+        bodies.map((body) => body.replace(/"(created|updated)_at":"[^"]+"/g, '"$1_at":"…"'))
       const copied = await target.api(urls)
       assert.deepEqual(untimed(copied), untimed(await source.api(urls)))
       const [one] = await target.api(['/api/v1/commerce/products/1/'])

@@ -9,7 +9,8 @@ const CATALOGUE = path.join(REPO_ROOT, 'src', 'catalogue')
 const HTTP_LAYER = /\.(routes|responses|schemas)\.ts$/
 
 test('catalogue domain code neither imports src/http nor throws HTTP errors', () => {
-  const files = readdirSync(CATALOGUE, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !HTTP_LAYER.test(f))
+  const files = readdirSync(CATALOGUE, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !HTTP_LAYER.test(f))
   assert.ok(files.includes('projects.service.ts') && files.some((f) => f.startsWith('registries')))
   for (const file of files) {
     const text = readFileSync(path.join(CATALOGUE, file), 'utf8')

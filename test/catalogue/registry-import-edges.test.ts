@@ -8,9 +8,13 @@ import { workspace } from '../support/workspace.ts'
 import { importExports, projects, RAW } from '../support/registries.ts'
 
 const VERRA_PROJECTS_HEADER = 'ID,Name,Proponent,Project Type,AFOLU Activities,Methodology,Status,Country/Area,' +
-  'Estimated Annual Emission Reductions,Region,Project Registration Date,Crediting Period Start Date,Crediting Period End Date'
-const VERRA_TRANSACTIONS_HEADER = 'Issuance Date,Sustainable Development Goals,Vintage Start,Vintage End,ID,Name,Country/Area,' +
-  'Project Type,Methodology,Total Vintage Quantity,Quantity Issued,Serial Number,Additional Certifications,Retirement/Cancellation Date'
+  'Estimated Annual Emission Reductions,Region,Project Registration Date,Crediting Period Start Date,' +
+  'Crediting Period End Date'
+const VERRA_TRANSACTIONS_HEADER = 'Issuance Date,Sustainable Development Goals,Vintage Start,Vintage End,ID,Name,' +
+  'Country/Area,Project Type,Methodology,Total Vintage Quantity,Quantity Issued,Serial Number,' +
+  'Additional Certifications,Retirement/Cancellation Date'
+/** The columns from ID to Methodology of Verra project 9001's transactions. */
+const PROJECT_9001 = '9001,Thousands Test,Viet Nam,Energy demand,VM0050'
 
 // Hand-written rows in Verra's export format, each showing one problem a real export can have.
 const EDGE_PROJECTS = [
@@ -26,17 +30,19 @@ const EDGE_PROJECTS = [
 
 const EDGE_TRANSACTIONS = [
   VERRA_TRANSACTIONS_HEADER,
-  /* 2 */ '2024-01-01,01: No Poverty; 19: Space,2020-01-01,2020-12-31,9001,Thousands Test,Viet Nam,Energy demand,VM0050,"2,500,000","1,000",S1,ICVCM CCP,2024-02-01',
-  /* 3 */ '2024-01-01,,2020-01-01,2020-12-31,9001,Thousands Test,Viet Nam,Energy demand,VM0050,"2,500,000","24,000",S2,,',
-  /* 4 */ '2024-01-01,,2021-01-01,someday,9001,Thousands Test,Viet Nam,Energy demand,VM0050,"10",10,S3,,',
-  /* 5 */ '2024-01-01,,2021-01-01,2021-12-31,9001,Thousands Test,Viet Nam,Energy demand,VM0050,"10",ten,S4,,'
+  /* 2 */ `2024-01-01,01: No Poverty; 19: Space,2020-01-01,2020-12-31,${PROJECT_9001},"2,500,000","1,000",S1,` +
+    'ICVCM CCP,2024-02-01',
+  /* 3 */ `2024-01-01,,2020-01-01,2020-12-31,${PROJECT_9001},"2,500,000","24,000",S2,,`,
+  /* 4 */ `2024-01-01,,2021-01-01,someday,${PROJECT_9001},"10",10,S3,,`,
+  /* 5 */ `2024-01-01,,2021-01-01,2021-12-31,${PROJECT_9001},"10",ten,S4,,`
 ].join('\n')
 
 forEachDatabase((database) => {
   describe(`registry imports: awkward rows [${database}]`, () => {
     test('thousands separators, bad dates, blank and unknown countries, duplicate and short rows', async (t) => {
       const ws = await workspace(t, database)
-      const report = await importExports(ws, 'verra', [ws.write('projects.csv', EDGE_PROJECTS), ws.write('transactions.csv', EDGE_TRANSACTIONS)])
+      const files = [ws.write('projects.csv', EDGE_PROJECTS), ws.write('transactions.csv', EDGE_TRANSACTIONS)]
+      const report = await importExports(ws, 'verra', files)
       assert.deepEqual([report.created, report.updated, report.unchanged], [3, 0, 0])
       assert.deepEqual(report.skipped, [
         { file: 'projects.csv', line: 5, reason: 'repeats line 2 exactly' },
@@ -48,9 +54,19 @@ forEachDatabase((database) => {
       ])
       assert.deepEqual(report.warnings, [
         { file: 'projects.csv', line: 2, field: 'date', reason: '"2021-13-45" is not a date' },
-        { file: 'projects.csv', line: 4, field: 'location', reason: '"Atlantis" is not a known country name or code; kept as written' },
+        {
+          file: 'projects.csv',
+          line: 4,
+          field: 'location',
+          reason: '"Atlantis" is not a known country name or code; kept as written'
+        },
         { file: 'projects.csv', line: 4, field: 'estimated_annual_reductions', reason: '"abc" is not a number' },
-        { file: 'transactions.csv', line: 2, field: 'sustainable_development_goals', reason: '"19: Space" names no goal 1 to 17' }
+        {
+          file: 'transactions.csv',
+          line: 2,
+          field: 'sustainable_development_goals',
+          reason: '"19: Space" names no goal 1 to 17'
+        }
       ])
       const found = await projects(ws, ['VCS9001', 'VCS9002', 'VCS9003'])
       const thousands = found.get('VCS9001')!
@@ -58,10 +74,13 @@ forEachDatabase((database) => {
       assert.equal(thousands.estimated_annual_reductions, 1234567)
       assert.equal(thousands.date, null)
       // One vintage period counted once (2,500,000) whatever its blocks; the retired block is 1,000.
-      assert.deepEqual(thousands.credits, { issued: 2500000, retired: 1000, vintages: [{ vintage: 2020, issued: 2500000, retired: 1000 }] })
+      assert.deepEqual(thousands.credits, {
+        issued: 2500000, retired: 1000, vintages: [{ vintage: 2020, issued: 2500000, retired: 1000 }]
+      })
       assert.deepEqual(thousands.sustainable_development_goals.map((g) => g.name_id), ['1_NO_POVERTY'])
       assert.deepEqual(thousands.certifications, [{ name_id: 'ICVCM_CCP', verbose_name: 'ICVCM CCP' }])
-      assert.deepEqual(thousands.source, [{ file: 'projects.csv', lines: [2] }, { file: 'transactions.csv', lines: [2, 3] }])
+      assert.deepEqual(thousands.source,
+        [{ file: 'projects.csv', lines: [2] }, { file: 'transactions.csv', lines: [2, 3] }])
       const blank = found.get('VCS9002')!
       assert.equal(blank.name, 'Blank Country Renamed')
       assert.equal(blank.location, '')
@@ -69,12 +88,13 @@ forEachDatabase((database) => {
       assert.deepEqual(blank.source, [{ file: 'projects.csv', lines: [6] }])
       assert.equal(found.get('VCS9003')!.location, 'Atlantis')
       assert.equal(found.get('VCS9003')!.estimated_annual_reductions, null)
-      const [atlantis, vietnam] = await ws.api(['/api/v1/commerce/products/?location=atlantis', '/api/v1/commerce/products/?location=VN'])
+      const [atlantis, vietnam] = await ws.api(['/api/v1/commerce/products/?location=atlantis',
+        '/api/v1/commerce/products/?location=VN'])
       assert.equal(JSON.parse(atlantis!).count, 1)
       assert.equal(JSON.parse(vietnam!).count, 1)
     })
 
-    test('a newer export updates by (registry, external id): ids stay, unchanged projects keep updated_at, operator fields stay', async (t) => {
+    test('a newer export updates by (registry, external id); ids and operator fields stay', async (t) => {
       const ws = await workspace(t, database)
       const original = readFileSync(path.join(RAW, 'verra', 'projects.csv'), 'utf8')
       await importExports(ws, 'verra', [ws.write('projects.csv', original)])
@@ -119,11 +139,14 @@ forEachDatabase((database) => {
       const wrong = await tonne(['import', '--from', 'acr', path.join(RAW, 'verra', 'projects.csv')], ws.env)
       assert.equal(wrong.code, 1)
       assert.match(wrong.stderr, /nothing was changed/)
-      assert.match(wrong.stderr, /projects\.csv is not a acr export Tonne reads: its header lacks the columns of each \(projects: Project ID/)
-      const broken = await tonne(['import', '--from', 'verra', ws.write('broken.csv', `${VERRA_PROJECTS_HEADER}\n1,"unterminated,x\n`)], ws.env)
+      assert.match(wrong.stderr,
+        /projects\.csv is not a acr export Tonne reads: its header lacks the columns of each \(projects: Project ID/)
+      const unterminated = ws.write('broken.csv', `${VERRA_PROJECTS_HEADER}\n1,"unterminated,x\n`)
+      const broken = await tonne(['import', '--from', 'verra', unterminated], ws.env)
       assert.equal(broken.code, 1)
       assert.match(broken.stderr, /nothing was changed.*broken\.csv/)
-      const partly = await tonne(['import', '--from', 'verra', path.join(RAW, 'verra', 'projects.csv'), ws.write('empty.csv', '')], ws.env)
+      const empty = ws.write('empty.csv', '')
+      const partly = await tonne(['import', '--from', 'verra', path.join(RAW, 'verra', 'projects.csv'), empty], ws.env)
       assert.equal(partly.code, 1)
       assert.match(partly.stderr, /empty\.csv: the file is empty/)
       const [list] = await ws.api(['/api/v1/commerce/products/'])
@@ -131,7 +154,8 @@ forEachDatabase((database) => {
 
       const unknown = await tonne(['import', '--from', 'puro', 'x.csv'], ws.env)
       assert.equal(unknown.code, 2)
-      assert.match(unknown.stderr, /unknown registry "puro"; known: verra, gold-standard, acr, car, art, cercarbono, isometric/)
+      assert.match(unknown.stderr,
+        /unknown registry "puro"; known: verra, gold-standard, acr, car, art, cercarbono, isometric/)
       assert.equal((await tonne(['import', '--from', 'verra'], ws.env)).code, 2)
       assert.equal((await tonne(['import', '--from', 'verra', 'x.csv', '--replace'], ws.env)).code, 2)
     })
@@ -142,7 +166,9 @@ forEachDatabase((database) => {
       assert.equal(report.created, 0)
       assert.equal(report.skipped.length, 100)
       assert.deepEqual(report.skipped[0], {
-        file: 'issuances.csv', line: 2, reason: 'project prj_1JYCV03BW1S0RTE5 is not in a projects export of this import'
+        file: 'issuances.csv',
+        line: 2,
+        reason: 'project prj_1JYCV03BW1S0RTE5 is not in a projects export of this import'
       })
     })
 
@@ -150,9 +176,11 @@ forEachDatabase((database) => {
       const ws = await workspace(t, database)
       const result = await tonne(['import', '--from', 'verra', ws.write('projects.csv', EDGE_PROJECTS)], ws.env)
       assert.equal(result.code, 0, result.stderr)
-      assert.match(result.stdout, /^Imported 3 projects from verra exports \(projects\.csv: projects, 7 rows\): 3 new, 0 updated, 0 unchanged\./)
+      assert.match(result.stdout,
+        /^Imported 3 projects from verra exports \(projects\.csv: projects, 7 rows\): 3 new, 0 updated, 0 unchanged\./)
       assert.match(result.stdout, /Skipped 4 rows:\n {2}projects\.csv line 5: repeats line 2 exactly/)
-      assert.match(result.stdout, /3 values could not be read and were left empty:\n {2}projects\.csv line 2, date: "2021-13-45" is not a date/)
+      assert.match(result.stdout,
+        /3 values could not be read and were left empty:\n {2}projects\.csv line 2, date: "2021-13-45" is not a date/)
     })
   })
 })

@@ -35,6 +35,9 @@ function summary (p: Detail) {
 
 type Expected = ReturnType<typeof summary>
 const none = { issued: null, retired: null, vintages: [] }
+/** Vintages with issued credits and no retirement data: [year, issued] pairs. */
+const unretired = (...vintages: Array<[number, number]>) =>
+  vintages.map(([vintage, issued]) => ({ vintage, issued, retired: null }))
 const located = { latitude: null, longitude: null, area: null }
 
 interface Case {
@@ -51,7 +54,8 @@ const CASES: Case[] = [{
   expected: {
     // projects.csv line 2; no transactions in the sample.
     VCS5962: {
-      name: 'Recovery and Avoidance of methane from Industrial wastewater treatment project at Agro Muara Rupit mill, Indonesia.',
+      name: 'Recovery and Avoidance of methane from Industrial wastewater treatment project at Agro Muara Rupit ' +
+        'mill, Indonesia.',
       symbol: 'VCS-5962',
       registry: 'VERRA',
       standard: 'VERRA_VERIFIED_CARBON_STANDARD',
@@ -150,7 +154,7 @@ const CASES: Case[] = [{
       estimated_annual_reductions: null,
       project_developer: 'ECC- Talanton Trust',
       vintages: [2024, 2025],
-      credits: { issued: 96459, retired: null, vintages: [{ vintage: 2024, issued: 68419, retired: null }, { vintage: 2025, issued: 28040, retired: null }] },
+      credits: { issued: 96459, retired: null, vintages: unretired([2024, 68419], [2025, 28040]) },
       sdgs: [],
       certifications: ['ICVCM CCP'],
       source: [{ file: 'issuances.csv', lines: [37, 38] }]
@@ -341,8 +345,8 @@ const CASES: Case[] = [{
       credits: {
         issued: 58433813,
         retired: null,
-        vintages: [[2016, 7867104], [2017, 7604998], [2018, 7252244], [2019, 4478401], [2020, 6267852], [2021, 7144362],
-          [2022, 8732929], [2023, 9085923]].map(([vintage, issued]) => ({ vintage, issued, retired: null }))
+        vintages: unretired([2016, 7867104], [2017, 7604998], [2018, 7252244], [2019, 4478401], [2020, 6267852],
+          [2021, 7144362], [2022, 8732929], [2023, 9085923])
       },
       sdgs: [],
       certifications: ['CORSIA Eligible'],
@@ -362,7 +366,7 @@ const CASES: Case[] = [{
       estimated_annual_reductions: null,
       project_developer: "DIRECTION GENERALE DES FINANCEMENTS, MINISTERE DE L'ECONOMIE, DES FINANCES ET DU BUDGET, RCI",
       vintages: [2022, 2023],
-      credits: { issued: 219590, retired: null, vintages: [{ vintage: 2022, issued: 109794, retired: null }, { vintage: 2023, issued: 109796, retired: null }] },
+      credits: { issued: 219590, retired: null, vintages: unretired([2022, 109794], [2023, 109796]) },
       sdgs: [],
       certifications: [],
       source: [{ file: 'projects.csv', lines: [10] }, { file: 'issuances.csv', lines: [2, 4] }]
@@ -392,7 +396,7 @@ const CASES: Case[] = [{
       credits: {
         issued: 68994,
         retired: null,
-        vintages: [{ vintage: 2008, issued: 1283, retired: null }, { vintage: 2009, issued: 4971, retired: null }, { vintage: 2018, issued: 62740, retired: null }]
+        vintages: unretired([2008, 1283], [2009, 4971], [2018, 62740])
       },
       sdgs: [],
       certifications: ['Colombian Carbon Tax', 'Voluntary compensation'],
@@ -416,7 +420,7 @@ const CASES: Case[] = [{
       credits: {
         issued: 82618,
         retired: null,
-        vintages: [[2018, 64202], [2019, 4950], [2020, 4964], [2021, 4950], [2022, 3552]].map(([vintage, issued]) => ({ vintage, issued, retired: null }))
+        vintages: unretired([2018, 64202], [2019, 4950], [2020, 4964], [2021, 4950], [2022, 3552])
       },
       sdgs: [8, 13, 15],
       certifications: ['Colombian Carbon Tax', 'Voluntary compensation'],

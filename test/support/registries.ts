@@ -54,7 +54,8 @@ export async function projects (ws: Workspace, externalIds: string[]): Promise<M
   for (const externalId of externalIds) {
     const [page] = await ws.api([`/api/v1/commerce/products/?search=${encodeURIComponent(externalId)}&limit=1000`])
     const ids = (JSON.parse(page!) as { results: Array<{ id: number }> }).results.map((p) => p.id)
-    const details = (await ws.api(ids.map((id) => `/api/v1/commerce/products/${id}/`))).map((body) => JSON.parse(body) as Detail)
+    const bodies = await ws.api(ids.map((id) => `/api/v1/commerce/products/${id}/`))
+    const details = bodies.map((body) => JSON.parse(body) as Detail)
     const match = details.find((d) => d.external_id === externalId)
     assert.ok(match !== undefined, `${externalId} was imported`)
     found.set(externalId, match)
