@@ -37,6 +37,27 @@ const EDGE_TRANSACTIONS = [
   /* 5 */ `2024-01-01,,2021-01-01,2021-12-31,${PROJECT_9001},"10",ten,S4,,`
 ].join('\n')
 
+/** A CSV field in quotes, its quotes doubled (RFC 4180). */
+const quoted = (value: string) => `"${value.replace(/"/g, '""')}"`
+const CERCARBONO_HEADER = 'id,code,is_public,owner,developer,validator,verifier,credits_type,name,description,' +
+  'standard,sector,evaluation_criteria,quantification_method,stage,locations,serials,annualEstimated'
+/** A label with an apostrophe: Python writes it in double quotes. */
+const USE = '"Carbono d\'Urabá"'
+const serial = (vintage: string, quantity: number, buffer: string) =>
+  `{'serial': 'S', 'issued_quantity': ${quantity}, 'is_buffer': ${buffer}, 'vintage_of_credits': '${vintage}', ` +
+  `'global_goals': [{'code': 13}], 'elegible': [{'description': ${USE}, 'code': 'X'}]}`
+// Cercarbono's nested columns are Python literals (single quotes, True/False), inside CSV quoting.
+const CERCARBONO_EDGES = [
+  CERCARBONO_HEADER,
+  ['900', 'CDC-900', 'True', 'Owner', '', 'V', 'V', 'Carbon offsets', 'Literal Test', 'Short. Long.', 'Cercarbono',
+    quoted("[{'id': 14, 'description': 'Land use (AFOLU)', 'projectSize': 120.5, 'sizeUnits': 'hectáreas'}]"), 'P', 'Q',
+    'Certified', quoted("[{'city': 'X', 'country': 'Colombia', 'data_map': {'latitude': 4.5, 'longitude': -74.1}}]"),
+    quoted(`[${serial('2019-01-01 / 2020-06-30', 100, 'False')}, ${serial('2020-01-01 / 2020-12-31', 7, 'True')}]`),
+    '0.0'].join(','),
+  ['901', 'CDC-901', 'True', 'Owner Two', '', 'V', 'V', 'Carbon offsets', 'Broken Serials', '', 'Cercarbono', '[]', 'P',
+    'Q', 'Certified', '[]', quoted("[{'serial': "), '12.5'].join(',')
+].join('\n')
+
 forEachDatabase((database) => {
   describe(`registry imports: awkward rows [${database}]`, () => {
     test('thousands separators, bad dates, blank and unknown countries, duplicate and short rows', async (t) => {
@@ -158,6 +179,29 @@ forEachDatabase((database) => {
         /unknown registry "puro"; known: verra, gold-standard, acr, car, art, cercarbono, isometric/)
       assert.equal((await tonne(['import', '--from', 'verra'], ws.env)).code, 2)
       assert.equal((await tonne(['import', '--from', 'verra', 'x.csv', '--replace'], ws.env)).code, 2)
+    })
+
+    test('Cercarbono: Python-literal columns, an area in hectares, an unreadable serials list', async (t) => {
+      const ws = await workspace(t, database)
+      const report = await importExports(ws, 'cercarbono', [ws.write('projects.csv', CERCARBONO_EDGES)])
+      assert.equal(report.created, 2)
+      assert.equal(report.warnings.length, 1)
+      assert.match(report.warnings[0]!.reason, /^serials is not a readable list: /)
+      const found = await projects(ws, ['CDC-900', 'CDC-901'])
+      const literal = found.get('CDC-900')!
+      assert.equal(literal.area, 120.5)
+      assert.deepEqual([literal.latitude, literal.longitude, literal.location], [4.5, -74.1, 'Colombia'])
+      assert.equal(literal.project_developer, 'Owner', 'the owner when no developer is named')
+      assert.equal(literal.estimated_annual_reductions, null, '0.0 means unknown')
+      // The buffer serial (7 credits) is not an issuance; the vintage is the end year of the range.
+      assert.deepEqual(literal.credits, {
+        issued: 100, retired: null, vintages: [{ vintage: 2020, issued: 100, retired: null }]
+      })
+      assert.deepEqual(literal.sustainable_development_goals.map((g) => g.name_id), ['13_CLIMATE_ACTION'])
+      assert.deepEqual(literal.certifications.map((c) => c.verbose_name), ["Carbono d'Urabá"])
+      const broken = found.get('CDC-901')!
+      assert.equal(broken.estimated_annual_reductions, 12.5)
+      assert.deepEqual(broken.vintages, [])
     })
 
     test('Isometric issuances need their projects export in the same import', async (t) => {

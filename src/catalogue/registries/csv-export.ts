@@ -5,6 +5,9 @@ import { cleanText } from './values.ts'
 /** A registry export that cannot be read at all (not CSV, a broken quote): the import changes nothing. */
 export class ExportFileError extends Error {}
 
+/** Characters one record may hold: far above any real row (Cercarbono's carry every serial), far below memory. */
+const MAX_RECORD_SIZE = 16 * 1024 * 1024
+
 export interface CsvRecord {
   /** The physical line the record starts on (line 1 is the header). */
   line: number
@@ -20,7 +23,7 @@ export interface CsvRecord {
  */
 export async function * readCsvExport (file: string, label: string): AsyncGenerator<CsvRecord & { header: string[] }> {
   const parser = createReadStream(file).pipe(parse({
-    bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true
+    bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_SIZE
   }))
   let header: string[] | undefined
   try {
