@@ -157,6 +157,8 @@ export interface paths {
                     }[];
                   credits_issued: number | null;
                   credits_retired: number | null;
+                  location_alpha2: string | null;
+                  location_alpha3: string | null;
                   /**
                    * Format: date-time
                    * @description When this catalogue first had the project (ISO 8601, UTC).
@@ -526,6 +528,8 @@ export interface paths {
                 }[];
               credits_issued: number | null;
               credits_retired: number | null;
+              location_alpha2: string | null;
+              location_alpha3: string | null;
               /**
                * Format: date-time
                * @description When this catalogue first had the project (ISO 8601, UTC).

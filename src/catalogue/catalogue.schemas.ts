@@ -61,6 +61,12 @@ const ProjectFields = {
     description: 'Credits retired over all vintages (tonnes CO2e); null when the imported data does not say ' +
       '(most registries publish retirements in a separate export).'
   })),
+  location_alpha2: Nullable(Type.String({
+    pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code of `location`; null when it has none (or no location).'
+  })),
+  location_alpha3: Nullable(Type.String({
+    pattern: '^[A-Z]{3}$', description: 'ISO 3166-1 alpha-3 code of `location`.'
+  })),
   created_at: Type.String({
     format: 'date-time', description: 'When this catalogue first had the project (ISO 8601, UTC).'
   }),
@@ -250,7 +256,7 @@ export const ProjectParamsSchema = Type.Object({
  */
 export const ImportRecordSchema = strictObject({
   ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images', 'credits_issued',
-    'credits_retired', 'created_at', 'updated_at', 'credits', 'source'),
+    'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at', 'credits', 'source'),
   images: Type.Array(strictObject({
     title: Type.String(),
     url: Type.String({ minLength: 1, description: 'A path relative to the import file (copied into the media store), or an absolute http(s) URL (kept as an external link).' })

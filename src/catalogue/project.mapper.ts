@@ -54,6 +54,8 @@ export function toListItem (row: ProjectRecordRow, relations: ProjectRelations, 
       .map((i) => ({ title: i.title, url: i.media_key === null ? i.external_url ?? '' : links.media(i.media_key) })),
     credits_issued: row.credits_issued,
     credits_retired: row.credits_retired,
+    location_alpha2: row.location_alpha2,
+    location_alpha3: row.location_alpha3,
     // Set by every import; empty only for a row written outside one, until its JSON is rebuilt.
     created_at: row.created_at ?? '',
     updated_at: row.updated_at ?? ''
@@ -73,8 +75,8 @@ export function toDetailExtras (row: ProjectRecordRow, relations: ProjectRelatio
 }
 
 /**
- * Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links, totals and
- * timestamps (derived or this database's own); stored images become paths relative to the export file
+ * Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links, totals, ISO codes
+ * and timestamps (derived or this database's own); stored images become paths relative to the export file
  * (or what `relative` makes of their media keys).
  */
 export function toImportRecord (
@@ -82,7 +84,7 @@ export function toImportRecord (
 ): ImportRecord {
   const {
     sustainable_development_goals: sdgs, credits_issued: _issued, credits_retired: _retired, created_at: _created,
-    updated_at: _updated, ...project
+    updated_at: _updated, location_alpha2: _alpha2, location_alpha3: _alpha3, ...project
   } = toProject(row, relations, relative)
   return {
     ...project,

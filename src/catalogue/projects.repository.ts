@@ -30,12 +30,14 @@ export interface OrderTerm {
   descending: boolean
 }
 
-/** A project row with the verbose names of its vocabulary references. */
+/** A project row with the verbose names of its vocabulary references and its country's ISO codes. */
 export interface ProjectRecordRow extends ProjectRow {
   registry_name: string
   standard_name: string
   credit_type_name: string | null
   rating_name: string | null
+  location_alpha2: string | null
+  location_alpha3: string | null
 }
 
 export interface NamedRow { project_id: number, name_id: string, verbose_name: string }
@@ -100,12 +102,15 @@ function withNames (db: Db, filters: ProjectFilters) {
     .innerJoin('standards as s', 's.name_id', 'p.standard')
     .leftJoin('credit_types as ct', 'ct.name_id', 'p.credit_type')
     .leftJoin('ratings as ra', 'ra.name_id', 'p.rating')
+    .leftJoin('countries as co', 'co.name', 'p.location')
     .selectAll('p')
     .select([
       'r.verbose_name as registry_name',
       's.verbose_name as standard_name',
       'ct.verbose_name as credit_type_name',
-      'ra.verbose_name as rating_name'
+      'ra.verbose_name as rating_name',
+      'co.alpha2 as location_alpha2',
+      'co.alpha3 as location_alpha3'
     ])
 }
 

@@ -30,7 +30,8 @@ forEachDatabase((database) => {
         'location', 'latitude', 'longitude', 'date', 'area', 'estimated_annual_reductions', 'project_developer',
         'sustainable_development_goals', 'co_benefits', 'images',
         // Additions beyond the original contract, after its fields.
-        'credits_issued', 'credits_retired', 'created_at', 'updated_at', 'credits', 'source'])
+        'credits_issued', 'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at',
+        'credits', 'source'])
       assert.deepEqual(p.vintages, [2020, 2021])
       assert.deepEqual(p.registry, { name_id: 'REGISTRY_A', verbose_name: 'Registry A' })
       assert.deepEqual(p.standard, { name_id: 'REGISTRY_A_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' })

@@ -146,11 +146,14 @@ forEachDatabase((database) => {
   })
 
   describe(`location: names, ISO codes and aliases [${database}]`, () => {
-    test('each project carries the canonical name, whatever the import called it', async (t) => {
+    test('each project carries the canonical name and its ISO codes, whatever the import called it', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
       const list = (await inject(`${LIST}?ordering=id`)).json()
       assert.deepEqual(list.results.map((p: { location: string }) => p.location),
         ['Fiji', 'Samoa', 'Kenya', 'United States', 'Vietnam', 'Türkiye', "Côte d'Ivoire"])
+      const codes = list.results.map((p: { location_alpha2: string, location_alpha3: string }) =>
+        `${p.location_alpha2}/${p.location_alpha3}`)
+      assert.deepEqual(codes, ['FJ/FJI', 'WS/WSM', 'KE/KEN', 'US/USA', 'VN/VNM', 'TR/TUR', 'CI/CIV'])
     })
 
     const spellings: Array<[number, string[]]> = [
