@@ -15,7 +15,7 @@ import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import type { MediaLinker } from './catalogue/project.mapper.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
-import { requireApiKey } from './http/auth.ts'
+import { optionalApiKey, requireApiKey } from './http/auth.ts'
 import { installErrorHandling } from './http/error-handler.ts'
 import { AppError, ProblemSchema } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
@@ -139,12 +139,23 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   // All factor data is read and validated now: a bad file stops the start, never a request.
   const calculatorData = loadCalculatorData()
   await app.register(async (calculator) => {
+    // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
+    calculator.addHook('onRequest', optionalApiKey(store.db, 'calculator:read'))
+    const keyNote = ' No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.'
+    calculator.addHook('onRoute', (route) => {
+      // GET and its HEAD share one schema object: note it once.
+      if (route.schema === undefined || route.schema.description?.endsWith(keyNote) === true) return
+      route.schema.security = [{}, { apiKey: ['calculator:read'] }]
+      route.schema.description = `${route.schema.description ?? ''}${keyNote}`
+    })
     await registerRateLimit(calculator, {
       name: 'calculator',
       redis,
       // IPv6 addresses count per /64 (one client's range); IPv4 ones as they are.
-      key: (request) => `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`,
-      max: () => config.rateLimits.calculatorPerMinute
+      key: (request) => request.apiKey !== undefined
+        ? `key:${request.apiKey.id}`
+        : `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`,
+      max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.calculatorPerMinute
     })
     // Same URL, same answer: the factor data is fixed for the life of the process.
     if (config.answerCache) cacheAnswersByUrl(calculator, 16 * 1024 * 1024)

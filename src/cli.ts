@@ -4,6 +4,11 @@ import path from 'node:path'
 import { finished } from 'node:stream/promises'
 import { parseArgs } from 'node:util'
 import { exportProjects, ImportError, importProjects } from './catalogue/projects.import.ts'
+import {
+  ExportFileError, importRegistryExports, REGISTRY_KEYS, type RegistryImportReport
+} from './catalogue/registries/registry-import.ts'
+import type { RegistryKey } from './catalogue/registries/registry.ts'
+import { refreshAllProjectJson } from './catalogue/project-json.ts'
 import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
 import { createKey, listKeys, revokeKey } from './access/api-keys.service.ts'
 import { exportedMediaPath } from './catalogue/project.mapper.ts'
@@ -27,10 +32,19 @@ Usage:
                                upsert projects by id from a JSON array or NDJSON file; all or nothing.
                                --replace also removes every project not in the file
                                image paths are relative to FILE; their files go into the media store
+  tonne import --from REGISTRY FILE... [--json]
+                               import a registry's own CSV exports (project list, issuances or transactions;
+                               told apart by their columns): ${REGISTRY_KEYS.join(', ')}.
+                               Projects are matched by (registry, external id): ids stay, fields the files
+                               do not give stay. All or nothing; prints new, updated, unchanged and every
+                               skipped row with its line and reason (--json: the report as JSON)
   tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
                                stored images are written beside FILE, under media/
   tonne keys create --name NAME [--scopes ${SCOPES.join(',')}] [--rate-limit N/min] [--json]
-                               create an API key; it is shown once, only its hash is kept
+                               create an API key; it is shown once, only its hash is kept.
+                               Scopes (comma-separated, default catalogue:read): catalogue:read for
+                               /api/v1/commerce/products/ (without it: 403); calculator:read for a
+                               per-key rate limit on the calculator (open without a key)
   tonne keys list [--json]     list keys (never the keys themselves)
   tonne keys revoke ID         revoke a key at once
   tonne --help | --version
@@ -42,6 +56,8 @@ async function withStore<T> (work: (store: Store, migrated: string[]) => Promise
   const store = await openStore(loadConfig())
   try {
     const { applied } = await migrateToLatest(store.db)
+    // A migration may leave stored JSON to rebuild (0005 adds fields); done here as the server does at start.
+    await refreshAllProjectJson(store.db, { missingOnly: true })
     return await work(store, applied)
   } finally {
     await store.close()
@@ -54,6 +70,7 @@ async function main (argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       replace: { type: 'boolean', default: false },
+      from: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string', default: 'catalogue:read' },
       'rate-limit': { type: 'string' },
@@ -83,6 +100,7 @@ async function main (argv: string[]): Promise<void> {
       return
     }
     case 'import': {
+      if (values.from !== undefined) return await importFromRegistry(values.from, rest, values)
       const file = rest[0]
       if (file === undefined) throw new UsageError('import needs a FILE')
       const text = await readFile(file, 'utf8')
@@ -90,7 +108,8 @@ async function main (argv: string[]): Promise<void> {
       const result = await withStore(async (store) =>
         await importProjects(store.db, text, { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media }))
       console.log(`Imported ${result.imported} projects${result.images > 0 ? ` and ${result.images} image files` : ''}` +
-        `${result.replaced ? ' (the catalogue was replaced)' : ''}.`)
+        `${result.replaced ? ' (the catalogue was replaced)' : ''}: ${result.created} new, ` +
+        `${result.updated} updated, ${result.unchanged} unchanged.`)
       return
     }
     case 'export': {
@@ -132,6 +151,40 @@ async function main (argv: string[]): Promise<void> {
 }
 
 class UsageError extends Error {}
+
+async function importFromRegistry (
+  registry: string, files: string[], options: { replace: boolean, json: boolean }
+): Promise<void> {
+  if (!(REGISTRY_KEYS as string[]).includes(registry)) {
+    throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}`)
+  }
+  if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
+  if (options.replace) throw new UsageError('--replace works with a JSON or NDJSON file, not with --from')
+  const media = new MediaStore(loadConfig().media.dir)
+  const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
+  const report = await withStore(async (store) =>
+    await importRegistryExports(store.db, registry as RegistryKey, exports, { media }))
+  if (options.json) return console.log(JSON.stringify(report, null, 2))
+  console.log(reportText(report))
+}
+
+function reportText (report: RegistryImportReport): string {
+  const total = report.created + report.updated + report.unchanged
+  const files = report.files.map((f) => `${f.file}: ${f.export}, ${f.rows} rows`).join('; ')
+  const lines = [
+    `Imported ${total} projects from ${report.registry} exports (${files}): ` +
+      `${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged.`
+  ]
+  if (report.skipped.length > 0) {
+    lines.push(`Skipped ${report.skipped.length} rows:`,
+      ...report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
+  }
+  if (report.warnings.length > 0) {
+    lines.push(`${report.warnings.length} values could not be read and were left empty:`,
+      ...report.warnings.map((w) => `  ${w.file} line ${w.line}, ${w.field}: ${w.reason}`))
+  }
+  return lines.join('\n')
+}
 
 async function keysCommand (args: string[], options: { name?: string, scopes: string, 'rate-limit'?: string, json: boolean }): Promise<void> {
   const [action, id] = args
@@ -182,7 +235,7 @@ try {
     console.error(`tonne: ${(error as Error).message}\n\n${HELP}`)
     process.exit(2)
   }
-  if (error instanceof ImportError) {
+  if (error instanceof ImportError || error instanceof ExportFileError) {
     console.error(`tonne import: nothing was changed. ${error.message}`)
     process.exit(1)
   }

@@ -18,8 +18,8 @@ const SHUTDOWN_GRACE_MS = 10_000
 export async function prepareDatabase (config: Config, store: Store, log: (line: string) => void): Promise<void> {
   await migrateToLatest(store.db)
   // A database from before stored JSON (migration 0003) gets it once, here.
-  const filled = await refreshAllProjectJson(store.db, { missingOnly: true })
-  if (filled > 0) log(`built the stored JSON of ${filled} projects`)
+  const { built } = await refreshAllProjectJson(store.db, { missingOnly: true })
+  if (built > 0) log(`built the stored JSON of ${built} projects`)
   if (config.loadBundledCatalogue) {
     const loaded = await loadBundledCatalogueOnce(store.db)
     if (loaded > 0) log(`loaded the bundled catalogue: ${loaded} projects`)

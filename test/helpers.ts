@@ -14,6 +14,9 @@ import { databaseEnv, type TestDatabase } from './databases.ts'
 
 export const REPO_ROOT = path.join(import.meta.dirname, '..')
 
+/** The clock of the imports that buildTestApp makes: every fixture project has these timestamps. */
+export const FIXTURE_IMPORT_TIME = new Date('2026-01-15T12:00:00.000Z')
+
 export interface TestApp {
   app: FastifyInstance
   store: Store
@@ -61,7 +64,7 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
   await migrateToLatest(store.db)
   if (options.bundled === true) await loadBundledCatalogueOnce(store.db)
   if (options.records !== undefined) {
-    await importProjects(store.db, JSON.stringify(options.records), { replace: false })
+    await importProjects(store.db, JSON.stringify(options.records), { replace: false, now: FIXTURE_IMPORT_TIME })
   }
   const { key } = await createKey(store.db, { name: 'test', scopes: ['catalogue:read'] })
   const app = await buildApp({ config, store, ...(options.logStream !== undefined && { logStream: options.logStream }) })

@@ -2,8 +2,9 @@ import { TonneError } from './errors.ts'
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './transport.ts'
 import type {
   CarQuery, CarResult, ClothesQuery, ClothesResult, ConfigQuery, Country, CountryConfig, DietQuery, DietResult,
-  EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong, Project, ProjectFilters,
-  ProjectListItem, ProjectPage
+  EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong, Project,
+  ProjectFacetFilters, ProjectFacets, ProjectFeatureCollection, ProjectFilters, ProjectGeoJsonFilters, ProjectListItem,
+  ProjectPage
 } from './types.ts'
 
 export type TonneClientOptions = TransportOptions
@@ -38,6 +39,21 @@ export class ProjectsApi {
   async list (filters: ProjectFilters = {}, options?: CallOptions): Promise<ProjectPage> {
     this.#requireKey()
     return await this.#transport.get<ProjectPage>(`${PRODUCTS}/`, filters as Query, options)
+  }
+
+  /**
+   * Per registry, country, credit type, rating, in_sale, vintage, certification and SDG: how many matching projects
+   * have each value, each facet counted with its own filter left out (for filter panels).
+   */
+  async facets (filters: ProjectFacetFilters = {}, options?: CallOptions): Promise<ProjectFacets> {
+    this.#requireKey()
+    return await this.#transport.get<ProjectFacets>(`${PRODUCTS}/facets/`, filters as Query, options)
+  }
+
+  /** The matching projects that have a position, as a GeoJSON FeatureCollection (paged: limit up to 10000). */
+  async geojson (filters: ProjectGeoJsonFilters = {}, options?: CallOptions): Promise<ProjectFeatureCollection> {
+    this.#requireKey()
+    return await this.#transport.get<ProjectFeatureCollection>(`${PRODUCTS}/geojson/`, filters as Query, options)
   }
 
   /** The full project, with external_id. An unknown id is a TonneApiError with status 404, code not_found. */

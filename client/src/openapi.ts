@@ -46,7 +46,7 @@ export interface paths {
   "/api/v1/commerce/products/": {
     /**
      * List projects
-     * @description A page of projects matching every given filter (AND). Unknown query parameters are ignored.
+     * @description A page of projects matching every given filter (AND). Unknown query parameters are ignored. Needs an API key with the `catalogue:read` scope.
      */
     get: {
       parameters: {
@@ -57,7 +57,7 @@ export interface paths {
           offset: number;
           /** @description Whether the project is currently in sale. */
           in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description Country name, case-insensitive (e.g. Brazil). */
+          /** @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States). */
           location?: string;
           /** @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE). */
           credit_type?: string;
@@ -65,9 +65,19 @@ export interface paths {
           registry?: string;
           /** @description Rating name_id: A, AA, AAA-, AA+. */
           rating?: string;
+          /** @description A vintage year: projects with credits of that vintage (addition). */
+          vintage?: number;
+          /** @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition). */
+          certification?: string;
+          /** @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition). */
+          sdg?: string;
+          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+          updated_since?: string;
+          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+          bbox?: string;
           /** @description Case-insensitive text match on name, symbol, external_id and project developer. */
           search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price. Default id; id always breaks ties. */
+          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
           ordering?: string;
         };
       };
@@ -145,6 +155,20 @@ export interface paths {
                       /** @description Signed link to the image, valid for a limited time (default 3600 s). */
                       url: string;
                     }[];
+                  credits_issued: number | null;
+                  credits_retired: number | null;
+                  location_alpha2: string | null;
+                  location_alpha3: string | null;
+                  /**
+                   * Format: date-time
+                   * @description When this catalogue first had the project (ISO 8601, UTC).
+                   */
+                  created_at: string;
+                  /**
+                   * Format: date-time
+                   * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
+                   */
+                  updated_at: string;
                 })[];
             };
           };
@@ -155,13 +179,274 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
+        /** @description No valid API key was sent. */
+        401: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description The API key lacks the permission for this request. */
+        403: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests; retry after the `Retry-After` header. */
+        429: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/commerce/products/facets/": {
+    /**
+     * Count projects per filter value
+     * @description For the projects matching the list's filters: per registry, country, credit type, rating, in_sale, vintage, certification and SDG, how many have each value, each facet counted with its own filter left out. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Whether the project is currently in sale. */
+          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+          /** @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States). */
+          location?: string;
+          /** @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE). */
+          credit_type?: string;
+          /** @description Registry name_id (e.g. VERRA). */
+          registry?: string;
+          /** @description Rating name_id: A, AA, AAA-, AA+. */
+          rating?: string;
+          /** @description A vintage year: projects with credits of that vintage (addition). */
+          vintage?: number;
+          /** @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition). */
+          certification?: string;
+          /** @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition). */
+          sdg?: string;
+          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+          updated_since?: string;
+          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+          bbox?: string;
+          /** @description Case-insensitive text match on name, symbol, external_id and project developer. */
+          search?: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @description Projects matching every given filter. */
+              count: number;
+              /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
+              facets: {
+                /** @description Projects per registry. */
+                registry: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per country (canonical name). */
+                location: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per credit type. */
+                credit_type: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per rating. */
+                rating: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects in sale ("true") and not ("false"). */
+                in_sale: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects with credits of each vintage year (in year order). */
+                vintage: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per certification. */
+                certification: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per Sustainable Development Goal (value: its name_id). */
+                sdg: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+              };
+            };
+          };
+        };
+        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+        400: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description No valid API key was sent. */
+        401: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description The API key lacks the permission for this request. */
+        403: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests; retry after the `Retry-After` header. */
+        429: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/commerce/products/geojson/": {
+    /**
+     * Matching projects as GeoJSON
+     * @description The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page). An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description Features per page, 1 to 10000. */
+          limit: number;
+          /** @description Number of matching located projects to skip. */
+          offset: number;
+          /** @description Whether the project is currently in sale. */
+          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+          /** @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States). */
+          location?: string;
+          /** @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE). */
+          credit_type?: string;
+          /** @description Registry name_id (e.g. VERRA). */
+          registry?: string;
+          /** @description Rating name_id: A, AA, AAA-, AA+. */
+          rating?: string;
+          /** @description A vintage year: projects with credits of that vintage (addition). */
+          vintage?: number;
+          /** @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition). */
+          certification?: string;
+          /** @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition). */
+          sdg?: string;
+          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+          updated_since?: string;
+          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+          bbox?: string;
+          /** @description Case-insensitive text match on name, symbol, external_id and project developer. */
+          search?: string;
+          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
+          ordering?: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/geo+json": {
+              /** @enum {string} */
+              type: "FeatureCollection";
+              /** @description Located projects (with latitude and longitude) matching every filter. */
+              count: number;
+              next: string | null;
+              previous: string | null;
+              features: ({
+                  /** @enum {string} */
+                  type: "Feature";
+                  id: number;
+                  geometry: {
+                    /** @enum {string} */
+                    type: "Point";
+                    /** @description [longitude, latitude] (RFC 7946). */
+                    coordinates: number[];
+                  };
+                  properties: {
+                    id: number;
+                    name: string;
+                    /** @description Registry name_id. */
+                    registry: string;
+                    credit_type: string | null;
+                    credits_issued: number | null;
+                    credits_retired: number | null;
+                  };
+                })[];
+            };
+          };
+        };
+        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+        400: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description No valid API key was sent. */
+        401: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description The API key lacks the permission for this request. */
+        403: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests; retry after the `Retry-After` header. */
+        429: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
       };
     };
   };
   "/api/v1/commerce/products/{id}/": {
     /**
      * Get one project
-     * @description The full project, including external_id. An unknown or malformed id is 404.
+     * @description The full project, including external_id, credits and source. An unknown or malformed id is 404. Needs an API key with the `catalogue:read` scope.
      */
     get: {
       parameters: {
@@ -241,11 +526,60 @@ export interface paths {
                   /** @description Signed link to the image, valid for a limited time (default 3600 s). */
                   url: string;
                 }[];
+              credits_issued: number | null;
+              credits_retired: number | null;
+              location_alpha2: string | null;
+              location_alpha3: string | null;
+              /**
+               * Format: date-time
+               * @description When this catalogue first had the project (ISO 8601, UTC).
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
+               */
+              updated_at: string;
+              /** @description Credits issued and retired, per vintage and in total (an addition beyond the original contract). */
+              credits: {
+                issued: number | null;
+                retired: number | null;
+                /** @description One entry per vintage year, in year order; the same years as `vintages`. */
+                vintages: ({
+                    /** @description The vintage year. */
+                    vintage: number;
+                    issued: number | null;
+                    retired: number | null;
+                  })[];
+              };
+              source: (({
+                  /** @description The file, as the import named it (e.g. offsets-db-data/verra/projects.csv). */
+                  file: string;
+                  lines: number[] | null;
+                })[]) | null;
             };
+          };
+        };
+        /** @description No valid API key was sent. */
+        401: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description The API key lacks the permission for this request. */
+        403: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
           };
         };
         /** @description No such resource. */
         404: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests; retry after the `Retry-After` header. */
+        429: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
@@ -256,7 +590,7 @@ export interface paths {
   "/api/v1/co2-calculator/ping": {
     /**
      * Health check
-     * @description Returns {"message": "pong"}.
+     * @description Returns {"message": "pong"}. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       responses: {
@@ -275,7 +609,7 @@ export interface paths {
   "/api/v1/co2-calculator/countries": {
     /**
      * Supported countries
-     * @description Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement system (imperial for USA, LBR and MMR).
+     * @description Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement system (imperial for USA, LBR and MMR). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       responses: {
@@ -307,7 +641,7 @@ export interface paths {
   "/api/v1/co2-calculator/config": {
     /**
      * Default units and options for a country
-     * @description The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults (household_size is the country's average).
+     * @description The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults (household_size is the country's average). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -385,7 +719,7 @@ export interface paths {
   "/api/v1/co2-calculator/footprint": {
     /**
      * Average footprint of a person in a country
-     * @description National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison.
+     * @description National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -598,7 +932,7 @@ export interface paths {
   "/api/v1/co2-calculator/flight": {
     /**
      * Emissions of flights
-     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
+     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -845,7 +1179,7 @@ export interface paths {
   "/api/v1/co2-calculator/diet": {
     /**
      * Emissions of a diet
-     * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the low-meat group where the country's meat eaten is under 50 g a day, else the middle group. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
+     * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the low-meat group where the country's meat eaten is under 50 g a day, else the middle group. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1035,7 +1369,7 @@ export interface paths {
   "/api/v1/co2-calculator/car": {
     /**
      * Emissions of car, rail or bus travel
-     * @description A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
+     * @description A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1240,7 +1574,7 @@ export interface paths {
   "/api/v1/co2-calculator/clothes": {
     /**
      * Emissions of clothes shopping
-     * @description A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
+     * @description A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1427,7 +1761,7 @@ export interface paths {
   "/api/v1/co2-calculator/energy": {
     /**
      * Emissions of home electricity and heating
-     * @description A year of home energy per person: measured kWh, or the country's average household (electricity demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint.
+     * @description A year of home energy per person: measured kWh, or the country's average household (electricity demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {

@@ -4,7 +4,7 @@ import type { components, paths } from './openapi.ts'
 
 type Get<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never
 type Ok<P extends keyof paths> = Get<P> extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never
-type Query<P extends keyof paths> = Get<P> extends { parameters: { query: infer Q } } ? Q : never
+type Query<P extends keyof paths> = Get<P> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never
 
 type Calc<E extends string> = `/api/v1/co2-calculator/${E}` & keyof paths
 
@@ -16,6 +16,18 @@ export type Project = Ok<'/api/v1/commerce/products/{id}/'>
 type ListQuery = Query<'/api/v1/commerce/products/'>
 /** The list's filters; limit and offset have server defaults (50 and 0), so every key is optional. */
 export type ProjectFilters = Partial<Omit<ListQuery, 'in_sale'>> & { in_sale?: ListQuery['in_sale'] | boolean }
+
+type FacetsQuery = Query<'/api/v1/commerce/products/facets/'>
+/** The filters of the facets: the list's, without paging and ordering. */
+export type ProjectFacetFilters = Partial<Omit<FacetsQuery, 'in_sale'>> & { in_sale?: FacetsQuery['in_sale'] | boolean }
+export type ProjectFacets = Ok<'/api/v1/commerce/products/facets/'>
+
+type GeoJsonQuery = Query<'/api/v1/commerce/products/geojson/'>
+/** The GeoJSON's filters and paging (limit default 1000, at most 10000). */
+export type ProjectGeoJsonFilters = Partial<Omit<GeoJsonQuery, 'in_sale'>> &
+{ in_sale?: GeoJsonQuery['in_sale'] | boolean }
+export type ProjectFeatureCollection = Get<'/api/v1/commerce/products/geojson/'> extends
+{ responses: { 200: { content: { 'application/geo+json': infer B } } } } ? B : never
 
 export type Country = Ok<Calc<'countries'>>[number]
 export type ConfigQuery = Query<Calc<'config'>>

@@ -6,7 +6,7 @@
 // and docs/benchmarks.json. Never part of `npm test`.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -17,6 +17,8 @@ import { migrateToLatest } from '../../src/store/migrate.ts'
 import { buildSyntheticCatalogue } from './synthetic-catalogue.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
+const bundledCount = readFileSync(path.join(ROOT, 'data', 'catalogue', 'projects.ndjson'), 'utf8').trim()
+  .split('\n').length
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string' },
@@ -126,6 +128,18 @@ const SCENARIOS: Scenario[] = [
   { name: 'list, search', path: '/api/v1/commerce/products/?search=forest', catalogue: true },
   { name: 'list, deep offset', path: '/api/v1/commerce/products/?offset=600&limit=50', catalogue: true },
   { name: 'detail', path: '/api/v1/commerce/products/42/', catalogue: true },
+  { name: 'facets, no filter', path: '/api/v1/commerce/products/facets/', catalogue: true },
+  {
+    name: 'facets, two filters',
+    path: '/api/v1/commerce/products/facets/?registry=CLIMATE_ACTION_RESERVE&location=US',
+    catalogue: true
+  },
+  { name: 'geojson, every located project', path: '/api/v1/commerce/products/geojson/', catalogue: true },
+  {
+    name: 'geojson, bbox across the antimeridian',
+    path: '/api/v1/commerce/products/geojson/?bbox=100,-50,-60,60',
+    catalogue: true
+  },
   { name: 'calculator /countries', path: '/api/v1/co2-calculator/countries', catalogue: false },
   { name: 'calculator /flight (legs)', path: '/api/v1/co2-calculator/flight?country_code=DEU&legs=FRA-JFK,JFK-LAX&cabin_class=business', catalogue: false },
   { name: 'calculator /energy', path: '/api/v1/co2-calculator/energy?country_code=DEU&household_size=2&home_size=80&heating_type=heat_pump', catalogue: false }
@@ -203,7 +217,9 @@ for (const size of SIZES) {
     'filtered first page': '/api/v1/commerce/products/?registry=SYNTHETIC_REGISTRY_3&in_sale=true',
     search: '/api/v1/commerce/products/?search=mangrove%20delta',
     detail: `/api/v1/commerce/products/${Math.ceil(size / 2)}/`,
-    'deep offset': `/api/v1/commerce/products/?offset=${Math.max(0, size - 100)}&limit=50`
+    'deep offset': `/api/v1/commerce/products/?offset=${Math.max(0, size - 100)}&limit=50`,
+    'facets, one filter': '/api/v1/commerce/products/facets/?registry=SYNTHETIC_REGISTRY_3',
+    'geojson, bbox': '/api/v1/commerce/products/geojson/?bbox=-20,-35,55,38&limit=1000'
   }
   const results: Record<string, Load> = {}
   for (const [name, url] of Object.entries(paths)) {
@@ -227,7 +243,8 @@ const lines = [
   `Reproduce with \`${command}\` (raw numbers: [benchmarks.json](benchmarks.json)).`,
   '',
   `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, first against the`,
-  'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, SQLite, the bundled catalogue of 676 real projects),',
+  'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, SQLite, the bundled catalogue of ' +
+    `${bundledCount} real projects),`,
   'then against the *ceiling*: a bare `node:http` server answering the same path with the very bytes the service',
   'returned. The ratio is service requests per second ÷ ceiling requests per second, both measured in this run.',
   'Both servers share the machine with the load generator, so absolute numbers are low; the ratio is the point.',

@@ -6,8 +6,9 @@ import { refreshProjectJson } from '../../src/catalogue/project-json.ts'
 
 const WORDS = ['forest', 'mangrove', 'wind', 'solar', 'cookstove', 'peatland', 'biochar', 'landfill', 'grassland',
   'river', 'valley', 'highland', 'coastal', 'savanna', 'delta', 'basin', 'ridge', 'lagoon', 'steppe', 'tundra']
+// Canonical names (migration 0005), as an import would store them.
 const COUNTRIES = ['Brazil', 'Indonesia', 'Colombia', 'India', 'China', 'Kenya', 'Peru', 'United States', 'Zambia',
-  'Cambodia', 'Chile', 'Mexico', 'Viet Nam', 'Ghana', 'Uganda', 'Türkiye', 'Côte d’Ivoire', 'Guatemala']
+  'Cambodia', 'Chile', 'Mexico', 'Vietnam', 'Ghana', 'Uganda', 'Türkiye', "Côte d'Ivoire", 'Guatemala']
 const RATINGS = [null, null, 'A', 'AA', 'AAA-', 'AA+']
 export const SYNTHETIC_REGISTRIES = 7
 export const SYNTHETIC_CREDIT_TYPES = 12
@@ -33,21 +34,27 @@ export async function buildSyntheticCatalogue (db: Db, size: number, batch = 500
     ({ name_id: `SYNTHETIC_REGISTRY_${i + 1}_STANDARD`, verbose_name: `Synthetic standard ${i + 1}` })))
   await repository.upsertVocabulary(db, 'credit_types', Array.from({ length: SYNTHETIC_CREDIT_TYPES }, (_, i) =>
     ({ name_id: `SYNTHETIC_CREDIT_TYPE_${i + 1}`, verbose_name: `Synthetic credit type ${i + 1}` })))
-  await repository.addCountries(db, COUNTRIES)
 
   for (let start = 1; start <= size; start += batch) {
     const rows: NewProjectRow[] = []
-    const children: repository.ProjectChildren = { certifications: [], sdgs: [], images: [] }
+    const children: repository.ProjectChildren = { certifications: [], sdgs: [], images: [], vintages: [] }
     for (let id = start; id < Math.min(start + batch, size + 1); id++) {
       const registry = 1 + Math.floor(next() * SYNTHETIC_REGISTRIES)
       const name = `Synthetic project ${String(id).padStart(7, '0')} ${pick(WORDS)} ${pick(WORDS)}`
       const location = pick(COUNTRIES)
+      const vintages = [2018 + Math.floor(next() * 4), 2022 + Math.floor(next() * 4)]
+      const issued = vintages.map(() => Math.round(next() * 1e6))
+      const retired = issued.map((q) => Math.round(q * next()))
+      vintages.forEach((vintage, i) =>
+        children.vintages.push({ project_id: id, vintage, issued: issued[i]!, retired: retired[i]! }))
       rows.push({
         id,
         external_id: `SYN-${id}`,
         name,
         symbol: `SYN-${id}`,
-        vintages: JSON.stringify([2018 + Math.floor(next() * 4), 2022 + Math.floor(next() * 4)]),
+        vintages: JSON.stringify(vintages),
+        credits_issued: issued[0]! + issued[1]!,
+        credits_retired: retired[0]! + retired[1]!,
         registry: `SYNTHETIC_REGISTRY_${registry}`,
         standard: `SYNTHETIC_REGISTRY_${registry}_STANDARD`,
         credit_type: `SYNTHETIC_CREDIT_TYPE_${1 + Math.floor(next() * SYNTHETIC_CREDIT_TYPES)}`,

@@ -62,13 +62,13 @@ export async function authenticate (db: Db, presented: string): Promise<Authenti
 const INITIAL_KEY_META = 'initial_api_key_created_at'
 
 /**
- * On the very first start of a database without keys, creates one key with the catalogue scope.
+ * On the very first start of a database without keys, creates one key with both scopes (the operator's).
  * Returns it once; never again for this database, even after it is revoked.
  */
 export async function createInitialKeyOnce (db: Db): Promise<(ApiKeyInfo & { key: string }) | undefined> {
   if (await getMeta(db, INITIAL_KEY_META) !== undefined) return undefined
   const created = await repository.countKeys(db) === 0
-    ? await createKey(db, { name: 'initial key', scopes: ['catalogue:read'] })
+    ? await createKey(db, { name: 'initial key', scopes: ['catalogue:read', 'calculator:read'] })
     : undefined
   await setMeta(db, INITIAL_KEY_META, new Date().toISOString())
   return created

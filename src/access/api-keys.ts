@@ -1,7 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
-/** Scopes a key can hold. The catalogue needs `catalogue:read`; the calculator is open. */
-export const SCOPES = ['catalogue:read'] as const
+/**
+ * Scopes a key can hold. The catalogue needs `catalogue:read`; the calculator is open, and a key with
+ * `calculator:read` is rate-limited on it per key instead of per address.
+ */
+export const SCOPES = ['catalogue:read', 'calculator:read'] as const
 export type Scope = typeof SCOPES[number]
 
 // tonne_<12 hex: public id>_<43 base64url: 256 random bits>

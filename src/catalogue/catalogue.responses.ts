@@ -27,7 +27,8 @@ export class CatalogueResponses {
 
   async send (
     request: FastifyRequest, reply: FastifyReply, key: string,
-    build: () => Promise<string>, sign: (unsigned: string, nowMs: number) => string
+    build: () => Promise<string>, sign: (unsigned: string, nowMs: number) => string,
+    type = 'application/json; charset=utf-8'
   ): Promise<FastifyReply> {
     let entry = this.#cache.get(key)
     if (entry === undefined) {
@@ -45,6 +46,6 @@ export class CatalogueResponses {
       entry.second = second
       this.#cache.resize(key, entry.signed.length - previous)
     }
-    return reply.type('application/json; charset=utf-8').send(entry.signed)
+    return reply.type(type).send(entry.signed)
   }
 }

@@ -12,7 +12,7 @@ export const IN_SALE_VALUES = ['true', 'false', 'True', 'False', '1', '0'] as co
 
 /** Fields `ordering` accepts (prefix with `-` for descending); id always breaks ties. */
 export const ORDERING_FIELDS = ['id', 'name', 'symbol', 'date', 'location', 'area', 'estimated_annual_reductions',
-  'inventory_price'] as const
+  'inventory_price', 'credits_issued', 'credits_retired', 'updated_at'] as const
 export type OrderingField = typeof ORDERING_FIELDS[number]
 
 const NamedValue = (description: string) => Type.Object({
@@ -51,8 +51,61 @@ const ProjectFields = {
     icon: Type.String({ description: 'URL of the goal icon.' })
   })),
   co_benefits: Type.String({ description: 'Lines separated by CRLF; may be empty.' }),
-  images: Type.Array(Type.Object({ title: Type.String(), url: Type.String({ description: 'Signed link to the image, valid for a limited time (default 3600 s).' }) }))
+  images: Type.Array(Type.Object({ title: Type.String(), url: Type.String({ description: 'Signed link to the image, valid for a limited time (default 3600 s).' }) })),
+  // Additions beyond the original contract (docs/api.md).
+  credits_issued: Nullable(Type.Number({
+    description: 'Credits issued over all vintages (tonnes CO2e), as the imported registry data says; null when it ' +
+      'does not say.'
+  })),
+  credits_retired: Nullable(Type.Number({
+    description: 'Credits retired over all vintages (tonnes CO2e); null when the imported data does not say ' +
+      '(most registries publish retirements in a separate export).'
+  })),
+  location_alpha2: Nullable(Type.String({
+    pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code of `location`; null when it has none (or no location).'
+  })),
+  location_alpha3: Nullable(Type.String({
+    pattern: '^[A-Z]{3}$', description: 'ISO 3166-1 alpha-3 code of `location`.'
+  })),
+  created_at: Type.String({
+    format: 'date-time', description: 'When this catalogue first had the project (ISO 8601, UTC).'
+  }),
+  updated_at: Type.String({
+    format: 'date-time',
+    description: 'When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the ' +
+      'same data leaves it.'
+  })
 }
+
+const Quantity = (description: string) => Nullable(Type.Number({ minimum: 0, description }))
+
+/** Credits per vintage and in total; quantities are null where the imported data does not say. */
+export const CreditsSchema = Type.Object({
+  issued: Quantity('Credits issued over all vintages (tonnes CO2e).'),
+  retired: Quantity('Credits retired over all vintages (tonnes CO2e).'),
+  vintages: Type.Array(Type.Object({
+    vintage: Type.Integer({ minimum: 1000, maximum: 9999, description: 'The vintage year.' }),
+    issued: Quantity('Credits issued in this vintage.'),
+    retired: Quantity('Credits of this vintage retired.')
+  }), { description: 'One entry per vintage year, in year order; the same years as `vintages`.' })
+}, { description: 'Credits issued and retired, per vintage and in total (an addition beyond the original contract).' })
+export type Credits = Static<typeof CreditsSchema>
+
+/** Where a project's data came from: the files (and their lines) an import read. */
+export const SourceSchema = Nullable(Type.Array(Type.Object({
+  file: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    description: 'The file, as the import named it (e.g. offsets-db-data/verra/projects.csv).'
+  }),
+  lines: Nullable(Type.Array(Type.Integer({ minimum: 1 }), {
+    maxItems: 100_000, description: 'The lines of the file that describe the project; null when lines do not apply.'
+  }))
+}), {
+  description: 'Where the project\'s data came from (an addition beyond the original contract); null when the import ' +
+    'did not say.'
+}))
+export type Source = Static<typeof SourceSchema>
 
 const { id, ...afterId } = ProjectFields
 
@@ -62,7 +115,9 @@ export const ProjectListItemSchema = Type.Object({ id, ...afterId }, { title: 'P
 export const ProjectSchema = Type.Object({
   id,
   external_id: Type.String({ description: 'Identifier of the project in its registry.' }),
-  ...afterId
+  ...afterId,
+  credits: CreditsSchema,
+  source: SourceSchema
 }, { title: 'Project' })
 export type Project = Static<typeof ProjectSchema>
 export type ProjectListItem = Static<typeof ProjectListItemSchema>
@@ -76,21 +131,119 @@ export const ProjectPageSchema = Type.Object({
 
 const filter = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }))
 
-export const ProjectListQuerySchema = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT, description: `Page size, 1 to ${LIMIT_MAX}.` }),
-  offset: Type.Integer({ minimum: 0, maximum: OFFSET_MAX, default: 0, description: 'Number of matching projects to skip.' }),
+/** The filters that the list, the facets and the GeoJSON share. */
+const FilterFields = {
   in_sale: Type.Optional(StringEnum(IN_SALE_VALUES, { description: 'Whether the project is currently in sale.' })),
-  location: filter('Country name, case-insensitive (e.g. Brazil).'),
+  location: filter('Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States ' +
+    'of America), case- and accent-insensitive. Projects carry the canonical name (United States).'),
   credit_type: filter('Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).'),
   registry: filter('Registry name_id (e.g. VERRA).'),
   rating: filter('Rating name_id: A, AA, AAA-, AA+.'),
-  search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive text match on name, symbol, external_id and project developer.' })),
-  ordering: Type.Optional(Type.String({
-    maxLength: 500,
-    description: `Comma-separated fields, "-" for descending: ${ORDERING_FIELDS.join(', ')}. Default id; id always breaks ties.`
-  }))
+  vintage: Type.Optional(Type.Integer({
+    minimum: 1000, maximum: 9999, description: 'A vintage year: projects with credits of that vintage (addition).'
+  })),
+  certification: filter('Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).'),
+  sdg: filter('Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute ' +
+    'to it (addition).'),
+  updated_since: Type.Optional(Type.String({
+    maxLength: 40,
+    description: 'ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects ' +
+      'whose updated_at is at or after it, for syncing a copy (addition).'
+  })),
+  bbox: Type.Optional(Type.String({
+    maxLength: 200,
+    description: 'minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. ' +
+      'A box whose minLon is greater than its maxLon crosses the antimeridian (addition).'
+  })),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive text match on name, symbol, external_id and project developer.' }))
+}
+
+const ordering = Type.Optional(Type.String({
+  maxLength: 500,
+  description: `Comma-separated fields, "-" for descending: ${ORDERING_FIELDS.join(', ')}. Default id; id always breaks ties.`
+}))
+
+export const ProjectListQuerySchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT, description: `Page size, 1 to ${LIMIT_MAX}.` }),
+  offset: Type.Integer({ minimum: 0, maximum: OFFSET_MAX, default: 0, description: 'Number of matching projects to skip.' }),
+  ...FilterFields,
+  ordering
 })
 export type ProjectListQuery = Static<typeof ProjectListQuerySchema>
+
+/** The filter parameters alone (facets). */
+export const ProjectFilterQuerySchema = Type.Object(FilterFields)
+export type ProjectFilterQuery = Static<typeof ProjectFilterQuerySchema>
+
+export const GEOJSON_LIMIT_DEFAULT = 1000
+export const GEOJSON_LIMIT_MAX = 10_000
+
+export const GeoJsonQuerySchema = Type.Object({
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: GEOJSON_LIMIT_MAX,
+    default: GEOJSON_LIMIT_DEFAULT,
+    description: `Features per page, 1 to ${GEOJSON_LIMIT_MAX}.`
+  }),
+  offset: Type.Integer({
+    minimum: 0, maximum: OFFSET_MAX, default: 0, description: 'Number of matching located projects to skip.'
+  }),
+  ...FilterFields,
+  ordering
+})
+export type GeoJsonQuery = Static<typeof GeoJsonQuerySchema>
+
+export const FACETS = ['registry', 'location', 'credit_type', 'rating', 'in_sale', 'vintage', 'certification',
+  'sdg'] as const
+export type Facet = typeof FACETS[number]
+
+const FacetValues = (description: string) => Type.Array(Type.Object({
+  value: Type.String({ description: 'The exact value to pass as this facet\'s filter parameter.' }),
+  label: Type.String({ description: 'A human-readable name of the value.' }),
+  count: Type.Integer({ minimum: 1, description: 'Matching projects with this value.' })
+}), { description })
+
+export const FacetsSchema = Type.Object({
+  count: Type.Integer({ description: 'Projects matching every given filter.' }),
+  facets: Type.Object({
+    registry: FacetValues('Projects per registry.'),
+    location: FacetValues('Projects per country (canonical name).'),
+    credit_type: FacetValues('Projects per credit type.'),
+    rating: FacetValues('Projects per rating.'),
+    in_sale: FacetValues('Projects in sale ("true") and not ("false").'),
+    vintage: FacetValues('Projects with credits of each vintage year (in year order).'),
+    certification: FacetValues('Projects per certification.'),
+    sdg: FacetValues('Projects per Sustainable Development Goal (value: its name_id).')
+  }, {
+    description: 'Each facet counts the projects that match every filter except its own, so a filter panel can ' +
+    'show the other choices; values with no project are left out; order: most projects first (vintages: by year).'
+  })
+}, { title: 'ProjectFacets' })
+
+export const GeoJsonSchema = Type.Object({
+  type: Type.Literal('FeatureCollection'),
+  count: Type.Integer({ description: 'Located projects (with latitude and longitude) matching every filter.' }),
+  next: Nullable(Type.String({ description: 'Absolute URL of the next page of features; null on the last page.' })),
+  previous: Nullable(Type.String({ description: 'Absolute URL of the previous page; null on the first page.' })),
+  features: Type.Array(Type.Object({
+    type: Type.Literal('Feature'),
+    id: Type.Integer(),
+    geometry: Type.Object({
+      type: Type.Literal('Point'),
+      coordinates: Type.Array(Type.Number(), {
+        minItems: 2, maxItems: 2, description: '[longitude, latitude] (RFC 7946).'
+      })
+    }),
+    properties: Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      registry: Type.String({ description: 'Registry name_id.' }),
+      credit_type: Nullable(Type.String({ description: 'Credit type name_id.' })),
+      credits_issued: Nullable(Type.Number()),
+      credits_retired: Nullable(Type.Number())
+    })
+  }))
+}, { title: 'ProjectFeatureCollection', description: 'A GeoJSON FeatureCollection (RFC 7946) with paging members.' })
 
 export const ProjectParamsSchema = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.' })
@@ -102,7 +255,8 @@ export const ProjectParamsSchema = Type.Object({
  * (copied into the media store) or an absolute http(s) URL (kept as an external link).
  */
 export const ImportRecordSchema = strictObject({
-  ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images'),
+  ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images', 'credits_issued',
+    'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at', 'credits', 'source'),
   images: Type.Array(strictObject({
     title: Type.String(),
     url: Type.String({ minLength: 1, description: 'A path relative to the import file (copied into the media store), or an absolute http(s) URL (kept as an external link).' })
@@ -112,7 +266,19 @@ export const ImportRecordSchema = strictObject({
     verbose_name: Type.Optional(Type.String()),
     icon: Type.Optional(Nullable(Type.String()))
   })),
-  in_sale: Type.Boolean({ description: 'Whether the project is currently in sale (a list filter, not a Project field).' })
+  in_sale: Type.Boolean({ description: 'Whether the project is currently in sale (a list filter, not a Project field).' }),
+  credits: Type.Optional(strictObject({
+    issued: Quantity('Credits issued over all vintages; null or absent: the sum of the vintages\' (null if none ' +
+      'says).'),
+    retired: Quantity('Credits retired over all vintages; null or absent: the sum of the vintages\' (null if none ' +
+      'says).'),
+    vintages: Type.Array(strictObject({
+      vintage: Type.Integer({ minimum: 1000, maximum: 9999 }),
+      issued: Quantity('Credits issued in this vintage.'),
+      retired: Quantity('Credits of this vintage retired.')
+    }), { description: 'The same years as `vintages`, each once.' })
+  }, { description: 'Optional: credits per vintage. Absent: every year of `vintages` with unknown quantities.' })),
+  source: Type.Optional(SourceSchema)
 }, {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   title: 'Tonne catalogue import record',

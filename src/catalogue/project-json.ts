@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto'
 import type { Db } from '../store/database.ts'
-import { toListItem, type MediaLinker } from './project.mapper.ts'
+import { toDetailExtras, toListItem, type MediaLinker } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
 
 // Each project's list item is stored as JSON, built from its row by the one mapper. Media links
@@ -14,27 +15,67 @@ export function signLinks (json: string, links: MediaLinker): string {
   return json.replace(PLACEHOLDER_STRING, (_match, key: string) => JSON.stringify(links.media(key)))
 }
 
-/** The detail JSON from the stored list item: external_id goes right after id (spec 2.1 order). */
-export function detailJson (itemJson: string, externalId: string): string {
+/**
+ * The detail JSON from the stored list item and detail-only JSON: external_id goes right after id
+ * (spec 2.1 order), the detail-only fields (credits, source) after every list field.
+ */
+export function detailJson (itemJson: string, externalId: string, extrasJson: string): string {
   const afterId = itemJson.indexOf(',')
-  return `${itemJson.slice(0, afterId)},"external_id":${JSON.stringify(externalId)}${itemJson.slice(afterId)}`
+  const listFields = itemJson.slice(afterId, -1)
+  return `${itemJson.slice(0, afterId)},"external_id":${JSON.stringify(externalId)}${listFields},${extrasJson.slice(1)}`
 }
 
-/** Builds and stores the JSON of these projects (after an import wrote their rows). */
-export async function refreshProjectJson (db: Db, ids: readonly number[]): Promise<void> {
+/**
+ * Builds and stores the JSON of these projects (after an import wrote their rows). A project whose JSON
+ * (timestamps aside) differs from what was stored, or that had none, gets `updated_at = now` (and
+ * `created_at` if it had none). Returns the ids of those changed projects.
+ */
+export async function refreshProjectJson (
+  db: Db, ids: readonly number[], now: Date = new Date()
+): Promise<Set<number>> {
   const rows = await repository.projectsByIds(db, ids)
   const relations = await repository.loadRelations(db, ids)
-  await repository.setItemJson(db, rows.map((row) => ({ id: row.id, item_json: JSON.stringify(toListItem(row, relations, placeholders)) })))
+  const at = now.toISOString()
+  const changed = new Set<number>()
+  const stored: repository.StoredJson[] = rows.map((row) => {
+    const { created_at: _created, updated_at: _updated, ...item } = toListItem(row, relations, placeholders)
+    const extras = JSON.stringify(toDetailExtras(row, relations))
+    const shown = JSON.stringify(item)
+    // What a client can see of the project, in_sale included (a filter); timestamps are not content.
+    const hash = createHash('sha256')
+      .update(`${row.external_id}\n${String(Boolean(row.in_sale))}\n${shown}\n${extras}`).digest('hex')
+    const isChange = hash !== row.content_hash
+    if (isChange) changed.add(row.id)
+    const createdAt = row.created_at ?? at
+    const updatedAt = isChange || row.updated_at === null ? at : row.updated_at
+    const stamps = `,"created_at":${JSON.stringify(createdAt)},"updated_at":${JSON.stringify(updatedAt)}}`
+    return {
+      id: row.id,
+      item_json: `${shown.slice(0, -1)}${stamps}`,
+      detail_json: extras,
+      content_hash: hash,
+      created_at: createdAt,
+      updated_at: updatedAt
+    }
+  })
+  await repository.setStoredJson(db, stored)
+  return changed
 }
 
-/** Rebuilds every project's JSON (after a vocabulary rename), or only the missing ones (after an upgrade). */
-export async function refreshAllProjectJson (db: Db, options: { missingOnly: boolean }): Promise<number> {
-  let done = 0
+/**
+ * Rebuilds every project's JSON (after a vocabulary rename), or only the missing ones (after an upgrade).
+ * Returns how many were built and which of them changed.
+ */
+export async function refreshAllProjectJson (
+  db: Db, options: { missingOnly: boolean, now?: Date }
+): Promise<{ built: number, changed: Set<number> }> {
+  const changed = new Set<number>()
+  let built = 0
   for (let after = 0; ;) {
     const ids = await repository.projectIdsAfter(db, options.missingOnly ? 0 : after, 1000, options.missingOnly)
-    if (ids.length === 0) return done
-    await refreshProjectJson(db, ids)
-    done += ids.length
+    if (ids.length === 0) return { built, changed }
+    for (const id of await refreshProjectJson(db, ids, options.now)) changed.add(id)
+    built += ids.length
     after = ids[ids.length - 1]!
   }
 }

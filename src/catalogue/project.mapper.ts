@@ -1,4 +1,4 @@
-import type { ImportRecord, Project, ProjectListItem } from './catalogue.schemas.ts'
+import type { Credits, ImportRecord, Project, ProjectListItem, Source } from './catalogue.schemas.ts'
 import type { ProjectRecordRow, ProjectRelations } from './projects.repository.ts'
 
 /** Turns a media-store key into an absolute, signed, expiring link at response time; links are never stored. */
@@ -14,10 +14,13 @@ export const exportedMediaPath = (key: string): string => `media/${key}`
 
 const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbose_name: verboseName })
 
-/** Database row plus its relations → the API's Project (detail) object. Field order follows spec 2.1. */
+/** The detail-only fields, after the list item's: credits per vintage and the data's source. */
+export interface DetailExtras { credits: Credits, source: Source }
+
+/** Database row and relations → the API's Project (detail) object. Field order follows spec 2.1, additions last. */
 export function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {
   const { id, ...rest } = toListItem(row, relations, links)
-  return { id, external_id: row.external_id, ...rest }
+  return { id, external_id: row.external_id, ...rest, ...toDetailExtras(row, relations) }
 }
 
 export function toListItem (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): ProjectListItem {
@@ -48,17 +51,41 @@ export function toListItem (row: ProjectRecordRow, relations: ProjectRelations, 
       .map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name, icon: links.media(sdgIconKey(s.number)) })),
     co_benefits: row.co_benefits,
     images: (relations.images.get(row.id) ?? [])
-      .map((i) => ({ title: i.title, url: i.media_key === null ? i.external_url ?? '' : links.media(i.media_key) }))
+      .map((i) => ({ title: i.title, url: i.media_key === null ? i.external_url ?? '' : links.media(i.media_key) })),
+    credits_issued: row.credits_issued,
+    credits_retired: row.credits_retired,
+    location_alpha2: row.location_alpha2,
+    location_alpha3: row.location_alpha3,
+    // Set by every import; empty only for a row written outside one, until its JSON is rebuilt.
+    created_at: row.created_at ?? '',
+    updated_at: row.updated_at ?? ''
+  }
+}
+
+export function toDetailExtras (row: ProjectRecordRow, relations: ProjectRelations): DetailExtras {
+  return {
+    credits: {
+      issued: row.credits_issued,
+      retired: row.credits_retired,
+      vintages: (relations.vintages.get(row.id) ?? [])
+        .map((v) => ({ vintage: v.vintage, issued: v.issued, retired: v.retired }))
+    },
+    source: row.source === null ? null : JSON.parse(row.source) as Source
   }
 }
 
 /**
- * Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links;
- * stored images become paths relative to the export file, where export writes them.
+ * Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links, totals, ISO codes
+ * and timestamps (derived or this database's own); stored images become paths relative to the export file
+ * (or what `relative` makes of their media keys).
  */
-export function toImportRecord (row: ProjectRecordRow, relations: ProjectRelations): ImportRecord {
-  const relative: MediaLinker = { media: exportedMediaPath }
-  const { sustainable_development_goals: sdgs, ...project } = toProject(row, relations, relative)
+export function toImportRecord (
+  row: ProjectRecordRow, relations: ProjectRelations, relative: MediaLinker = { media: exportedMediaPath }
+): ImportRecord {
+  const {
+    sustainable_development_goals: sdgs, credits_issued: _issued, credits_retired: _retired, created_at: _created,
+    updated_at: _updated, location_alpha2: _alpha2, location_alpha3: _alpha3, ...project
+  } = toProject(row, relations, relative)
   return {
     ...project,
     sustainable_development_goals: sdgs.map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name })),

@@ -4,6 +4,7 @@ import { Compile } from 'typebox/compile'
 import { MEDIA_TYPES, type MediaStore } from '../media/media-store.ts'
 import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
 import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
+import { countryKey } from './countries.ts'
 import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
 import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
@@ -12,16 +13,19 @@ import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
 export class ImportError extends Error {
   readonly index: number | undefined
   readonly field: string | undefined
+  /** The message without the record and field it names. */
+  readonly reason: string
   constructor (message: string, index?: number, field?: string, line?: number) {
     const where = index === undefined ? '' : `record ${index}${line === undefined ? '' : ` (line ${line})`}${field === undefined ? '' : `, field "${field}"`}: `
     super(`${where}${message}`)
     this.name = 'ImportError'
     this.index = index
     this.field = field
+    this.reason = message
   }
 }
 
-interface SourcedRecord { value: unknown, line: number | undefined }
+export interface SourcedRecord { value: unknown, line: number | undefined }
 
 /** A JSON array, or NDJSON (one object per line; blank lines skipped). Indexes count from 0. */
 export function parseImportText (text: string): SourcedRecord[] {
@@ -114,11 +118,26 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
     record.sustainable_development_goals.forEach((goal, i) => {
       if (!sdgNumbers.has(goal.name_id)) fail(`"${goal.name_id}" is not one of the 17 goals`, `sustainable_development_goals[${i}].name_id`)
     })
+    if (record.credits !== undefined) {
+      const years = record.credits.vintages.map((v) => v.vintage)
+      if (new Set(years).size !== years.length) fail('names a vintage twice', 'credits.vintages')
+      if ([...years].sort().join() !== [...new Set(record.vintages)].sort().join()) {
+        fail('must have the same years as vintages', 'credits.vintages')
+      }
+    }
     return record
   })
 }
 
-function toRow (record: ImportRecord): NewProjectRow {
+/** Totals given, else the sum of the vintages' (null when no vintage says). */
+function creditTotal (record: ImportRecord, kind: 'issued' | 'retired'): number | null {
+  const given = record.credits?.[kind]
+  if (given !== undefined && given !== null) return given
+  const known = (record.credits?.vintages ?? []).map((v) => v[kind]).filter((q) => q !== null)
+  return known.length === 0 ? null : known.reduce((sum, q) => sum + q, 0)
+}
+
+function toRow (record: ImportRecord, location: string): NewProjectRow {
   return {
     id: record.id,
     external_id: record.external_id,
@@ -135,8 +154,8 @@ function toRow (record: ImportRecord): NewProjectRow {
     is_bundle: record.is_bundle,
     bundles: record.bundles === null ? null : JSON.stringify(record.bundles),
     inventory_price: record.inventory_price,
-    location: record.location,
-    location_key: record.location.toLowerCase(),
+    location,
+    location_key: location.toLowerCase(),
     latitude: record.latitude,
     longitude: record.longitude,
     date: record.date,
@@ -145,7 +164,10 @@ function toRow (record: ImportRecord): NewProjectRow {
     project_developer: record.project_developer,
     co_benefits: record.co_benefits,
     in_sale: record.in_sale,
-    search_text: [record.name, record.symbol, record.external_id, record.project_developer].join('\n').toLowerCase()
+    search_text: [record.name, record.symbol, record.external_id, record.project_developer].join('\n').toLowerCase(),
+    credits_issued: creditTotal(record, 'issued'),
+    credits_retired: creditTotal(record, 'retired'),
+    source: record.source === undefined || record.source === null ? null : JSON.stringify(record.source)
   }
 }
 
@@ -159,10 +181,27 @@ function vocabulary (records: readonly ImportRecord[], pick: (r: ImportRecord) =
   return [...entries.values()]
 }
 
-export interface ImportResult { imported: number, replaced: boolean, images: number }
+export interface ImportResult {
+  imported: number
+  replaced: boolean
+  images: number
+  /** Of the imported records: projects new to the database, changed, and the same as stored. */
+  created: number
+  updated: number
+  unchanged: number
+  /** The id each record was stored under, in record order. */
+  ids: number[]
+}
 
 export interface ImportOptions {
   replace: boolean
+  /**
+   * Match records to stored projects by (registry, external_id) instead of id: each record takes the stored
+   * project's id, or a new one after the largest (registry imports, whose records carry placeholder ids).
+   */
+  idsByExternalId?: boolean
+  /** The clock for created_at / updated_at (tests set it). */
+  now?: Date
   /** Folder that relative image paths are resolved against: the import file's folder. */
   baseDir?: string
   /** Where imported image files are copied. */
@@ -203,10 +242,18 @@ function resolveImages (records: readonly ImportRecord[], sources: readonly Sour
  * upserted (by id) or nothing changes. With `replace`, projects absent from the file are removed.
  */
 export async function importProjects (db: Db, text: string, options: ImportOptions): Promise<ImportResult> {
-  const sources = parseImportText(text)
+  return await importRecords(db, parseImportText(text), options)
+}
+
+/** Validates and writes records (from a file, or made by a registry import) in one transaction: all or nothing. */
+export async function importRecords (
+  db: Db, sources: readonly SourcedRecord[], options: ImportOptions
+): Promise<ImportResult> {
+  const now = options.now ?? new Date()
   const sdgNumbers = await repository.sdgNumbersByNameId(db)
   const records = validateRecords(sources, sdgNumbers)
   const images = resolveImages(records, sources, options)
+  const counts = { created: 0, updated: 0 }
   await db.transaction().execute(async (trx) => {
     const vocabularies: Array<[VocabularyName, (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>]> = [
       ['registries', (r) => [r.registry]],
@@ -222,11 +269,25 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
       renamed ||= entries.some((e) => stored.has(e.name_id) && stored.get(e.name_id) !== e.verbose_name)
       await repository.upsertVocabulary(trx, table, entries)
     }
-    await repository.addCountries(trx, [...new Set(records.map((r) => r.location).filter((l) => l !== ''))])
+    // Each project carries its country's canonical name; a name no country has becomes a country of its own.
+    const keys = new Map(records.filter((r) => r.location !== '').map((r) => [r.location, countryKey(r.location)]))
+    const canonical = await repository.countriesByKeys(trx, [...new Set(keys.values())])
+    const added: Array<{ name: string, key: string }> = []
+    for (const [name, key] of keys) {
+      if (!canonical.has(key)) added.push({ name, key })
+      if (!canonical.has(key)) canonical.set(key, name)
+    }
+    await repository.addCountries(trx, added)
+    const locations = records.map((r) => r.location === '' ? '' : canonical.get(keys.get(r.location)!)!)
 
-    if (options.replace) {
-      await repository.deleteAllProjects(trx)
-    } else {
+    if (options.idsByExternalId === true) {
+      const stored = new Map((await repository.projectsByExternalId(trx, records.map((r) => r.external_id)))
+        .map((p) => [`${p.registry}\u0000${p.external_id}`, p.id]))
+      let next = await repository.maxProjectId(trx)
+      for (const record of records) {
+        record.id = stored.get(`${record.registry.name_id}\u0000${record.external_id}`) ?? ++next
+      }
+    } else if (!options.replace) {
       const indexById = new Map(records.map((r, i) => [r.id, i]))
       const indexByExternal = new Map(records.map((r, i) => [`${r.registry.name_id}\u0000${r.external_id}`, i]))
       for (const existing of await repository.projectsByExternalId(trx, [...new Set(records.map((r) => r.external_id))])) {
@@ -238,19 +299,39 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
       }
     }
 
-    const children: repository.ProjectChildren = { certifications: [], sdgs: [], images: [] }
+    const ids = records.map((r) => r.id)
+    const existing = await repository.existingIds(trx, ids)
+    const children: repository.ProjectChildren = { certifications: [], sdgs: [], images: [], vintages: [] }
     records.forEach((r, index) => {
+      const credits = new Map((r.credits?.vintages ?? []).map((v) => [v.vintage, v]))
+      for (const vintage of new Set(r.vintages)) {
+        const { issued = null, retired = null } = credits.get(vintage) ?? {}
+        children.vintages.push({ project_id: r.id, vintage, issued, retired })
+      }
       r.certifications.forEach((c, position) => children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
       r.sustainable_development_goals.forEach((g, position) => children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))
       r.images.forEach((image, position) => children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
     })
-    await repository.upsertProjects(trx, records.map(toRow), children)
+    await repository.upsertProjects(trx, records.map((r, i) => toRow(r, locations[i]!)), children)
+    // Replaced after the upsert, so that the projects that stay keep their created_at.
+    if (options.replace) await repository.deleteProjectsExcept(trx, new Set(ids))
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.
-    if (renamed) await refreshAllProjectJson(trx, { missingOnly: false })
-    else await refreshProjectJson(trx, records.map((r) => r.id))
+    const changed = renamed
+      ? (await refreshAllProjectJson(trx, { missingOnly: false, now })).changed
+      : await refreshProjectJson(trx, ids, now)
     await repository.bumpCatalogueVersion(trx)
+    counts.created = ids.filter((id) => !existing.has(id)).length
+    counts.updated = ids.filter((id) => existing.has(id) && changed.has(id)).length
   })
-  return { imported: records.length, replaced: options.replace, images: images.flat().filter((i) => i.media_key !== null).length }
+  return {
+    imported: records.length,
+    replaced: options.replace,
+    images: images.flat().filter((i) => i.media_key !== null).length,
+    created: counts.created,
+    updated: counts.updated,
+    unchanged: records.length - counts.created - counts.updated,
+    ids: records.map((r) => r.id)
+  }
 }
 
 /**

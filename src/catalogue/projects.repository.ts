@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { sql, SqliteAdapter, type SqlBool } from 'kysely'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 import type { Db, NewProjectRow, ProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
-import type { OrderingField } from './catalogue.schemas.ts'
+import type { Facet, OrderingField } from './catalogue.schemas.ts'
 
 // All catalogue SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
@@ -12,6 +12,15 @@ export interface ProjectFilters {
   creditType?: string
   registry?: string
   rating?: string
+  /** A vintage year with credits. */
+  vintage?: number
+  certification?: string
+  /** An SDG number, 1 to 17. */
+  sdg?: number
+  /** ISO 8601 UTC, the stored format: updated_at at or after it. */
+  updatedSince?: string
+  /** Degrees; minLon > maxLon crosses the antimeridian. */
+  bbox?: { minLon: number, minLat: number, maxLon: number, maxLat: number }
   /** Lower-case text to find inside `search_text`. */
   search?: string
 }
@@ -21,22 +30,26 @@ export interface OrderTerm {
   descending: boolean
 }
 
-/** A project row with the verbose names of its vocabulary references. */
+/** A project row with the verbose names of its vocabulary references and its country's ISO codes. */
 export interface ProjectRecordRow extends ProjectRow {
   registry_name: string
   standard_name: string
   credit_type_name: string | null
   rating_name: string | null
+  location_alpha2: string | null
+  location_alpha3: string | null
 }
 
 export interface NamedRow { project_id: number, name_id: string, verbose_name: string }
 export interface SdgRow extends NamedRow { number: number }
 export interface ImageRow { project_id: number, title: string, media_key: string | null, external_url: string | null }
+export interface VintageRow { project_id: number, vintage: number, issued: number | null, retired: number | null }
 
 export interface ProjectRelations {
   certifications: Map<number, NamedRow[]>
   sdgs: Map<number, SdgRow[]>
   images: Map<number, ImageRow[]>
+  vintages: Map<number, VintageRow[]>
 }
 
 /** Rows per INSERT: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
@@ -49,6 +62,26 @@ function filteredProjects (db: Db, filters: ProjectFilters) {
   if (filters.creditType !== undefined) query = query.where('p.credit_type', '=', filters.creditType)
   if (filters.registry !== undefined) query = query.where('p.registry', '=', filters.registry)
   if (filters.rating !== undefined) query = query.where('p.rating', '=', filters.rating)
+  const { vintage, certification, sdg, updatedSince, bbox } = filters
+  if (vintage !== undefined) {
+    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_vintages as pv').select('pv.vintage')
+      .whereRef('pv.project_id', '=', 'p.id').where('pv.vintage', '=', vintage)))
+  }
+  if (certification !== undefined) {
+    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_certifications as pc')
+      .select('pc.position').whereRef('pc.project_id', '=', 'p.id').where('pc.certification', '=', certification)))
+  }
+  if (sdg !== undefined) {
+    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_sdgs as ps').select('ps.position')
+      .whereRef('ps.project_id', '=', 'p.id').where('ps.sdg', '=', sdg)))
+  }
+  if (updatedSince !== undefined) query = query.where('p.updated_at', '>=', updatedSince)
+  if (bbox !== undefined) {
+    query = query.where('p.latitude', '>=', bbox.minLat).where('p.latitude', '<=', bbox.maxLat)
+    query = bbox.minLon <= bbox.maxLon
+      ? query.where('p.longitude', '>=', bbox.minLon).where('p.longitude', '<=', bbox.maxLon)
+      : query.where((eb) => eb.or([eb('p.longitude', '>=', bbox.minLon), eb('p.longitude', '<=', bbox.maxLon)]))
+  }
   if (filters.search !== undefined) {
     if (db.getExecutor().adapter instanceof SqliteAdapter && [...filters.search].length >= 3) {
       // The trigram index (migration 0003) answers substrings of 3+ characters; as an FTS phrase
@@ -69,12 +102,15 @@ function withNames (db: Db, filters: ProjectFilters) {
     .innerJoin('standards as s', 's.name_id', 'p.standard')
     .leftJoin('credit_types as ct', 'ct.name_id', 'p.credit_type')
     .leftJoin('ratings as ra', 'ra.name_id', 'p.rating')
+    .leftJoin('countries as co', 'co.name', 'p.location')
     .selectAll('p')
     .select([
       'r.verbose_name as registry_name',
       's.verbose_name as standard_name',
       'ct.verbose_name as credit_type_name',
-      'ra.verbose_name as rating_name'
+      'ra.verbose_name as rating_name',
+      'co.alpha2 as location_alpha2',
+      'co.alpha3 as location_alpha3'
     ])
 }
 
@@ -86,22 +122,104 @@ export async function countProjects (db: Db, filters: ProjectFilters): Promise<n
   return Number(row.count)
 }
 
-/** One page of list items as stored JSON: an indexed query, no joins. */
-export async function listProjectJson (
-  db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
-): Promise<Array<{ id: number, item_json: string | null }>> {
-  let query = filteredProjects(db, filters).select(['p.id', 'p.item_json'])
+type ProjectQuery = ReturnType<typeof filteredProjects>
+
+function ordered<Q extends Pick<ProjectQuery, 'orderBy'>> (query: Q, ordering: readonly OrderTerm[]): Q {
   for (const term of ordering) {
     // Nulls last in both directions, on both databases (SQLite would put them first).
     // Location sorts case-insensitively, by the indexed lower-case key the filter uses too.
     const column = term.field === 'location' ? 'location_key' : term.field
-    query = query.orderBy(`p.${column}`, (ob) => term.descending ? ob.desc().nullsLast() : ob.asc().nullsLast())
+    query = query.orderBy(`p.${column}`, (ob) => term.descending ? ob.desc().nullsLast() : ob.asc().nullsLast()) as
+      unknown as Q
   }
-  return await query.limit(limit).offset(offset).execute()
+  return query
 }
 
-export async function findProjectJson (db: Db, id: number): Promise<{ external_id: string, item_json: string | null } | undefined> {
-  return await db.selectFrom('projects').select(['external_id', 'item_json']).where('id', '=', id).executeTakeFirst()
+/** One page of list items as stored JSON: an indexed query, no joins. */
+export async function listProjectJson (
+  db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
+): Promise<Array<{ id: number, item_json: string | null }>> {
+  const query = filteredProjects(db, filters).select(['p.id', 'p.item_json'])
+  return await ordered(query, ordering).limit(limit).offset(offset).execute()
+}
+
+function located (db: Db, filters: ProjectFilters) {
+  return filteredProjects(db, filters).where('p.latitude', 'is not', null).where('p.longitude', 'is not', null)
+}
+
+export interface LocatedRow {
+  id: number
+  name: string
+  registry: string
+  credit_type: string | null
+  credits_issued: number | null
+  credits_retired: number | null
+  latitude: number | null
+  longitude: number | null
+}
+
+/** A page of the matching projects that have a position (GeoJSON), in the list's order. */
+export async function listLocated (
+  db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
+): Promise<LocatedRow[]> {
+  const query = located(db, filters)
+    .select(['p.id', 'p.name', 'p.registry', 'p.credit_type', 'p.credits_issued', 'p.credits_retired', 'p.latitude',
+      'p.longitude'])
+  return await ordered(query, ordering).limit(limit).offset(offset).execute()
+}
+
+export async function countLocated (db: Db, filters: ProjectFilters): Promise<number> {
+  const row = await located(db, filters).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+export interface FacetRow { value: string | number | boolean, label: string | number | boolean, count: number | string }
+
+const COUNT = sql<number>`count(*)`.as('count')
+/** A project with a value twice (two positions of one certification) counts once. */
+const COUNT_PROJECTS = sql<number>`count(distinct p.id)`.as('count')
+
+/** Matching projects per value of one facet (values no project has never appear). */
+export async function facetCounts (db: Db, filters: ProjectFilters, facet: Facet): Promise<FacetRow[]> {
+  const base = filteredProjects(db, filters)
+  switch (facet) {
+    case 'registry':
+    case 'credit_type':
+    case 'rating': {
+      const table = ({ registry: 'registries', credit_type: 'credit_types', rating: 'ratings' } as const)[facet]
+      return await base.innerJoin(`${table} as v`, 'v.name_id', `p.${facet}`)
+        .select(['v.name_id as value', 'v.verbose_name as label', COUNT])
+        .groupBy(['v.name_id', 'v.verbose_name']).execute()
+    }
+    case 'location':
+      return await base.where('p.location', '<>', '')
+        .select(['p.location as value', 'p.location as label', COUNT])
+        .groupBy('p.location').execute()
+    case 'in_sale':
+      return await base.select(['p.in_sale as value', 'p.in_sale as label', COUNT])
+        .groupBy('p.in_sale').execute()
+    case 'vintage':
+      return await base.innerJoin('project_vintages as pv', 'pv.project_id', 'p.id')
+        .select(['pv.vintage as value', 'pv.vintage as label', COUNT])
+        .groupBy('pv.vintage').execute()
+    case 'certification':
+      return await base.innerJoin('project_certifications as pc', 'pc.project_id', 'p.id')
+        .innerJoin('certifications as c', 'c.name_id', 'pc.certification')
+        .select(['c.name_id as value', 'c.verbose_name as label', COUNT_PROJECTS])
+        .groupBy(['c.name_id', 'c.verbose_name']).execute()
+    case 'sdg':
+      return await base.innerJoin('project_sdgs as ps', 'ps.project_id', 'p.id')
+        .innerJoin('sdgs as s', 's.number', 'ps.sdg')
+        .select(['s.name_id as value', 's.verbose_name as label', COUNT_PROJECTS])
+        .groupBy(['s.name_id', 's.verbose_name']).execute()
+  }
+}
+
+export async function findProjectJson (
+  db: Db, id: number
+): Promise<{ external_id: string, item_json: string | null, detail_json: string | null } | undefined> {
+  return await db.selectFrom('projects').select(['external_id', 'item_json', 'detail_json']).where('id', '=', id)
+    .executeTakeFirst()
 }
 
 /** Full rows (with vocabulary names) of these projects, to build their JSON. */
@@ -113,9 +231,18 @@ export async function projectsByIds (db: Db, ids: readonly number[]): Promise<Pr
   return rows
 }
 
-export async function setItemJson (db: Db, items: ReadonlyArray<{ id: number, item_json: string }>): Promise<void> {
-  for (const item of items) {
-    await db.updateTable('projects').set({ item_json: item.item_json }).where('id', '=', item.id).execute()
+export interface StoredJson {
+  id: number
+  item_json: string
+  detail_json: string
+  content_hash: string
+  created_at: string
+  updated_at: string
+}
+
+export async function setStoredJson (db: Db, items: readonly StoredJson[]): Promise<void> {
+  for (const { id, ...columns } of items) {
+    await db.updateTable('projects').set(columns).where('id', '=', id).execute()
   }
 }
 
@@ -137,10 +264,12 @@ export async function vocabularyNames (db: Db, table: VocabularyName, nameIds: r
 }
 
 export async function loadRelations (db: Db, ids: readonly number[]): Promise<ProjectRelations> {
-  const relations: ProjectRelations = { certifications: new Map(), sdgs: new Map(), images: new Map() }
+  const relations: ProjectRelations = {
+    certifications: new Map(), sdgs: new Map(), images: new Map(), vintages: new Map()
+  }
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK)
-    const [certifications, sdgs, images] = await Promise.all([
+    const [certifications, sdgs, images, vintages] = await Promise.all([
       db.selectFrom('project_certifications as pc')
         .innerJoin('certifications as c', 'c.name_id', 'pc.certification')
         .select(['pc.project_id', 'c.name_id', 'c.verbose_name'])
@@ -157,11 +286,17 @@ export async function loadRelations (db: Db, ids: readonly number[]): Promise<Pr
         .select(['project_id', 'title', 'media_key', 'external_url'])
         .where('project_id', 'in', chunk)
         .orderBy('project_id').orderBy('position')
+        .execute(),
+      db.selectFrom('project_vintages')
+        .select(['project_id', 'vintage', 'issued', 'retired'])
+        .where('project_id', 'in', chunk)
+        .orderBy('project_id').orderBy('vintage')
         .execute()
     ])
     groupInto(relations.certifications, certifications)
     groupInto(relations.sdgs, sdgs)
     groupInto(relations.images, images)
+    groupInto(relations.vintages, vintages)
   }
   return relations
 }
@@ -197,9 +332,15 @@ export async function vocabularyValues (db: Db, table: VocabularyName): Promise<
   return rows.map((r) => r.name_id)
 }
 
-export async function countryByKey (db: Db, nameKey: string): Promise<string | undefined> {
-  const row = await db.selectFrom('countries').select('name').where('name_key', '=', nameKey).executeTakeFirst()
+/** The canonical country name that this folded key (a name, code or alias) stands for. */
+export async function countryByKey (db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('country_aliases').select('name').where('alias_key', '=', key).executeTakeFirst()
   return row?.name
+}
+
+/** Every spelling the catalogue knows, by folded key (small: about three per country). */
+export async function countryAliases (db: Db): Promise<Array<{ alias_key: string, name: string }>> {
+  return await db.selectFrom('country_aliases').select(['alias_key', 'name']).orderBy('alias_key').execute()
 }
 
 export async function countryNames (db: Db): Promise<string[]> {
@@ -226,12 +367,29 @@ export async function upsertVocabulary (db: Db, table: VocabularyName, entries: 
   }
 }
 
-/** Adds location names the countries table lacks; existing names (any case) are kept. */
-export async function addCountries (db: Db, names: readonly string[]): Promise<void> {
-  const rows = names.map((name) => ({ name, name_key: name.toLowerCase(), alpha2: null, alpha3: null }))
+/**
+ * Adds location names that name no known country, each as a country of its own (no ISO codes) and its own
+ * alias; `key` is its folded name. Names whose key is taken are left alone.
+ */
+export async function addCountries (db: Db, names: ReadonlyArray<{ name: string, key: string }>): Promise<void> {
+  const rows = names.map(({ name, key }) => ({ name, name_key: key, alpha2: null, alpha3: null }))
+  const aliases = names.map(({ name, key }) => ({ alias_key: key, alias: name, name }))
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto('countries').values(rows.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing()).execute()
+    await db.insertInto('country_aliases').values(aliases.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing())
+      .execute()
   }
+}
+
+/** The canonical names of these folded keys, where known. */
+export async function countriesByKeys (db: Db, keys: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const rows = await db.selectFrom('country_aliases').select(['alias_key', 'name'])
+      .where('alias_key', 'in', keys.slice(i, i + CHUNK)).execute()
+    for (const row of rows) found.set(row.alias_key, row.name)
+  }
+  return found
 }
 
 /** Projects holding one of these (registry, external_id) pairs, to find clashes with other ids. */
@@ -244,18 +402,51 @@ export async function projectsByExternalId (db: Db, externalIds: readonly string
   return found
 }
 
-export async function deleteAllProjects (db: Db): Promise<void> {
-  // Children first: SQLite cascades only when foreign keys are on, so do not rely on it.
-  await db.deleteFrom('project_certifications').execute()
-  await db.deleteFrom('project_sdgs').execute()
-  await db.deleteFrom('project_images').execute()
-  await db.deleteFrom('projects').execute()
+/** Removes every project whose id is not in `keep` (an import with --replace). */
+export async function deleteProjectsExcept (db: Db, keep: ReadonlySet<number>): Promise<void> {
+  const gone = (await db.selectFrom('projects').select('id').execute()).map((r) => r.id).filter((id) => !keep.has(id))
+  for (let i = 0; i < gone.length; i += CHUNK) {
+    const ids = gone.slice(i, i + CHUNK)
+    // Children first: SQLite cascades only when foreign keys are on, so do not rely on it.
+    for (const table of CHILD_TABLES) await db.deleteFrom(table).where('project_id', 'in', ids).execute()
+    await db.deleteFrom('projects').where('id', 'in', ids).execute()
+  }
 }
+
+/** Which of these ids exist. */
+export async function existingIds (db: Db, ids: readonly number[]): Promise<Set<number>> {
+  const found = new Set<number>()
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await db.selectFrom('projects').select('id').where('id', 'in', ids.slice(i, i + CHUNK)).execute()
+    for (const row of rows) found.add(row.id)
+  }
+  return found
+}
+
+export async function maxProjectId (db: Db): Promise<number> {
+  const row = await db.selectFrom('projects').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst()
+  return Number(row?.max ?? 0)
+}
+
+/** Full rows of one registry's projects with these external ids (registry imports merge into them). */
+export async function projectsOfRegistry (
+  db: Db, registry: string, externalIds: readonly string[]
+): Promise<ProjectRecordRow[]> {
+  const rows: ProjectRecordRow[] = []
+  for (let i = 0; i < externalIds.length; i += CHUNK) {
+    rows.push(...await withNames(db, {}).where('p.registry', '=', registry)
+      .where('p.external_id', 'in', externalIds.slice(i, i + CHUNK)).execute())
+  }
+  return rows
+}
+
+const CHILD_TABLES = ['project_certifications', 'project_sdgs', 'project_images', 'project_vintages'] as const
 
 export interface ProjectChildren {
   certifications: Array<{ project_id: number, position: number, certification: string }>
   sdgs: Array<{ project_id: number, position: number, sdg: number }>
   images: Array<{ project_id: number, position: number, title: string, media_key: string | null, external_url: string | null }>
+  vintages: Array<{ project_id: number, vintage: number, issued: number | null, retired: number | null }>
 }
 
 export async function upsertProjects (db: Db, rows: readonly NewProjectRow[], children: ProjectChildren): Promise<void> {
@@ -268,18 +459,15 @@ export async function upsertProjects (db: Db, rows: readonly NewProjectRow[], ch
       }))
       .execute()
     const ids = chunk.map((r) => r.id)
-    await db.deleteFrom('project_certifications').where('project_id', 'in', ids).execute()
-    await db.deleteFrom('project_sdgs').where('project_id', 'in', ids).execute()
-    await db.deleteFrom('project_images').where('project_id', 'in', ids).execute()
+    for (const table of CHILD_TABLES) await db.deleteFrom(table).where('project_id', 'in', ids).execute()
   }
   await insertChunked(db, 'project_certifications', children.certifications)
   await insertChunked(db, 'project_sdgs', children.sdgs)
   await insertChunked(db, 'project_images', children.images)
+  await insertChunked(db, 'project_vintages', children.vintages)
 }
 
-async function insertChunked<T extends 'project_certifications' | 'project_sdgs' | 'project_images'> (
-  db: Db, table: T, rows: ReadonlyArray<ProjectChildren[T extends 'project_certifications' ? 'certifications' : T extends 'project_sdgs' ? 'sdgs' : 'images'][number]>
-): Promise<void> {
+async function insertChunked (db: Db, table: typeof CHILD_TABLES[number], rows: readonly object[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto(table).values(rows.slice(i, i + CHUNK) as never).execute()
   }

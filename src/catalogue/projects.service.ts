@@ -1,38 +1,108 @@
-import { AppError } from '../http/errors.ts'
 import type { Db, VocabularyName } from '../store/database.ts'
-import { ORDERING_FIELDS, type OrderingField, type ProjectListQuery } from './catalogue.schemas.ts'
+import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
+import {
+  FACETS, ORDERING_FIELDS, type Facet, type GeoJsonQuery, type OrderingField, type ProjectFilterQuery,
+  type ProjectListQuery
+} from './catalogue.schemas.ts'
+import { closestCountry, countryKey } from './countries.ts'
 import { detailJson } from './project-json.ts'
 import * as repository from './projects.repository.ts'
 
-/** Validates the list filters against the vocabularies in the database and normalises them. */
-export async function resolveFilters (db: Db, query: ProjectListQuery): Promise<repository.ProjectFilters> {
+type VocabularyFilter = 'creditType' | 'registry' | 'rating' | 'certification'
+
+type VocabularyParameter = 'credit_type' | 'registry' | 'rating' | 'certification'
+
+const VOCABULARY_FILTERS: ReadonlyArray<[VocabularyFilter, VocabularyParameter, VocabularyName]> = [
+  ['creditType', 'credit_type', 'credit_types'],
+  ['registry', 'registry', 'registries'],
+  ['rating', 'rating', 'ratings'],
+  ['certification', 'certification', 'certifications']
+]
+
+/** Validates the filters against the vocabularies in the database and normalises them. */
+export async function resolveFilters (db: Db, query: ProjectFilterQuery): Promise<repository.ProjectFilters> {
   const filters: repository.ProjectFilters = {}
   if (query.in_sale !== undefined) filters.inSale = ['true', 'True', '1'].includes(query.in_sale)
-  if (query.location !== undefined) {
-    const key = query.location.trim().toLowerCase()
-    if (await repository.countryByKey(db, key) === undefined) {
-      throw AppError.invalidParameter('location', `location "${query.location}" is not a known country name; allowed_values lists the valid names.`,
-        await repository.countryNames(db))
-    }
-    filters.locationKey = key
-  }
-  const vocabularyFilters: Array<[keyof repository.ProjectFilters & ('creditType' | 'registry' | 'rating'), 'credit_type' | 'registry' | 'rating', VocabularyName]> = [
-    ['creditType', 'credit_type', 'credit_types'],
-    ['registry', 'registry', 'registries'],
-    ['rating', 'rating', 'ratings']
-  ]
-  for (const [key, parameter, table] of vocabularyFilters) {
+  if (query.location !== undefined) filters.locationKey = (await resolveCountry(db, query.location)).toLowerCase()
+  for (const [key, parameter, table] of VOCABULARY_FILTERS) {
     const value = query[parameter]
     if (value === undefined) continue
     if (!await repository.vocabularyHas(db, table, value)) {
       const allowed = await repository.vocabularyValues(db, table)
-      throw AppError.invalidParameter(parameter, `${parameter} "${value}" is not a known value; valid values: ${allowed.join(', ')}.`, allowed)
+      throw new InvalidParameterError(parameter,
+        `${parameter} "${value}" is not a known value; valid values: ${allowed.join(', ')}.`, allowed)
     }
     filters[key] = value
   }
+  if (query.vintage !== undefined) filters.vintage = query.vintage
+  if (query.sdg !== undefined) filters.sdg = await resolveSdg(db, query.sdg)
+  if (query.updated_since !== undefined) filters.updatedSince = parseTimestamp(query.updated_since)
+  if (query.bbox !== undefined) filters.bbox = parseBbox(query.bbox)
   const search = query.search?.trim().toLowerCase()
   if (search !== undefined && search !== '') filters.search = search
   return filters
+}
+
+/** A country name, ISO code or alias → the canonical name; unknown → the names, and the closest one. */
+async function resolveCountry (db: Db, text: string): Promise<string> {
+  const name = await repository.countryByKey(db, countryKey(text))
+  if (name !== undefined) return name
+  const closest = closestCountry(text, await repository.countryAliases(db))
+  throw new InvalidParameterError('location',
+    `location "${text}" is not a known country${closest === undefined ? '' : `; did you mean "${closest}"?`} ` +
+    'Give a country name, an ISO 3166 alpha-2 or alpha-3 code; allowed_values lists the names.',
+    await repository.countryNames(db))
+}
+
+async function resolveSdg (db: Db, text: string): Promise<number> {
+  const goals = await repository.sdgNumbersByNameId(db)
+  const wanted = text.trim().toUpperCase()
+  for (const [nameId, number] of goals) {
+    if (nameId === wanted || String(number) === wanted.replace(/^0+(?=\d)/, '')) return number
+  }
+  const allowed = [...goals.keys()]
+  throw new InvalidParameterError('sdg', `sdg "${text}" is not a goal: give its number (1 to 17) or name_id.`, allowed)
+}
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i
+
+/**
+ * An ISO 8601 date (midnight UTC) or date-time with a zone → the stored form (UTC, milliseconds). A "+" that a
+ * query string turned into a space is read back as "+".
+ */
+export function parseTimestamp (text: string): string {
+  const match = TIMESTAMP.exec(text.trim().replace(/ (\d{2}:?\d{2})$/, '+$1'))
+  const fail = (): never => {
+    throw new InvalidParameterError('updated_since', `updated_since "${text}" is not an ISO 8601 date (2026-11-23) ` +
+      'or date-time with a time zone (2026-11-23T10:00:00Z).')
+  }
+  if (match === null) return fail()
+  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = match
+  const offset = zone.toUpperCase() === 'Z' ? '+00:00' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')
+  const millis = fraction === '' ? '' : fraction.slice(0, 4).padEnd(4, '0')
+  const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${millis}${offset}`)
+  // Date rolls 2026-02-30 over to March: a real date reads back the same day.
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
+  const realDay = calendar.getUTCDate() === Number(day) && calendar.getUTCMonth() === Number(month) - 1
+  const realTime = Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59
+  if (Number.isNaN(date.getTime()) || !realDay || !realTime) return fail()
+  return date.toISOString()
+}
+
+/** `minLon,minLat,maxLon,maxLat` in degrees; minLon > maxLon crosses the antimeridian. */
+export function parseBbox (text: string): NonNullable<repository.ProjectFilters['bbox']> {
+  const parts = text.split(',').map((p) => p.trim())
+  const numbers = parts.map((p) => /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(p) ? Number(p) : NaN)
+  const fail = (why: string): never => {
+    throw new InvalidParameterError('bbox',
+      `bbox "${text}" ${why}: give minLon,minLat,maxLon,maxLat in degrees, e.g. -10,35,30,60.`)
+  }
+  if (numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n))) return fail('is not four numbers')
+  const [minLon, minLat, maxLon, maxLat] = numbers as [number, number, number, number]
+  if ([minLon, maxLon].some((lon) => lon < -180 || lon > 180)) return fail('has a longitude outside -180 to 180')
+  if ([minLat, maxLat].some((lat) => lat < -90 || lat > 90)) return fail('has a latitude outside -90 to 90')
+  if (minLat > maxLat) return fail('has minLat greater than maxLat')
+  return { minLon, minLat, maxLon, maxLat }
 }
 
 /** `ordering=name,-date` → terms, with id appended as the tie-breaker so pages are stable. */
@@ -42,11 +112,11 @@ export function parseOrdering (text: string | undefined): repository.OrderTerm[]
     const descending = part.startsWith('-')
     const field = descending ? part.slice(1) : part
     if (!(ORDERING_FIELDS as readonly string[]).includes(field)) {
-      throw AppError.invalidParameter('ordering', `ordering field "${field}" is not allowed; valid fields: ${ORDERING_FIELDS.join(', ')} (prefix "-" for descending).`,
-        [...ORDERING_FIELDS])
+      throw new InvalidParameterError('ordering', `ordering field "${field}" is not allowed; valid fields: ` +
+        `${ORDERING_FIELDS.join(', ')} (prefix "-" for descending).`, [...ORDERING_FIELDS])
     }
     if (terms.some((t) => t.field === field)) {
-      throw AppError.invalidParameter('ordering', `ordering names "${field}" twice.`)
+      throw new InvalidParameterError('ordering', `ordering names "${field}" twice.`)
     }
     terms.push({ field: field as OrderingField, descending })
   }
@@ -61,15 +131,17 @@ export function parseOrdering (text: string | undefined): repository.OrderTerm[]
 const counts = new Map<string, number>()
 const COUNT_CACHE_LIMIT = 10_000
 
-async function cachedCount (db: Db, filters: repository.ProjectFilters, version: string): Promise<number> {
-  const key = `${version}\u0000${JSON.stringify(filters)}`
-  let count = counts.get(key)
-  if (count === undefined) {
-    count = await repository.countProjects(db, filters)
+async function cachedCount (
+  db: Db, filters: repository.ProjectFilters, version: string, count = repository.countProjects
+): Promise<number> {
+  const key = `${version}\u0000${count.name}\u0000${JSON.stringify(filters)}`
+  let value = counts.get(key)
+  if (value === undefined) {
+    value = await count(db, filters)
     if (counts.size >= COUNT_CACHE_LIMIT) counts.clear()
-    counts.set(key, count)
+    counts.set(key, value)
   }
-  return count
+  return value
 }
 
 /** A page as unsigned JSON parts: the total and each item's stored JSON (media placeholders unsigned). */
@@ -86,11 +158,75 @@ export async function listProjectPage (db: Db, query: ProjectListQuery, version:
 /** The detail as unsigned JSON. */
 export async function getProjectJson (db: Db, id: number): Promise<string> {
   const row = await repository.findProjectJson(db, id)
-  if (row === undefined) throw AppError.notFound(`No project with id ${id}.`)
-  return detailJson(row.item_json ?? missingJson(id), row.external_id)
+  if (row === undefined) throw new ProjectNotFoundError(id)
+  return detailJson(row.item_json ?? missingJson(id), row.external_id, row.detail_json ?? missingJson(id))
 }
 
 function missingJson (id: number): never {
   // Imports build the JSON and start-up fills any gap, so this is a bug, reported as a 500.
   throw new Error(`project ${id} has no stored JSON`)
+}
+
+const FILTER_OF_FACET: Record<Facet, keyof repository.ProjectFilters> = {
+  registry: 'registry',
+  location: 'locationKey',
+  credit_type: 'creditType',
+  rating: 'rating',
+  in_sale: 'inSale',
+  vintage: 'vintage',
+  certification: 'certification',
+  sdg: 'sdg'
+}
+
+export interface FacetValue { value: string, label: string, count: number }
+
+/**
+ * For the projects matching the filters: their count, and per facet the count of each value, computed with
+ * the facet's own filter left out (so a filter panel can offer the other values). Values of no project are absent.
+ */
+export async function projectFacets (
+  db: Db, query: ProjectFilterQuery, version: string
+): Promise<{ count: number, facets: Record<Facet, FacetValue[]> }> {
+  const filters = await resolveFilters(db, query)
+  const facets = {} as Record<Facet, FacetValue[]>
+  for (const facet of FACETS) {
+    const { [FILTER_OF_FACET[facet]]: _own, ...others } = filters
+    const values = (await repository.facetCounts(db, others, facet)).map((row) => ({
+      value: facet === 'in_sale' ? String(Boolean(row.value)) : String(row.value),
+      label: facet === 'in_sale' ? (row.value ? 'In sale' : 'Not in sale') : String(row.label),
+      count: Number(row.count)
+    }))
+    facets[facet] = values.sort(facet === 'vintage'
+      ? (a, b) => Number(a.value) - Number(b.value)
+      : (a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+  }
+  return { count: await cachedCount(db, filters, version), facets }
+}
+
+/** A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total. */
+export async function projectFeatures (
+  db: Db, query: GeoJsonQuery, version: string
+): Promise<{ count: number, features: string[] }> {
+  const filters = await resolveFilters(db, query)
+  const ordering = parseOrdering(query.ordering)
+  const [count, rows] = await Promise.all([
+    cachedCount(db, filters, version, repository.countLocated),
+    repository.listLocated(db, filters, ordering, query.limit, query.offset)
+  ])
+  return {
+    count,
+    features: rows.map((row) => JSON.stringify({
+      type: 'Feature',
+      id: row.id,
+      geometry: { type: 'Point', coordinates: [row.longitude, row.latitude] },
+      properties: {
+        id: row.id,
+        name: row.name,
+        registry: row.registry,
+        credit_type: row.credit_type,
+        credits_issued: row.credits_issued,
+        credits_retired: row.credits_retired
+      }
+    }))
+  }
 }

@@ -6,7 +6,7 @@ import { AppError } from './errors.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated API key, set by the catalogue's key check. */
+    /** The authenticated API key: set by the catalogue's key check, and on the calculator by a calculator:read key. */
     apiKey?: ApiKeyInfo
   }
 }
@@ -24,6 +24,21 @@ function presentedKey (request: FastifyRequest): string | undefined {
   return Array.isArray(header) ? header[0] : header
 }
 
+/** The key a request presents, checked: 401 (with WWW-Authenticate) when malformed, unknown or revoked. */
+async function validKey (db: Db, presented: string): Promise<ApiKeyInfo> {
+  const result = await authenticate(db, presented)
+  if (!result.ok) {
+    const detail = {
+      malformed: 'The API key is malformed: send "Authorization: Bearer KEY" with the whole key.',
+      unknown: 'The API key is not valid.',
+      revoked: 'The API key has been revoked.'
+    }[result.reason]
+    throw new AppError(401, 'unauthorized', detail,
+      { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } })
+  }
+  return result.key
+}
+
 /**
  * Requires a valid, unrevoked API key holding `scope`: 401 (with WWW-Authenticate) when the key
  * is missing, malformed, unknown or revoked; 403 when it lacks the scope.
@@ -35,18 +50,23 @@ export function requireApiKey (db: Db, scope: Scope): onRequestAsyncHookHandler 
       throw new AppError(401, 'unauthorized', 'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
         { headers: { 'www-authenticate': CHALLENGE } })
     }
-    const result = await authenticate(db, presented)
-    if (!result.ok) {
-      const detail = {
-        malformed: 'The API key is malformed: send "Authorization: Bearer KEY" with the whole key.',
-        unknown: 'The API key is not valid.',
-        revoked: 'The API key has been revoked.'
-      }[result.reason]
-      throw new AppError(401, 'unauthorized', detail, { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } })
-    }
-    if (!result.key.scopes.includes(scope)) {
+    const key = await validKey(db, presented)
+    if (!key.scopes.includes(scope)) {
       throw new AppError(403, 'forbidden', `This API key lacks the "${scope}" scope.`)
     }
-    request.apiKey = result.key
+    request.apiKey = key
+  }
+}
+
+/**
+ * For open areas (the calculator): no key is fine; a key that is sent must be valid (else 401), and
+ * identifies the caller (`request.apiKey`) only when it holds `scope`. A key without it counts as no key.
+ */
+export function optionalApiKey (db: Db, scope: Scope): onRequestAsyncHookHandler {
+  return async (request) => {
+    const presented = presentedKey(request)
+    if (presented === undefined) return
+    const key = await validKey(db, presented)
+    if (key.scopes.includes(scope)) request.apiKey = key
   }
 }

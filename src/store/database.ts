@@ -14,11 +14,20 @@ export interface SdgTable {
 }
 
 export interface CountryTable {
+  /** The canonical name: the one every project with this country carries. */
   name: string
-  /** Lower-case name: the location filter is case-insensitive. */
+  /** The name folded (case, accents, punctuation): see countryKey(). */
   name_key: string
   alpha2: string | null
   alpha3: string | null
+}
+
+/** Every spelling that names a country: its name, ISO codes and aliases, by folded key. */
+export interface CountryAliasTable {
+  alias_key: string
+  alias: string
+  /** The canonical name (countries.name). */
+  name: string
 }
 
 export interface ProjectTable {
@@ -55,6 +64,26 @@ export interface ProjectTable {
   search_text: string
   /** The list item as JSON with media placeholders, built at import (null only before a refresh). */
   item_json: string | null
+  /** Totals of credits issued and retired; null when the imported data does not say. */
+  credits_issued: number | null
+  credits_retired: number | null
+  /** ISO 8601 UTC (`2026-11-23T10:00:00.000Z`): when this database first had the project, and last saw it change. */
+  created_at: string | null
+  updated_at: string | null
+  /** SHA-256 of what the API shows of the project (timestamps aside): a re-import of the same data is no change. */
+  content_hash: string | null
+  /** The detail-only fields (credits, source) as one JSON object, built with item_json. */
+  detail_json: string | null
+  /** JSON array of {file, lines}: where the project's data came from; null when not given. */
+  source: string | null
+}
+
+export interface ProjectVintageTable {
+  project_id: number
+  vintage: number
+  /** Credits issued and retired in this vintage; null when the imported data does not say. */
+  issued: number | null
+  retired: number | null
 }
 
 export interface ProjectCertificationTable {
@@ -103,7 +132,9 @@ export interface Database {
   certifications: VocabularyTable
   sdgs: SdgTable
   countries: CountryTable
+  country_aliases: CountryAliasTable
   projects: ProjectTable
+  project_vintages: ProjectVintageTable
   project_certifications: ProjectCertificationTable
   project_sdgs: ProjectSdgTable
   project_images: ProjectImageTable

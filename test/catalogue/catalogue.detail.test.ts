@@ -18,7 +18,7 @@ forEachDatabase((database) => {
       assert.equal(detail.external_id, 'VCS902')
       const list = (await inject(`${DETAIL}/?search=vcs902`)).json()
       assert.equal('external_id' in list.results[0], false)
-      const { external_id: _externalId, ...rest } = detail
+      const { external_id: _externalId, credits: _credits, source: _source, ...rest } = detail
       assert.deepEqual(list.results[0], rest)
     })
 
@@ -28,7 +28,10 @@ forEachDatabase((database) => {
       assert.deepEqual(Object.keys(p), ['id', 'external_id', 'name', 'symbol', 'vintages', 'registry', 'standard', 'credit_type',
         'short_description', 'rating', 'certifications', 'description', 'url', 'is_bundle', 'bundles', 'inventory_price',
         'location', 'latitude', 'longitude', 'date', 'area', 'estimated_annual_reductions', 'project_developer',
-        'sustainable_development_goals', 'co_benefits', 'images'])
+        'sustainable_development_goals', 'co_benefits', 'images',
+        // Additions beyond the original contract, after its fields.
+        'credits_issued', 'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at',
+        'credits', 'source'])
       assert.deepEqual(p.vintages, [2020, 2021])
       assert.deepEqual(p.registry, { name_id: 'REGISTRY_A', verbose_name: 'Registry A' })
       assert.deepEqual(p.standard, { name_id: 'REGISTRY_A_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' })

@@ -75,6 +75,17 @@ forEachDatabase((database) => {
       assert.equal(last.next, null)
     })
 
+    test('previous points at offset 0 (no offset parameter) when 0 < offset < limit', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      for (const offset of [1, 3, 4]) {
+        const body = await page(inject, `${LIST}?registry=REGISTRY_A&limit=5&offset=${offset}`)
+        assert.notEqual(body.previous, null, `offset ${offset}`)
+        const previous = new URL(body.previous!)
+        assert.deepEqual(Object.fromEntries(previous.searchParams), { registry: 'REGISTRY_A', limit: '5' })
+        assert.deepEqual(ids(await page(inject, `${previous.pathname}${previous.search}`)), [1, 2, 3, 5, 6])
+      }
+    })
+
     test('PUBLIC_URL sets the origin of the links', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env: { PUBLIC_URL: 'https://api.example.org/tonne/' } })
       const body = await page(inject, `${LIST}?limit=2`)

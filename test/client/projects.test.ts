@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { TonneApiError, TonneClient, type ProjectListItem } from '../../client/src/index.ts'
-import { fixtureProjects } from '../fixtures/projects.ts'
+import { creditedProjects, fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
 
 /** The real fetch, with every answer's status noted: what the service actually saw. */
@@ -98,4 +98,18 @@ test('errors are TonneApiErrors carrying the service\'s problem, and other 4xx a
   assert.equal(refused.code, 'unauthorized')
 
   assert.deepEqual(statuses, [404, 400, 400, 401], 'each failed once, with no retry')
+})
+
+test('projects.facets and projects.geojson: typed answers with the filters applied', async (t) => {
+  const { baseUrl, key } = await startService(t, { records: creditedProjects() })
+  const tonne = new TonneClient({ baseUrl, apiKey: key })
+  const facets = await tonne.projects.facets({ in_sale: true })
+  assert.equal(facets.count, 2)
+  assert.deepEqual(facets.facets.in_sale.map((v) => [v.value, v.count]), [['false', 5], ['true', 2]])
+  assert.deepEqual(facets.facets.registry.map((v) => [v.value, v.count]), [['REGISTRY_A', 1], ['REGISTRY_B', 1]])
+  const map = await tonne.projects.geojson({ bbox: '170,-20,-170,0', limit: 10 })
+  assert.equal(map.type, 'FeatureCollection')
+  assert.deepEqual(map.features.map((f) => [f.id, f.geometry.coordinates]), [[1, [178.4, -17.8]], [2, [-172.1, -13.8]]])
+  await assert.rejects(tonne.projects.facets({ location: 'Atlantis' }), (error: unknown) =>
+    error instanceof TonneApiError && error.status === 400 && error.parameter === 'location')
 })

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { readCountries } from '../../reference/countries.ts'
+import { COUNTRIES_2026_11_22 } from './data/2026_11_22_0001_countries.ts'
 
 // Migrations take Kysely<any>: they are frozen in time and must not follow today's types.
 
@@ -127,9 +127,10 @@ export async function up (db: Kysely<any>): Promise<void> {
   await db.insertInto('certifications')
     .values(CERTIFICATIONS.map(([nameId, verboseName]) => ({ name_id: nameId, verbose_name: verboseName })))
     .execute()
-  const countries = readCountries()
+  // A frozen copy of the country list (data/), not the live file: this migration must never change.
   await db.insertInto('countries')
-    .values(countries.map((c) => ({ name: c.name, name_key: c.name.toLowerCase(), alpha2: c.alpha2, alpha3: c.alpha3 })))
+    .values(COUNTRIES_2026_11_22.map(([name, alpha2, alpha3]) =>
+      ({ name, name_key: name.toLowerCase(), alpha2, alpha3 })))
     .execute()
 }
 

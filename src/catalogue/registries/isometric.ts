@@ -1,0 +1,88 @@
+import type { Named } from './project-draft.ts'
+import {
+  coordinate, country, date, issuedQuantity, quantity, type RegistryDefinition, type RowContext
+} from './registry.ts'
+import { CREDIT_TYPES } from './credit-types.ts'
+import { cleanLongText, cleanText, webUrl } from './values.ts'
+
+// Isometric: its API flattened to CSV (dot-separated columns). Projects are known by their short code (TS26);
+// issuances name the project by its API id (prj_…), so they need the projects export in the same import.
+// The project export carries the registry's own totals of credits issued and retired.
+
+const STANDARD = { name_id: 'ISOMETRIC_ISOMETRIC_STANDARD', verbose_name: 'Isometric Standard' }
+
+const BY_PROTOCOL: Readonly<Record<string, Named>> = {
+  biochar: CREDIT_TYPES.biochar,
+  'enhanced-weathering-agriculture': CREDIT_TYPES.rockWeathering,
+  'direct-air-capture': CREDIT_TYPES.directAirCapture,
+  reforestation: CREDIT_TYPES.afolu,
+  'bio-oil-geological-storage': CREDIT_TYPES.biomassStorage,
+  'biomass-geological-storage': CREDIT_TYPES.biomassStorage,
+  'subsurface-biomass': CREDIT_TYPES.biomassStorage,
+  'biogenic-capture-and-storage': CREDIT_TYPES.biomassStorage,
+  'ocean-alkalinity-enhancement': CREDIT_TYPES.alkalinity,
+  'river-alkalinity-enhancement': CREDIT_TYPES.alkalinity,
+  'wastewater-alkalinity-enhancement': CREDIT_TYPES.alkalinity
+}
+
+const BY_PATHWAY: Readonly<Record<string, Named>> = {
+  biomass_carbon_removal_and_storage: CREDIT_TYPES.biomassStorage,
+  enhanced_weathering: CREDIT_TYPES.rockWeathering,
+  marine: CREDIT_TYPES.alkalinity,
+  direct_air_capture: CREDIT_TYPES.directAirCapture,
+  reforestation: CREDIT_TYPES.afolu
+}
+
+function creditType (context: RowContext, protocol: string, pathway: string): Named | null {
+  return BY_PROTOCOL[protocol] ?? BY_PATHWAY[pathway] ?? context.mappings.creditType('', protocol)
+}
+
+export const isometric: RegistryDefinition = {
+  key: 'isometric',
+  registry: { name_id: 'ISOMETRIC', verbose_name: 'Isometric' },
+  exports: () => {
+    const codes = new Map<string, string>()
+    return [{
+      kind: 'projects',
+      columns: ['id', 'name', 'short_code', 'protocol_slug', 'pathway'],
+      read (row, context) {
+        const code = row.get('short_code').toUpperCase()
+        if (!/^[A-Z0-9]{2,12}$/.test(code)) {
+          return context.skip(`short_code "${row.get('short_code')}" is not an Isometric project code`)
+        }
+        codes.set(row.get('id'), code)
+        const draft = context.drafts.get(code)
+        context.state(draft, {
+          name: cleanText(row.get('name')),
+          symbol: `ISO-${code}`,
+          standard: STANDARD,
+          credit_type: creditType(context, row.get('protocol_slug'), row.get('pathway')),
+          url: webUrl(row.get('url')),
+          location: country(context, 'location', row.get('location.country_name') || row.get('country_code')),
+          latitude: coordinate(context, 'latitude', row.get('location.latitude')),
+          longitude: coordinate(context, 'longitude', row.get('location.longitude')),
+          date: date(context, 'date', row.get('crediting_period_start'), 'day-first'),
+          project_developer: cleanText(row.get('supplier.organisation.name')),
+          // Isometric describes the supplier (the company), not each project.
+          short_description: cleanText(row.get('supplier.short_description')) || null,
+          description: cleanLongText(row.raw('supplier.long_description'))
+        })
+        draft.stateTotals(quantity(context, 'credits.issued', row.get('issued_credits_total.credits')),
+          quantity(context, 'credits.retired', row.get('retired_credits_total.credits')))
+      }
+    }, {
+      kind: 'issuances',
+      columns: ['id', 'issued_at', 'project_id', 'credit_batch_size_total.credits'],
+      read (row, context) {
+        const code = codes.get(row.get('project_id'))
+        if (code === undefined) {
+          return context.skip(`project ${row.get('project_id')} is not in a projects export of this import`)
+        }
+        const column = 'credit_batch_size_total.credits'
+        if (issuedQuantity(context, column, row.get(column)) === undefined) return
+        // The export has no vintage (sequestered_on); the project's totals come from the projects export.
+        context.drafts.get(code).seenAt(context)
+      }
+    }]
+  }
+}

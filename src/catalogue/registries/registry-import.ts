@@ -1,0 +1,258 @@
+import { createHash } from 'node:crypto'
+import type { MediaStore } from '../../media/media-store.ts'
+import type { Db } from '../../store/database.ts'
+import type { ImportRecord, Source } from '../catalogue.schemas.ts'
+import { toImportRecord } from '../project.mapper.ts'
+import { ImportError, importRecords } from '../projects.import.ts'
+import * as repository from '../projects.repository.ts'
+import { art, acr, car } from './apx.ts'
+import { cercarbono } from './cercarbono.ts'
+import { ProtocolMappings } from './credit-types.ts'
+import { ExportFileError, readCsvExport, readCsvHeader } from './csv-export.ts'
+import { goldStandard } from './gold-standard.ts'
+import { isometric } from './isometric.ts'
+import { Drafts, type Named, type ProjectDraft, type RowWarning, type SkippedRow } from './project-draft.ts'
+import type { ExportDefinition, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
+import { verra } from './verra.ts'
+
+// `tonne import --from REGISTRY FILE...`: reads a registry's own exports, harmonises them into projects, and
+// writes them through the one import path (projects.import.ts: validation, all or nothing). Projects are
+// matched by (registry, external id), so a re-import keeps their ids; what the files do not say (in_sale,
+// ratings, prices, images, or fields of another export) stays as the catalogue had it.
+
+export const REGISTRIES: Readonly<Record<RegistryKey, RegistryDefinition>> = {
+  verra, 'gold-standard': goldStandard, acr, car, art, cercarbono, isometric
+}
+export const REGISTRY_KEYS = Object.keys(REGISTRIES) as RegistryKey[]
+
+export { ExportFileError }
+
+export interface ExportFile {
+  path: string
+  /** How reports and each project's `source` name the file (its name, or a path relative to the data). */
+  label: string
+}
+
+export interface RegistryImportReport {
+  registry: RegistryKey
+  files: Array<{ file: string, export: 'projects' | 'issuances', rows: number }>
+  created: number
+  updated: number
+  unchanged: number
+  /** Rows not used, with why; the import went ahead without them. */
+  skipped: SkippedRow[]
+  /** Values that could not be read and were left empty. */
+  warnings: RowWarning[]
+}
+
+export interface RegistryImportOptions {
+  /** The media store: stored images of re-imported projects are kept through it. */
+  media?: MediaStore
+  now?: Date
+}
+
+/** Which export of the registry each file is, by its header; project exports first. */
+async function planFiles (
+  definition: RegistryDefinition, readers: readonly ExportDefinition[], files: readonly ExportFile[]
+) {
+  const plans: Array<{ file: ExportFile, reader: ExportDefinition }> = []
+  for (const file of files) {
+    const header = await readCsvHeader(file.path, file.label)
+    const reader = readers.find((r) => r.columns.every((c) => header.includes(c)))
+    if (reader === undefined) {
+      const expected = readers.map((r) => `${r.kind}: ${r.columns.join(', ')}`).join('; ')
+      throw new ExportFileError(`${file.label} is not a ${definition.key} export Tonne reads: its header lacks the ` +
+        `columns of each (${expected})`)
+    }
+    plans.push({ file, reader })
+  }
+  return plans.sort((a, b) => (a.reader.kind === 'projects' ? 0 : 1) - (b.reader.kind === 'projects' ? 0 : 1))
+}
+
+/** Reads every row of the files into drafts; rows that cannot be used are skipped and reported. */
+async function readExports (
+  plans: Awaited<ReturnType<typeof planFiles>>, base: Pick<RowContext, 'drafts' | 'countries' | 'mappings'>,
+  report: RegistryImportReport
+): Promise<void> {
+  for (const { file, reader } of plans) {
+    let rows = 0
+    const seen = new Map<string, number>()
+    for await (const record of readCsvExport(file.path, file.label)) {
+      rows++
+      const at = { file: file.label, line: record.line }
+      if (record.fields.length !== record.header.length) {
+        const reason = `has ${record.fields.length} fields; the header has ${record.header.length}`
+        report.skipped.push({ ...at, reason })
+        continue
+      }
+      // A digest, not the row: a registry's full export has millions of rows.
+      const digest = createHash('sha256').update(record.raw).digest('base64')
+      const earlier = seen.get(digest)
+      if (earlier !== undefined) {
+        report.skipped.push({ ...at, reason: `repeats line ${earlier} exactly` })
+        continue
+      }
+      seen.set(digest, record.line)
+      const columns = new Map<string, number>()
+      record.header.forEach((name, i) => { if (!columns.has(name)) columns.set(name, i) })
+      const raw = (column: string) => {
+        const i = columns.get(column)
+        return i === undefined ? '' : record.fields[i] ?? ''
+      }
+      const row: Row = { raw, get: (column) => raw(column).trim() }
+      const context: RowContext = {
+        ...base,
+        ...at,
+        warn: (field, reason) => report.warnings.push({ ...at, field, reason }),
+        skip: (reason) => { report.skipped.push({ ...at, reason }) },
+        state: (draft, fields) => {
+          const replaced = draft.stateFields(fields, at)
+          if (replaced !== undefined) {
+            const reason = `${draft.externalId} again at ${at.file} line ${at.line}, which is used instead`
+            report.skipped.push({ ...replaced, reason })
+          }
+        }
+      }
+      reader.read(row, context)
+    }
+    report.files.push({ file: file.label, export: reader.kind, rows })
+  }
+}
+
+function newRecord (registry: Named, draft: ProjectDraft): ImportRecord {
+  return {
+    id: 0,
+    external_id: draft.externalId,
+    name: '',
+    symbol: draft.externalId,
+    vintages: [],
+    registry,
+    standard: { name_id: `${registry.name_id}_STANDARD`, verbose_name: registry.verbose_name },
+    credit_type: null,
+    short_description: null,
+    rating: null,
+    certifications: [],
+    description: '',
+    url: null,
+    is_bundle: false,
+    bundles: [],
+    inventory_price: null,
+    location: '',
+    latitude: null,
+    longitude: null,
+    date: null,
+    area: null,
+    estimated_annual_reductions: null,
+    project_developer: '',
+    sustainable_development_goals: [],
+    co_benefits: '',
+    images: [],
+    in_sale: false
+  }
+}
+
+/** Source entries of this import replace the stored ones of the same file; the others stay. */
+function mergeSource (stored: Source | undefined, read: NonNullable<Source>): Source {
+  const files = new Set(read.map((s) => s.file))
+  return [...(stored ?? []).filter((s) => !files.has(s.file)), ...read]
+}
+
+/** What the files say over what the catalogue has (or a new project's defaults). */
+function merge (
+  draft: ProjectDraft, stored: ImportRecord | undefined, registry: Named, goals: ReadonlyMap<number, string>
+): ImportRecord {
+  const base = stored ?? newRecord(registry, draft)
+  const fields = Object.fromEntries(Object.entries(draft.fields()).filter(([, v]) => v !== undefined))
+  const sdgs = draft.sdgs()
+  const certifications = draft.certifications()
+  const credits = draft.credits()
+  return {
+    ...base,
+    ...fields,
+    registry,
+    external_id: draft.externalId,
+    sustainable_development_goals: sdgs === undefined
+      ? base.sustainable_development_goals
+      : sdgs.map((n) => ({ name_id: goals.get(n)! })),
+    certifications: certifications ?? base.certifications,
+    vintages: credits === undefined ? base.vintages : credits.vintages.map((v) => v.vintage),
+    ...(credits !== undefined ? { credits } : base.credits !== undefined && { credits: base.credits }),
+    source: mergeSource(base.source, draft.source())
+  }
+}
+
+/** One verbose name per name_id across the import (the first given): registries spell labels inconsistently. */
+function oneNamePerId (records: ImportRecord[]): void {
+  const names = new Map<string, string>()
+  const same = <T extends Named | null> (kind: string, entry: T): T => {
+    if (entry === null) return entry
+    const key = `${kind}\u0000${entry.name_id}`
+    const verbose = names.get(key) ?? entry.verbose_name
+    names.set(key, verbose)
+    return { ...entry, verbose_name: verbose }
+  }
+  for (const record of records) {
+    record.standard = same('standard', record.standard)
+    record.credit_type = same('credit_type', record.credit_type)
+    record.rating = same('rating', record.rating)
+    record.certifications = record.certifications.map((c) => same('certification', c))
+  }
+}
+
+/**
+ * Imports a registry's export files in one transaction: all or nothing (a file that is not CSV, or a project
+ * that fails validation, changes nothing). Rows that cannot be used are skipped and reported, not fatal.
+ */
+export async function importRegistryExports (
+  db: Db, key: RegistryKey, files: readonly ExportFile[], options: RegistryImportOptions = {}
+): Promise<RegistryImportReport> {
+  const definition = REGISTRIES[key]
+  const plans = await planFiles(definition, definition.exports(), files)
+  const report: RegistryImportReport = {
+    registry: key, files: [], created: 0, updated: 0, unchanged: 0, skipped: [], warnings: []
+  }
+  const drafts = new Drafts()
+  const countries = new Map((await repository.countryAliases(db)).map((a) => [a.alias_key, a.name]))
+  await readExports(plans, { drafts, countries, mappings: new ProtocolMappings() }, report)
+
+  const goals = new Map([...await repository.sdgNumbersByNameId(db)].map(([nameId, number]) => [number, nameId]))
+  const externalIds = drafts.all().map((d) => d.externalId)
+  const storedRows = await repository.projectsOfRegistry(db, definition.registry.name_id, externalIds)
+  const relations = await repository.loadRelations(db, storedRows.map((r) => r.id))
+  // Stored images are re-imported from the media store itself (paths relative to it).
+  const inStore = { media: (mediaKey: string) => mediaKey }
+  const stored = new Map(storedRows.map((row) => [row.external_id, toImportRecord(row, relations, inStore)]))
+
+  const records: ImportRecord[] = []
+  const origins: ProjectDraft[] = []
+  for (const draft of drafts.all()) {
+    const record = merge(draft, stored.get(draft.externalId), definition.registry, goals)
+    if (record.name === '') {
+      const first = draft.firstRow()
+      const reason = `${draft.externalId}: no row of the files given names the project`
+      if (first !== undefined) report.skipped.push({ ...first, reason })
+      continue
+    }
+    // Placeholder ids, unique for validation; the import gives each its stored id or a new one.
+    record.id = records.length + 1
+    records.push(record)
+    origins.push(draft)
+  }
+  oneNamePerId(records)
+  try {
+    const result = await importRecords(db, records.map((value) => ({ value, line: undefined })), {
+      replace: false,
+      idsByExternalId: true,
+      ...(options.media !== undefined && { baseDir: options.media.dir, media: options.media }),
+      ...(options.now !== undefined && { now: options.now })
+    })
+    Object.assign(report, { created: result.created, updated: result.updated, unchanged: result.unchanged })
+  } catch (error) {
+    if (!(error instanceof ImportError) || error.index === undefined) throw error
+    const draft = origins[error.index]!
+    const first = draft.firstRow()
+    throw new ImportError(`${draft.externalId}${first === undefined ? '' : ` (${first.file} line ${first.line})`}` +
+      `${error.field === undefined ? '' : `, field "${error.field}"`}: ${error.reason}`)
+  }
+  return report
+}

@@ -1,0 +1,83 @@
+import type { Named } from './project-draft.ts'
+import { country, date, quantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext } from './registry.ts'
+import { creditTypeNamed } from './credit-types.ts'
+import { cleanText, integerId, parseDate, parseQuantity } from './values.ts'
+
+// Verra (Verified Carbon Standard): the project list and the transactions export (issued blocks and
+// retirements). Ids are bare numbers, shown by Verra as VCS<ID>. docs/registries.md has the mapping.
+
+const STANDARD = { name_id: 'VERRA_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' }
+
+/** The first sectoral scope Verra names (projects may list several, "; "-separated). */
+function creditType (context: RowContext, projectType: string, methodology: string): Named | null {
+  const first = cleanText(projectType.split(';')[0] ?? '')
+  return first === '' ? context.mappings.creditType('', methodology) : creditTypeNamed(first)
+}
+
+function projectId (context: RowContext, row: Row): string | undefined {
+  const id = integerId(row.get('ID'))
+  if (id === undefined) context.skip(`ID "${row.get('ID')}" is not a Verra project number`)
+  return id
+}
+
+function common (context: RowContext, row: Row, id: string) {
+  return {
+    name: cleanText(row.get('Name')),
+    symbol: `VCS-${id}`,
+    standard: STANDARD,
+    credit_type: creditType(context, row.get('Project Type'), row.get('Methodology')),
+    url: `https://registry.verra.org/app/projectDetail/VCS/${id}`,
+    location: country(context, 'location', row.get('Country/Area'))
+  }
+}
+
+export const verra: RegistryDefinition = {
+  key: 'verra',
+  registry: { name_id: 'VERRA', verbose_name: 'Verra' },
+  exports: () => {
+    // Each vintage period's Total Vintage Quantity counts once per project, however many blocks it has.
+    const periods = new Set<string>()
+    return [{
+      kind: 'projects',
+      columns: ['ID', 'Name', 'Proponent', 'Project Type', 'Methodology', 'Country/Area'],
+      read (row, context) {
+        const id = projectId(context, row)
+        if (id === undefined) return
+        const registered = date(context, 'date', row.get('Project Registration Date'), 'day-first')
+        context.state(context.drafts.get(`VCS${id}`), {
+          ...common(context, row, id),
+          project_developer: cleanText(row.get('Proponent')),
+          estimated_annual_reductions: quantity(context, 'estimated_annual_reductions',
+            row.get('Estimated Annual Emission Reductions'), { zeroIsUnknown: true }),
+          date: registered ?? date(context, 'date', row.get('Crediting Period Start Date'), 'day-first')
+        })
+      }
+    }, {
+      kind: 'issuances',
+      columns: ['ID', 'Vintage Start', 'Vintage End', 'Total Vintage Quantity', 'Quantity Issued',
+        'Retirement/Cancellation Date'],
+      read (row, context) {
+        const id = projectId(context, row)
+        if (id === undefined) return
+        const end = parseDate(row.get('Vintage End'), 'day-first')
+        const notA = (column: string, what: string) => context.skip(`${column} "${row.get(column)}" is not a ${what}`)
+        if (end === undefined || end === null) return notA('Vintage End', 'date')
+        const total = parseQuantity(row.get('Total Vintage Quantity'))
+        const block = parseQuantity(row.get('Quantity Issued'))
+        if (total === undefined) return notA('Total Vintage Quantity', 'number')
+        if (block === undefined || block === null) return notA('Quantity Issued', 'number')
+        const draft = context.drafts.get(`VCS${id}`)
+        draft.seenAt(context)
+        draft.fillFields(common(context, row, id))
+        // A row with a retirement (or cancellation: Verra's export does not tell them apart) date is retired.
+        const retired = row.get('Retirement/Cancellation Date') === '' ? 0 : block
+        const period = `${id}|${row.get('Vintage Start')}|${row.get('Vintage End')}`
+        const first = !periods.has(period)
+        periods.add(period)
+        draft.addCredits(Number(end.slice(0, 4)), first ? total : 0, retired)
+        draft.addSdgs(sdgNumbers(context, row.get('Sustainable Development Goals')))
+        draft.addCertifications(row.get('Additional Certifications').split(';').map(cleanText).filter((c) => c !== ''))
+      }
+    }]
+  }
+}

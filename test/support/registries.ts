@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { tonne } from '../cli.helpers.ts'
+import { REPO_ROOT } from '../helpers.ts'
+import type { Workspace } from './workspace.ts'
+
+// Helpers of the registry import tests: the sample exports, the CLI's JSON report, projects by external id.
+
+export const RAW = path.join(REPO_ROOT, 'data', 'catalogue', 'raw', 'offsets-db-data')
+
+export interface Report {
+  registry: string
+  files: Array<{ file: string, export: string, rows: number }>
+  created: number
+  updated: number
+  unchanged: number
+  skipped: Array<{ file: string, line: number, reason: string }>
+  warnings: Array<{ file: string, line: number, field: string, reason: string }>
+}
+
+export async function importExports (ws: Workspace, registry: string, files: string[]): Promise<Report> {
+  const result = await tonne(['import', '--from', registry, ...files, '--json'], ws.env)
+  assert.equal(result.code, 0, result.stderr)
+  return JSON.parse(result.stdout) as Report
+}
+
+export interface Detail {
+  id: number
+  external_id: string
+  name: string
+  symbol: string
+  registry: { name_id: string }
+  standard: { name_id: string }
+  credit_type: { name_id: string } | null
+  url: string | null
+  location: string
+  latitude: number | null
+  longitude: number | null
+  date: string | null
+  area: number | null
+  estimated_annual_reductions: number | null
+  project_developer: string
+  vintages: number[]
+  credits: unknown
+  sustainable_development_goals: Array<{ name_id: string }>
+  certifications: Array<{ name_id: string, verbose_name: string }>
+  source: unknown
+  updated_at: string
+}
+
+/** The projects with these external ids, as the API shows them. */
+export async function projects (ws: Workspace, externalIds: string[]): Promise<Map<string, Detail>> {
+  const found = new Map<string, Detail>()
+  for (const externalId of externalIds) {
+    const [page] = await ws.api([`/api/v1/commerce/products/?search=${encodeURIComponent(externalId)}&limit=1000`])
+    const ids = (JSON.parse(page!) as { results: Array<{ id: number }> }).results.map((p) => p.id)
+    const bodies = await ws.api(ids.map((id) => `/api/v1/commerce/products/${id}/`))
+    const details = bodies.map((body) => JSON.parse(body) as Detail)
+    const match = details.find((d) => d.external_id === externalId)
+    assert.ok(match !== undefined, `${externalId} was imported`)
+    found.set(externalId, match)
+  }
+  return found
+}

@@ -1,0 +1,48 @@
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { TestContext } from 'node:test'
+import { createKey } from '../../src/access/api-keys.service.ts'
+import { buildApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { openStore } from '../../src/store/connect.ts'
+import { migrateToLatest } from '../../src/store/migrate.ts'
+import { databaseEnv, type TestDatabase } from '../databases.ts'
+import { tempDir } from '../helpers.ts'
+
+export interface Workspace {
+  dir: string
+  /** Settings for the `tonne` command and the app: this workspace's data folder and database. */
+  env: Record<string, string>
+  /** Writes a file into the workspace; returns its path. */
+  write: (name: string, text: string) => string
+  /** GETs these catalogue URLs through the real app over the workspace's database (signed links made comparable). */
+  api: (urls: string[]) => Promise<string[]>
+}
+
+/** A data directory with its own database (SQLite or a fresh PostgreSQL one), for CLI tests read back over the API. */
+export async function workspace (t: TestContext, database: TestDatabase): Promise<Workspace> {
+  const dir = tempDir(t)
+  const env = { DATA_DIR: path.join(dir, 'data'), ...await databaseEnv(t, database) }
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name)
+    writeFileSync(file, text)
+    return file
+  }
+  const api = async (urls: string[]): Promise<string[]> => {
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent' })
+    const store = await openStore(config)
+    await migrateToLatest(store.db)
+    const { key } = await createKey(store.db, { name: 'reader', scopes: ['catalogue:read'] })
+    const app = await buildApp({ config, store })
+    try {
+      const headers = { host: 'tonne.test', authorization: `Bearer ${key}` }
+      // Signed links differ by key and second; compare what they point at.
+      const unsigned = (body: string) => body.replace(/\?expires=\d+&signature=[0-9a-f]{64}/g, '?signed')
+      return await Promise.all(urls.map(async (url) => unsigned((await app.inject({ url, headers })).body)))
+    } finally {
+      await app.close()
+      await store.close()
+    }
+  }
+  return { dir, env, write, api }
+}
