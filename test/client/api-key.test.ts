@@ -15,6 +15,8 @@ test('with no API key, a catalogue call fails before any request, saying what to
     const calls = [
       async () => await tonne.projects.list(),
       async () => await tonne.projects.get(1),
+      async () => await tonne.projects.facets(),
+      async () => await tonne.projects.geojson(),
       async () => { for await (const page of tonne.projects.pages()) assert.fail(`got a page of ${page.count}`) },
       async () => { for await (const project of tonne.projects.all()) assert.fail(`got ${project.name}`) }
     ]
