@@ -21,6 +21,7 @@ import { AppError, ProblemSchema } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
+import { refuseControlCharacters } from './http/query-text.ts'
 import { registerRateLimit } from './http/rate-limit.ts'
 import { cacheAnswersByUrl } from './http/response-cache.ts'
 import { MediaStore } from './media/media-store.ts'
@@ -68,6 +69,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
+  refuseControlCharacters(app)
   // While stopping, answers close their connection so a keep-alive client cannot hold the exit.
   let closing = false
   app.addHook('preClose', async () => { closing = true })
