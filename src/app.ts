@@ -19,6 +19,7 @@ import { requireApiKey } from './http/auth.ts'
 import { installErrorHandling } from './http/error-handler.ts'
 import { AppError, ProblemSchema } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
+import { serializeRequest } from './http/log-redaction.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { refuseControlCharacters } from './http/query-text.ts'
@@ -52,6 +53,8 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
           level: config.logLevel,
           // Keys must never reach the logs, even if a serializer someday logs headers.
           redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+          // Keys and signatures sent in a URL (refused, but sent all the same) are cut out of it too.
+          serializers: { req: serializeRequest },
           ...(logStream !== undefined && { stream: logStream })
         },
     // A hop count trusts that many proxies in front of the service.
