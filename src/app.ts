@@ -17,7 +17,7 @@ import type { MediaLinker } from './catalogue/project.mapper.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
 import { requireApiKey } from './http/auth.ts'
 import { installErrorHandling } from './http/error-handler.ts'
-import { AppError, ProblemSchema } from './http/errors.ts'
+import { AppError, ProblemSchema, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { serializeRequest } from './http/log-redaction.ts'
 import { registerMetrics } from './http/metrics.ts'
@@ -67,8 +67,14 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
       // Query strings are text: coerce to the schema's types, fill defaults, drop unknown keys.
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false }
     },
-    clientErrorHandler: rawClientError
+    clientErrorHandler: rawClientError,
+    // Slow or idle clients cannot hold connections: the whole request must arrive within
+    // REQUEST_TIMEOUT (headers within HEADERS_TIMEOUT), idle keep-alives close, and Node checks every second.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1000 }
   }).withTypeProvider<TypeBoxTypeProvider>()
+  app.server.maxConnections = config.http.maxConnections
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
@@ -193,17 +199,21 @@ function trustHops (hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops
 }
 
-/** Answers connection-level errors (oversized headers, malformed requests) in the problem shape. */
+/** Answers connection-level errors (timeouts, oversized headers, malformed requests) in the problem shape. */
 function rawClientError (error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title: STATUS_CODES[status],
-    status,
-    code: 'bad_request',
-    detail: status === 431 ? 'The request headers are too large.' : 'The request is malformed.'
-  })
+  // As Node does: never write into an answer that has already begun on this connection.
+  const answer = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
+  if (answer?.headersSent === true) {
+    socket.destroy()
+    return
+  }
+  const [status, code, detail]: [number, ErrorCode, string] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'request_timeout', 'The request did not arrive in time.']
+    : error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'bad_request', 'The request headers are too large.']
+      : [400, 'bad_request', 'The request is malformed.']
+  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, code, detail })
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }

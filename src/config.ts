@@ -34,6 +34,17 @@ export interface Config {
   readonly corsOrigins: readonly string[]
   /** Keep built answers in memory (bounded); off only to measure the uncached path. */
   readonly answerCache: boolean
+  /** Limits on client connections, so that slow or idle clients cannot hold the server. */
+  readonly http: {
+    /** The whole request (headers and body) must arrive within this; else 408 and the connection closes. */
+    readonly requestTimeoutMs: number
+    /** The request headers must arrive within this (at most requestTimeoutMs). */
+    readonly headersTimeoutMs: number
+    /** An idle keep-alive connection is closed after this. */
+    readonly keepAliveTimeoutMs: number
+    /** Open connections per process; further ones are closed at once. */
+    readonly maxConnections: number
+  }
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -120,6 +131,19 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const answerCache = parseBoolean(read('ANSWER_CACHE') ?? 'true')
   if (answerCache === undefined) problems.push(`ANSWER_CACHE must be true or false, got "${read('ANSWER_CACHE')}"`)
 
+  const seconds = (name: string, fallback: number, max: number): number => {
+    const text = read(name) ?? String(fallback)
+    const value = parseInteger(text, 1, max)
+    if (value === undefined) problems.push(`${name} must be a whole number of seconds from 1 to ${max}, got "${text}"`)
+    return (value ?? fallback) * 1000
+  }
+  const requestTimeoutMs = seconds('REQUEST_TIMEOUT', 30, 3600)
+  const headersTimeoutMs = seconds('HEADERS_TIMEOUT', 10, 3600)
+  if (headersTimeoutMs > requestTimeoutMs) problems.push('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT')
+  const keepAliveTimeoutMs = seconds('KEEP_ALIVE_TIMEOUT', 72, 3600)
+  const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
+  if (maxConnections === undefined) problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
+
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './var')
 
@@ -141,7 +165,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
       linkTtlSeconds: linkTtl!
     },
     corsOrigins,
-    answerCache: answerCache!
+    answerCache: answerCache!,
+    http: { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections: maxConnections! }
   })
 }
 

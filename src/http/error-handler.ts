@@ -11,6 +11,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',
+  408: 'request_timeout',
   413: 'payload_too_large',
   414: 'bad_request',
   415: 'unsupported_media_type',

@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { test } from 'node:test'
+import { tonne } from './cli.helpers.ts'
+import { tempDir } from './helpers.ts'
+
+test('the hardening settings refuse bad values with a clear message (exit code 2)', async (t) => {
+  const env = { DATA_DIR: path.join(tempDir(t), 'data') }
+  const result = await tonne(['migrate'], {
+    ...env,
+    REQUEST_TIMEOUT: '0',
+    HEADERS_TIMEOUT: 'soon',
+    KEEP_ALIVE_TIMEOUT: '-5',
+    MAX_CONNECTIONS: 'lots'
+  })
+  assert.equal(result.code, 2)
+  assert.match(result.stderr, /Invalid configuration/)
+  for (const name of ['REQUEST_TIMEOUT', 'HEADERS_TIMEOUT', 'KEEP_ALIVE_TIMEOUT', 'MAX_CONNECTIONS']) {
+    assert.match(result.stderr, new RegExp(`${name} must be`), name)
+  }
+  const longer = await tonne(['migrate'], { ...env, REQUEST_TIMEOUT: '5', HEADERS_TIMEOUT: '6' })
+  assert.equal(longer.code, 2)
+  assert.match(longer.stderr, /HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT/)
+})
