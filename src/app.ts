@@ -7,7 +7,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
-import { normalizeIP } from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 import type { Config } from './config.ts'
 import { loadCalculatorData } from './calculator/calculator.data.ts'
@@ -23,7 +22,7 @@ import { serializeRequest } from './http/log-redaction.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { refuseControlCharacters } from './http/query-text.ts'
-import { registerRateLimit } from './http/rate-limit.ts'
+import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import { cacheAnswersByUrl } from './http/response-cache.ts'
 import { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
@@ -112,10 +111,14 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   await registerOpenApi(app, VERSION)
 
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(app, config.redisUrl)
+  const counters = new RateLimitCounters({ redis, policy: config.rateLimits.onRedisError, log: app.log })
+  app.addHook('onClose', async () => { counters.close() })
   const dependencies: Dependency[] = [{ name: 'database', check: async () => { await store.ping() } }]
-  if (redis !== undefined) dependencies.push({ name: 'redis', check: async () => await redis.ping() })
+  if (redis !== undefined) {
+    dependencies.push({ name: 'redis', check: async () => await redis.ping(), optional: config.rateLimits.onRedisError === 'local' })
+  }
   await app.register(healthRoutes, { dependencies })
-  registerMetrics(app, () => store.poolStats())
+  registerMetrics(app, () => store.poolStats(), () => ({ localCounts: counters.localCounts, degraded: counters.degraded }))
 
   const media = new MediaStore(config.media.dir)
   await writeSdgIcons(store.db, media)
@@ -137,10 +140,10 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   }
 
   await app.register(async (catalogue) => {
-    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read'))
+    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read', new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)))
     await registerRateLimit(catalogue, {
       name: 'catalogue',
-      redis,
+      counters,
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
@@ -152,9 +155,8 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   await app.register(async (calculator) => {
     await registerRateLimit(calculator, {
       name: 'calculator',
-      redis,
-      // IPv6 addresses count per /64 (one client's range); IPv4 ones as they are.
-      key: (request) => `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`,
+      counters,
+      key: (request) => `ip:${clientAddress(request)}`,
       max: () => config.rateLimits.calculatorPerMinute
     })
     // Same URL, same answer: the factor data is fixed for the life of the process.
@@ -169,7 +171,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
 /**
  * Redis for shared rate-limit counters. Commands fail at once while it is away (no offline queue),
- * so requests get a 503 instead of waiting; the client reconnects by itself.
+ * so a request never waits for it; the client reconnects by itself. An outage is logged once.
  */
 async function connectRedis (app: FastifyInstance, url: string): Promise<Redis> {
   const redis = new Redis(url, {
@@ -182,7 +184,12 @@ async function connectRedis (app: FastifyInstance, url: string): Promise<Redis> 
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000)
   })
-  redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'))
+  let down = false
+  redis.on('error', (error: Error) => {
+    if (!down) app.log.warn({ err: error }, 'redis connection error; reconnecting')
+    down = true
+  })
+  redis.on('ready', () => { down = false })
   app.addHook('onClose', async () => { redis.disconnect() })
   await redis.connect().catch((error: unknown) => app.log.error({ err: error }, 'redis is not reachable yet; retrying'))
   return redis

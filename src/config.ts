@@ -20,8 +20,16 @@ export interface Config {
   readonly createInitialApiKey: boolean
   /** `redis://…`: rate-limit counters shared by every instance; unset keeps them in memory. */
   readonly redisUrl: string | undefined
-  /** Requests per minute: per API key on the catalogue, per client address on the calculator. */
-  readonly rateLimits: { readonly cataloguePerMinute: number, readonly calculatorPerMinute: number }
+  /**
+   * Requests per minute: per API key on the catalogue, per client address on the calculator; failed
+   * API key checks per client address; and what to do when Redis fails (`local` counters or `deny`).
+   */
+  readonly rateLimits: {
+    readonly cataloguePerMinute: number
+    readonly calculatorPerMinute: number
+    readonly authFailuresPerMinute: number
+    readonly onRedisError: RedisErrorPolicy
+  }
   /** Fastify's trustProxy: false (use the socket address), true, a hop count, or trusted addresses. */
   readonly trustProxy: boolean | number | string
   readonly media: {
@@ -46,6 +54,10 @@ export interface Config {
     readonly maxConnections: number
   }
 }
+
+/** When Redis fails: count rate limits in this process (`local`) or answer 503 (`deny`). */
+export const REDIS_ERROR_POLICIES = ['local', 'deny'] as const
+export type RedisErrorPolicy = typeof REDIS_ERROR_POLICIES[number]
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = typeof LOG_LEVELS[number]
@@ -107,9 +119,15 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     if (value < 1) problems.push(`${name} must be a number of requests per minute (e.g. 600 or 600/min), got "${text}"`)
     return value
   }
+  const onRedisError = read('RATE_LIMIT_ON_REDIS_ERROR') ?? 'local'
+  if (!(REDIS_ERROR_POLICIES as readonly string[]).includes(onRedisError)) {
+    problems.push(`RATE_LIMIT_ON_REDIS_ERROR must be one of ${REDIS_ERROR_POLICIES.join(', ')}, got "${onRedisError}"`)
+  }
   const rateLimits = {
     cataloguePerMinute: perMinute('RATE_LIMIT_CATALOGUE', 600),
-    calculatorPerMinute: perMinute('RATE_LIMIT_CALCULATOR', 300)
+    calculatorPerMinute: perMinute('RATE_LIMIT_CALCULATOR', 300),
+    authFailuresPerMinute: perMinute('AUTH_FAILURE_LIMIT', 30),
+    onRedisError: onRedisError as RedisErrorPolicy
   }
 
   const trustProxyText = read('TRUST_PROXY') ?? 'false'

@@ -11,11 +11,13 @@ test('the hardening settings refuse bad values with a clear message (exit code 2
     REQUEST_TIMEOUT: '0',
     HEADERS_TIMEOUT: 'soon',
     KEEP_ALIVE_TIMEOUT: '-5',
-    MAX_CONNECTIONS: 'lots'
+    MAX_CONNECTIONS: 'lots',
+    RATE_LIMIT_ON_REDIS_ERROR: 'ignore',
+    AUTH_FAILURE_LIMIT: '0'
   })
   assert.equal(result.code, 2)
   assert.match(result.stderr, /Invalid configuration/)
-  for (const name of ['REQUEST_TIMEOUT', 'HEADERS_TIMEOUT', 'KEEP_ALIVE_TIMEOUT', 'MAX_CONNECTIONS']) {
+  for (const name of ['REQUEST_TIMEOUT', 'HEADERS_TIMEOUT', 'KEEP_ALIVE_TIMEOUT', 'MAX_CONNECTIONS', 'RATE_LIMIT_ON_REDIS_ERROR', 'AUTH_FAILURE_LIMIT']) {
     assert.match(result.stderr, new RegExp(`${name} must be`), name)
   }
   const longer = await tonne(['migrate'], { ...env, REQUEST_TIMEOUT: '5', HEADERS_TIMEOUT: '6' })

@@ -3,6 +3,7 @@ import type { Scope } from '../access/api-keys.ts'
 import { authenticate, type ApiKeyInfo } from '../access/api-keys.service.ts'
 import type { Db } from '../store/database.ts'
 import { AppError } from './errors.ts'
+import { clientAddress, type FailedAuthLimiter } from './rate-limit.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,16 +25,29 @@ function presentedKey (request: FastifyRequest): string | undefined {
   return Array.isArray(header) ? header[0] : header
 }
 
+function tooManyFailures (limiter: FailedAuthLimiter, retryAfter: number): AppError {
+  return new AppError(429, 'rate_limited', `Too many failed API key checks from this address (the limit is ${limiter.max} per ` +
+    `minute). Retry in ${retryAfter} s.`, { headers: { 'retry-after': String(retryAfter) } })
+}
+
 /**
  * Requires a valid, unrevoked API key holding `scope`: 401 (with WWW-Authenticate) when the key
- * is missing, malformed, unknown or revoked; 403 when it lacks the scope.
+ * is missing, malformed, unknown or revoked; 403 when it lacks the scope. Failed checks count per
+ * client address: past the limit the address gets 429 with Retry-After until the window ends.
  */
-export function requireApiKey (db: Db, scope: Scope): onRequestAsyncHookHandler {
+export function requireApiKey (db: Db, scope: Scope, failures: FailedAuthLimiter): onRequestAsyncHookHandler {
   return async (request) => {
+    const address = clientAddress(request)
+    const wait = failures.retryAfter(address)
+    if (wait > 0) throw tooManyFailures(failures, wait)
+    const refuse = async (error: AppError): Promise<never> => {
+      const retryAfter = await failures.failed(address)
+      throw retryAfter > 0 ? tooManyFailures(failures, retryAfter) : error
+    }
     const presented = presentedKey(request)
     if (presented === undefined) {
-      throw new AppError(401, 'unauthorized', 'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
-        { headers: { 'www-authenticate': CHALLENGE } })
+      return await refuse(new AppError(401, 'unauthorized', 'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
+        { headers: { 'www-authenticate': CHALLENGE } }))
     }
     const result = await authenticate(db, presented)
     if (!result.ok) {
@@ -42,7 +56,7 @@ export function requireApiKey (db: Db, scope: Scope): onRequestAsyncHookHandler 
         unknown: 'The API key is not valid.',
         revoked: 'The API key has been revoked.'
       }[result.reason]
-      throw new AppError(401, 'unauthorized', detail, { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } })
+      return await refuse(new AppError(401, 'unauthorized', detail, { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } }))
     }
     if (!result.key.scopes.includes(scope)) {
       throw new AppError(403, 'forbidden', `This API key lacks the "${scope}" scope.`)

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { randomInt } from 'node:crypto'
+import { Writable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'node:test'
 import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.ts'
@@ -19,7 +21,7 @@ async function eventually (probe: () => Promise<number>, status: number, seconds
   return last
 }
 
-test('a database or Redis outage gives 503s and an unready service, then it recovers by itself', servers, async (t) => {
+test('a database outage gives 503s and an unready service, a Redis outage a degraded one; both recover by themselves', servers, async (t) => {
   const databaseUrl = await createPostgresDatabase(t)
   const pgProxy = await TcpProxy.start({ host: new URL(databaseUrl).hostname, port: Number(new URL(databaseUrl).port || 5432) })
   const redisProxy = await TcpProxy.start({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) })
@@ -48,12 +50,68 @@ test('a database or Redis outage gives 503s and an unready service, then it reco
   assert.equal(await eventually(catalogue, 200), 200)
   assert.equal(await eventually(ready, 200), 200)
 
+  // A Redis outage does not take the service down: rate limits are counted in this process meanwhile.
+  redisProxy.cut()
+  for (let i = 0; i < 5; i++) assert.equal(await calculator(), 200)
+  assert.equal(await catalogue(), 200)
+  const degraded = await app.inject('/health/ready')
+  assert.equal(degraded.statusCode, 200)
+  assert.deepEqual(degraded.json(), { status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } })
+  redisProxy.restore()
+  assert.equal(await eventually(async () => (await app.inject('/health/ready')).json().status === 'ready' ? 200 : 0, 200), 200)
+  assert.equal(await calculator(), 200)
+  assert.equal(await catalogue(), 200)
+})
+
+test('RATE_LIMIT_ON_REDIS_ERROR=deny: a Redis outage gives 503s and an unready service, then it recovers', servers, async (t) => {
+  const redisProxy = await TcpProxy.start({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) })
+  t.after(async () => { await redisProxy.close() })
+  const { app } = await buildTestApp(t, { env: { REDIS_URL: through(REDIS_URL, redisProxy), RATE_LIMIT_ON_REDIS_ERROR: 'deny' } })
+  const calculator = async () => (await app.inject('/api/v1/co2-calculator/ping')).statusCode
+  assert.equal(await calculator(), 200)
   redisProxy.cut()
   assert.equal(await eventually(calculator, 503), 503)
   assert.equal((await app.inject('/api/v1/co2-calculator/ping')).json().code, 'service_unavailable')
-  assert.equal(await ready(), 503)
+  assert.equal((await app.inject('/health/ready')).statusCode, 503)
   redisProxy.restore()
   assert.equal(await eventually(calculator, 200), 200)
-  assert.equal(await eventually(ready, 200), 200)
-  assert.equal(await catalogue(), 200)
+  assert.equal((await app.inject('/health/ready')).statusCode, 200)
+})
+
+test('without Redis, limits are counted per process (logged once, in a metric), and shared again when it is back', servers, async (t) => {
+  const redisProxy = await TcpProxy.start({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) })
+  t.after(async () => { await redisProxy.close() })
+  const lines: string[] = []
+  const logStream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const env = { RATE_LIMIT_CALCULATOR: '3' }
+  // Two instances over one Redis: `a` reaches it through the proxy, `b` directly.
+  const a = await buildTestApp(t, { logStream, env: { ...env, REDIS_URL: through(REDIS_URL, redisProxy) } })
+  const b = await buildTestApp(t, { env: { ...env, REDIS_URL } })
+  // Addresses of their own, so that other runs sharing this Redis server never count with these.
+  const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}`
+  const ping = async (instance: typeof a, from: string) => (await instance.app.inject({ url: '/api/v1/co2-calculator/ping', remoteAddress: from })).statusCode
+
+  redisProxy.cut()
+  const client = address()
+  assert.deepEqual([await ping(a, client), await ping(a, client), await ping(a, client), await ping(a, client)], [200, 200, 200, 429],
+    'the limit still holds, counted in the process')
+  assert.equal(await ping(b, client), 200, 'the instances no longer share the count')
+  for (let i = 0; i < 5; i++) await ping(a, address())
+  const fallbackLines = lines.filter((l) => /counted in this process/.test(l))
+  assert.equal(fallbackLines.length, 1, 'logged once')
+  assert.equal(JSON.parse(fallbackLines[0]!).level, 40, 'as a warning')
+  const metrics = (await a.app.inject('/metrics')).body
+  assert.ok(Number(/^tonne_rate_limit_local_total (\d+)/m.exec(metrics)?.[1]) >= 9, metrics)
+  assert.match(metrics, /^tonne_rate_limit_redis_degraded 1$/m)
+
+  redisProxy.restore()
+  // Back by itself: once `b` has used a fresh client's whole allowance in Redis, `a` refuses that client too.
+  const shared = async () => {
+    const fresh = address()
+    for (let i = 0; i < 3; i++) await ping(b, fresh)
+    return await ping(a, fresh)
+  }
+  assert.equal(await eventually(shared, 429), 429)
+  assert.equal(lines.filter((l) => /shared by every instance again/.test(l)).length, 1)
+  assert.match((await a.app.inject('/metrics')).body, /^tonne_rate_limit_redis_degraded 0$/m)
 })
