@@ -42,6 +42,8 @@ export interface Config {
   readonly corsOrigins: readonly string[]
   /** Keep built answers in memory (bounded); off only to measure the uncached path. */
   readonly answerCache: boolean
+  /** How long `tonne import` waits for another import to finish before giving up. */
+  readonly importLockWaitMs: number
   /** Limits on client connections, so that slow or idle clients cannot hold the server. */
   readonly http: {
     /** The whole request (headers and body) must arrive within this; else 408 and the connection closes. */
@@ -159,6 +161,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const headersTimeoutMs = seconds('HEADERS_TIMEOUT', 10, 3600)
   if (headersTimeoutMs > requestTimeoutMs) problems.push('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT')
   const keepAliveTimeoutMs = seconds('KEEP_ALIVE_TIMEOUT', 72, 3600)
+  const importLockWaitMs = seconds('IMPORT_LOCK_WAIT', 300, 86_400)
   const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
   if (maxConnections === undefined) problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
 
@@ -184,6 +187,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     },
     corsOrigins,
     answerCache: answerCache!,
+    importLockWaitMs,
     http: { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections: maxConnections! }
   })
 }

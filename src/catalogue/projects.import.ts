@@ -4,6 +4,7 @@ import { Compile } from 'typebox/compile'
 import { checkedImage, ImageContentError, MAX_IMAGE_BYTES } from '../media/image-content.ts'
 import { MEDIA_TYPES, type MediaStore } from '../media/media-store.ts'
 import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
+import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../store/import-lock.ts'
 import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
 import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
@@ -176,8 +177,13 @@ function vocabulary (records: readonly ImportRecord[], pick: (r: ImportRecord) =
 
 export interface ImportResult { imported: number, replaced: boolean, images: number }
 
+/** How long an import waits for another to finish, unless told otherwise (IMPORT_LOCK_WAIT's default). */
+export const IMPORT_LOCK_WAIT_MS = 300_000
+
 export interface ImportOptions {
   replace: boolean
+  /** Imports run one at a time: how long to wait for another, and what to say when waiting begins. */
+  lock?: Partial<ImportLockOptions>
   /** Folder that relative image paths are resolved against: the import file's folder. */
   baseDir?: string
   /** Where imported image files are copied. */
@@ -271,7 +277,8 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
   const sdgNumbers = await repository.sdgNumbersByNameId(db)
   const records = validateRecords(sources, sdgNumbers)
   const images = resolveImages(records, sources, options)
-  await db.transaction().execute(async (trx) => {
+  const lock = { waitMs: options.lock?.waitMs ?? IMPORT_LOCK_WAIT_MS, onWait: options.lock?.onWait }
+  await withImportLock(db, lock, async (trx) => {
     const vocabularies: Array<[VocabularyName, (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>]> = [
       ['registries', (r) => [r.registry]],
       ['standards', (r) => [r.standard]],
@@ -313,6 +320,8 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
     if (renamed) await refreshAllProjectJson(trx, { missingOnly: false })
     else await refreshProjectJson(trx, records.map((r) => r.id))
     await repository.bumpCatalogueVersion(trx)
+  }).catch((error: unknown) => {
+    throw error instanceof ImportLockTimeout ? new ImportError(error.message) : error
   })
   return { imported: records.length, replaced: options.replace, images: images.flat().filter((i) => i.media_key !== null).length }
 }
