@@ -12,7 +12,7 @@ import { MediaStore } from './media/media-store.ts'
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { exitOnStartupError, startCluster, startServer } from './server.ts'
-import { openStore, type Store } from './store/connect.ts'
+import { BATCH_STATEMENT_TIMEOUT_MS, openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
 import { VERSION } from './version.ts'
 
@@ -39,7 +39,7 @@ Settings come from environment variables (README, "Configuration").`
 
 /** Opens the configured database, brings it to the latest schema, runs `work`, and always closes it. */
 async function withStore<T> (work: (store: Store, migrated: string[]) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig())
+  const store = await openStore(loadConfig(), { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
   try {
     const { applied } = await migrateToLatest(store.db)
     return await work(store, applied)

@@ -11,6 +11,8 @@ export interface Config {
   readonly dataDir: string
   /** `postgres://…` selects PostgreSQL; unset keeps the embedded SQLite database in `dataDir`. */
   readonly databaseUrl: string | undefined
+  /** PostgreSQL statement timeout for requests; shorter than the shutdown grace, so a stop never cuts one off. */
+  readonly databaseStatementTimeoutMs: number
   readonly logLevel: LogLevel
   /** Base for absolute links (pagination); unset means "derive from the request's Host". */
   readonly publicUrl: string | undefined
@@ -56,6 +58,9 @@ export interface Config {
     readonly maxConnections: number
   }
 }
+
+/** How long a graceful stop may take before the process exits anyway (server.ts). */
+export const SHUTDOWN_GRACE_MS = 10_000
 
 /** When Redis fails: count rate limits in this process (`local`) or answer 503 (`deny`). */
 export const REDIS_ERROR_POLICIES = ['local', 'deny'] as const
@@ -162,6 +167,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   if (headersTimeoutMs > requestTimeoutMs) problems.push('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT')
   const keepAliveTimeoutMs = seconds('KEEP_ALIVE_TIMEOUT', 72, 3600)
   const importLockWaitMs = seconds('IMPORT_LOCK_WAIT', 300, 86_400)
+  // The client gives a silent server one second more than the statement timeout: both under the 10 s grace.
+  const databaseStatementTimeoutMs = seconds('DATABASE_STATEMENT_TIMEOUT', 5, (SHUTDOWN_GRACE_MS - 2000) / 1000)
   const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
   if (maxConnections === undefined) problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
 
@@ -173,6 +180,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     port: port!,
     dataDir,
     databaseUrl,
+    databaseStatementTimeoutMs,
     logLevel: logLevel as LogLevel,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     loadBundledCatalogue: loadBundledCatalogue!,

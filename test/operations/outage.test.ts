@@ -115,3 +115,37 @@ test('without Redis, limits are counted per process (logged once, in a metric), 
   assert.equal(lines.filter((l) => /shared by every instance again/.test(l)).length, 1)
   assert.match((await a.app.inject('/metrics')).body, /^tonne_rate_limit_redis_degraded 0$/m)
 })
+
+test('a stalled database (the line holds, nothing answers): 503 within the statement timeout, then at once, until it answers', servers, async (t) => {
+  const databaseUrl = await createPostgresDatabase(t)
+  const pgProxy = await TcpProxy.start({ host: new URL(databaseUrl).hostname, port: Number(new URL(databaseUrl).port || 5432) })
+  t.after(async () => { await pgProxy.close() })
+  const { app, inject } = await buildTestApp(t, {
+    records: fixtureProjects(),
+    env: { DATABASE_URL: through(databaseUrl, pgProxy), DATABASE_STATEMENT_TIMEOUT: '1' }
+  })
+  const timed = async (request: () => Promise<{ statusCode: number, json: () => { code: string } }>) => {
+    const started = performance.now()
+    const response = await request()
+    return { status: response.statusCode, code: response.json().code, ms: performance.now() - started }
+  }
+  const detail = async () => await inject('/api/v1/commerce/products/1/')
+  assert.equal((await detail()).statusCode, 200)
+
+  pgProxy.hold()
+  // A pooled connection's query gets no answer: it is given up after the statement timeout (1 s, plus 1 s
+  // for the line), not the 15 s it took before.
+  const first = await timed(detail)
+  assert.deepEqual([first.status, first.code], [503, 'service_unavailable'])
+  assert.ok(first.ms < 5000, `first answer after ${first.ms} ms`)
+  // From then on the database is known to be unreachable: 503 at once, without waiting on it again.
+  for (const request of [detail, detail, async () => await inject('/api/v1/commerce/products/'), async () => await app.inject('/health/ready')]) {
+    const next = await timed(request)
+    assert.deepEqual([next.status, next.code], [503, 'service_unavailable'])
+    assert.ok(next.ms < 1000, `503 after ${next.ms} ms`)
+  }
+  assert.equal((await app.inject('/api/v1/co2-calculator/ping')).statusCode, 200, 'the calculator does not need the database')
+
+  pgProxy.release()
+  assert.equal(await eventually(async () => (await detail()).statusCode, 200), 200)
+})
