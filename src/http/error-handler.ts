@@ -19,6 +19,12 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'service_unavailable'
 }
 
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', 'ERR_HTTP_HEADERS_SENT'])
+
+function clientWentAway (error: Error & { code?: unknown }): boolean {
+  return typeof error.code === 'string' && CLIENT_GONE.has(error.code)
+}
+
 export function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const body: Problem = {
     type: 'about:blank',
@@ -83,6 +89,15 @@ export function installErrorHandling (app: FastifyInstance): void {
   })
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    // Nothing more can be said once an answer is under way or the client has gone. A client that went
+    // away is routine (info); any other error is still logged as one.
+    if (reply.raw.headersSent || reply.raw.destroyed) {
+      if (clientWentAway(error)) request.log.info({ err: error }, 'the client went away before the answer was complete')
+      else request.log.error({ err: error }, 'request failed after its answer had begun or its client had gone')
+      reply.raw.destroy()
+      reply.hijack()
+      return
+    }
     if (error instanceof AppError) return sendProblem(request, reply, error)
     if (error.validation !== undefined) {
       return sendProblem(request, reply, fromValidation(error.validation as AjvError[], error.validationContext))
