@@ -15,13 +15,13 @@ import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import type { MediaLinker } from './catalogue/project.mapper.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
 import { requireApiKey } from './http/auth.ts'
-import { installErrorHandling } from './http/error-handler.ts'
+import { frameworkError, installErrorHandling } from './http/error-handler.ts'
 import { AppError, ProblemSchema, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { serializeRequest } from './http/log-redaction.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
-import { refuseControlCharacters } from './http/query-text.ts'
+import { checkRequestText } from './http/query-text.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import { cacheAnswersByUrl } from './http/response-cache.ts'
 import { MediaStore } from './media/media-store.ts'
@@ -67,6 +67,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false }
     },
     clientErrorHandler: rawClientError,
+    frameworkErrors: frameworkError,
     // Slow or idle clients cannot hold connections: the whole request must arrive within
     // REQUEST_TIMEOUT (headers within HEADERS_TIMEOUT), idle keep-alives close, and Node checks every second.
     requestTimeout: config.http.requestTimeoutMs,
@@ -77,7 +78,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
-  refuseControlCharacters(app)
+  checkRequestText(app)
   // While stopping, answers close their connection so a keep-alive client cannot hold the exit.
   let closing = false
   app.addHook('preClose', async () => { closing = true })

@@ -76,6 +76,17 @@ function fromValidation (errors: AjvError[], context: string | undefined): AppEr
 }
 
 /**
+ * Errors Fastify meets before routing (Fastify's `frameworkErrors` option), in the same problem body:
+ * a path that is not validly percent-encoded is a 400; a path segment longer than any id or media key
+ * names nothing, so it is a 404 like any other malformed id.
+ */
+export function frameworkError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0] ?? '/'
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(request, reply, AppError.notFound(`No resource at ${path.slice(0, 200)}.`))
+  return sendProblem(request, reply, new AppError(400, 'bad_request', 'The request path is not validly percent-encoded (UTF-8).'))
+}
+
+/**
  * One error body for everything: AppErrors, schema validation, Fastify's own 4xx errors,
  * unknown paths (404), known paths with another method (405 + Allow) and crashes (500,
  * logged with the stack, answered without it).

@@ -47,6 +47,34 @@ forEachDatabase((database) => {
       }
     })
 
+    test('a path that is not validly percent-encoded is a 400, an over-long path segment a 404, both in the problem shape', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      for (const [url, status] of [[`${LIST}%FF%FE/`, 400], ['/media/%ED%A0%80', 400], ['/media/%C0%80.svg?expires=1&signature=0', 400],
+        [`${LIST}${'9'.repeat(300)}/`, 404]] as const) {
+        const response = await inject(url)
+        assert.equal(response.statusCode, status, url)
+        assert.match(response.headers['content-type'] as string, /^application\/problem\+json/, url)
+        assert.equal(response.json().status, status)
+        assert.equal(typeof response.json().request_id, 'string')
+      }
+    })
+
+    test('numbers must be written as plain decimals: Infinity, 1e400, 0x10 are a 400 (a 404 as a path id), on both databases', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      for (const query of ['limit=Infinity', 'offset=Infinity', 'offset=-Infinity', 'offset=1e400', 'limit=0x10', 'limit=1e1', 'limit=NaN']) {
+        const response = await inject(`${LIST}?${query}`)
+        assert.equal(response.statusCode, 400, `${query}: ${response.body}`)
+        assert.equal(response.json().parameter, query.split('=')[0])
+      }
+      for (const id of ['Infinity', '-Infinity', '1e400', '1e3', '0x1', 'NaN']) {
+        const response = await inject(`${LIST}${id}/`)
+        assert.equal(response.statusCode, 404, `${id}: ${response.body}`)
+        assert.equal(response.json().code, 'not_found')
+      }
+      assert.equal((await inject(`${LIST}?limit=2&offset=1`)).json().results.length, 2)
+      assert.equal((await inject(`${LIST}1/`)).statusCode, 200)
+    })
+
     test('ordinary text (accents, symbols, emoji, spaces) is still accepted', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
       assert.deepEqual((await inject(`${LIST}?search=${encodeURIComponent('énergie verte')}`)).json().count, 1)
