@@ -116,10 +116,12 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   app.addHook('onClose', async () => { counters.close() })
   const dependencies: Dependency[] = [{ name: 'database', check: async () => { await store.ping() } }]
   if (redis !== undefined) {
-    dependencies.push({ name: 'redis', check: async () => await redis.ping(), optional: config.rateLimits.onRedisError === 'local' })
+    const optional = config.rateLimits.onRedisError === 'local'
+    dependencies.push({ name: 'redis', check: async () => await redis.ping(), optional })
   }
   await app.register(healthRoutes, { dependencies })
-  registerMetrics(app, () => store.poolStats(), () => ({ localCounts: counters.localCounts, degraded: counters.degraded }))
+  registerMetrics(app, () => store.poolStats(),
+    () => ({ localCounts: counters.localCounts, degraded: counters.degraded }))
 
   const media = new MediaStore(config.media.dir)
   await writeSdgIcons(store.db, media)
@@ -141,7 +143,8 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   }
 
   await app.register(async (catalogue) => {
-    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read', new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)))
+    const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
+    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read', failures))
     await registerRateLimit(catalogue, {
       name: 'catalogue',
       counters,

@@ -90,10 +90,12 @@ async function main (argv: string[]): Promise<void> {
       const media = new MediaStore(config.media.dir)
       const lock = {
         waitMs: config.importLockWaitMs,
-        onWait: () => console.error(`Another import is running; waiting for it to finish (at most ${config.importLockWaitMs / 1000} s, IMPORT_LOCK_WAIT)…`)
+        onWait: () => console.error('Another import is running; waiting for it to finish ' +
+          `(at most ${config.importLockWaitMs / 1000} s, IMPORT_LOCK_WAIT)…`)
       }
       const result = await withStore(async (store) =>
-        await importProjects(store.db, text, { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media, lock }))
+        await importProjects(store.db, text,
+          { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media, lock }))
       console.log(`Imported ${result.imported} projects${result.images > 0 ? ` and ${result.images} image files` : ''}` +
         `${result.replaced ? ' (the catalogue was replaced)' : ''}.`)
       return

@@ -170,7 +170,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   // The client gives a silent server one second more than the statement timeout: both under the 10 s grace.
   const databaseStatementTimeoutMs = seconds('DATABASE_STATEMENT_TIMEOUT', 5, (SHUTDOWN_GRACE_MS - 2000) / 1000)
   const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
-  if (maxConnections === undefined) problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
+  if (maxConnections === undefined) {
+    problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
+  }
 
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './var')

@@ -216,7 +216,9 @@ function readImageFile (baseDir: string, url: string): Buffer {
     // O_NONBLOCK: a FIFO planted under an image name must not hang the import.
     fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
   } catch (error) {
-    if ((error as { code?: string }).code === 'ELOOP') throw new Error(`${quoted} is a symbolic link; links are never followed`)
+    if ((error as { code?: string }).code === 'ELOOP') {
+      throw new Error(`${quoted} is a symbolic link; links are never followed`)
+    }
     throw new Error(`${quoted} cannot be read (${(error as { code?: string }).code ?? 'error'})`)
   }
   try {
@@ -256,7 +258,9 @@ function resolveImages (records: readonly ImportRecord[], sources: readonly Sour
         try {
           content = checkedImage(extension, readImageFile(baseDir!, image.url))
         } catch (error) {
-          fail(error instanceof ImageContentError ? `${JSON.stringify(image.url)} ${error.message}` : (error as Error).message)
+          fail(error instanceof ImageContentError
+            ? `${JSON.stringify(image.url)} ${error.message}`
+            : (error as Error).message)
         }
         checked.set(key, content!)
       }

@@ -26,8 +26,9 @@ function presentedKey (request: FastifyRequest): string | undefined {
 }
 
 function tooManyFailures (limiter: FailedAuthLimiter, retryAfter: number): AppError {
-  return new AppError(429, 'rate_limited', `Too many failed API key checks from this address (the limit is ${limiter.max} per ` +
-    `minute). Retry in ${retryAfter} s.`, { headers: { 'retry-after': String(retryAfter) } })
+  const detail = `Too many failed API key checks from this address (the limit is ${limiter.max} per minute). ` +
+    `Retry in ${retryAfter} s.`
+  return new AppError(429, 'rate_limited', detail, { headers: { 'retry-after': String(retryAfter) } })
 }
 
 /**
@@ -46,7 +47,8 @@ export function requireApiKey (db: Db, scope: Scope, failures: FailedAuthLimiter
     }
     const presented = presentedKey(request)
     if (presented === undefined) {
-      return await refuse(new AppError(401, 'unauthorized', 'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
+      return await refuse(new AppError(401, 'unauthorized',
+        'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
         { headers: { 'www-authenticate': CHALLENGE } }))
     }
     const result = await authenticate(db, presented)
@@ -56,7 +58,8 @@ export function requireApiKey (db: Db, scope: Scope, failures: FailedAuthLimiter
         unknown: 'The API key is not valid.',
         revoked: 'The API key has been revoked.'
       }[result.reason]
-      return await refuse(new AppError(401, 'unauthorized', detail, { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } }))
+      return await refuse(new AppError(401, 'unauthorized', detail,
+        { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } }))
     }
     if (!result.key.scopes.includes(scope)) {
       throw new AppError(403, 'forbidden', `This API key lacks the "${scope}" scope.`)

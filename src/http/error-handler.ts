@@ -19,7 +19,8 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'service_unavailable'
 }
 
-const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', 'ERR_HTTP_HEADERS_SENT'])
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED',
+  'ERR_HTTP_HEADERS_SENT'])
 
 function clientWentAway (error: Error & { code?: unknown }): boolean {
   return typeof error.code === 'string' && CLIENT_GONE.has(error.code)
@@ -82,8 +83,10 @@ function fromValidation (errors: AjvError[], context: string | undefined): AppEr
  */
 export function frameworkError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = request.url.split('?')[0] ?? '/'
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(request, reply, AppError.notFound(`No resource at ${path.slice(0, 200)}.`))
-  return sendProblem(request, reply, new AppError(400, 'bad_request', 'The request path is not validly percent-encoded (UTF-8).'))
+  const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? AppError.notFound(`No resource at ${path.slice(0, 200)}.`)
+    : new AppError(400, 'bad_request', 'The request path is not validly percent-encoded (UTF-8).')
+  return sendProblem(request, reply, problem)
 }
 
 /**

@@ -35,7 +35,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ dependencies: Dependency[
     schema: {
       tags: ['operations'],
       summary: 'Readiness: the database and (when configured) Redis answer',
-      description: '"degraded" (still 200) when Redis does not answer and rate limits are counted per process meanwhile.',
+      description: '"degraded" (still 200) when Redis does not answer and rate limits are counted per process ' +
+        'meanwhile.',
       response: {
         200: Type.Object({
           status: Type.Union([Type.Literal('ready'), Type.Literal('degraded')]),
@@ -48,10 +49,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ dependencies: Dependency[
     const results = await Promise.allSettled(dependencies.map(async (d) => { await withTimeout(d.check()) }))
     const failing = dependencies.filter((_d, i) => results[i]!.status === 'rejected')
     const required = failing.filter((d) => d.optional !== true).map((d) => d.name)
-    if (required.length > 0) throw new AppError(503, 'service_unavailable', `Not ready: ${required.join(' and ')} unreachable.`)
+    if (required.length > 0) {
+      throw new AppError(503, 'service_unavailable', `Not ready: ${required.join(' and ')} unreachable.`)
+    }
     return {
       status: failing.length > 0 ? 'degraded' as const : 'ready' as const,
-      checks: Object.fromEntries(dependencies.map((d) => [d.name, failing.includes(d) ? 'unavailable' as const : 'ok' as const]))
+      checks: Object.fromEntries(dependencies.map((d) =>
+        [d.name, failing.includes(d) ? 'unavailable' as const : 'ok' as const]))
     }
   })
 }

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 
 // Query parameters whose values are credentials by their name alone, whatever they hold.
-const SECRET_NAMES = new Set(['api_key', 'apikey', 'api-key', 'key', 'token', 'access_token', 'refresh_token', 'id_token',
-  'auth', 'authorization', 'password', 'passwd', 'secret', 'client_secret', 'signature', 'sig'])
+const SECRET_NAMES = new Set(['api_key', 'apikey', 'api-key', 'key', 'token', 'access_token', 'refresh_token',
+  'id_token', 'auth', 'authorization', 'password', 'passwd', 'secret', 'client_secret', 'signature', 'sig'])
 // An API key (tonne_<id>_<secret>), also a truncated or mistyped one, wherever it stands.
 const KEY_SHAPED = /tonne_[A-Za-z0-9]+_[A-Za-z0-9_-]{4,}/i
 export const REDACTED = '[redacted]'
@@ -22,7 +22,9 @@ function decoded (text: string): string {
 export function redactUrl (url: string): string {
   const queryAt = url.indexOf('?')
   const path = queryAt === -1 ? url : url.slice(0, queryAt)
-  const redactedPath = path.split('/').map((segment) => KEY_SHAPED.test(decoded(segment)) ? REDACTED : segment).join('/')
+  const redactedPath = path.split('/')
+    .map((segment) => KEY_SHAPED.test(decoded(segment)) ? REDACTED : segment)
+    .join('/')
   if (queryAt === -1) return redactedPath
   const query = url.slice(queryAt + 1).split('&').map((part) => {
     const equals = part.indexOf('=')

@@ -10,7 +10,9 @@ export interface RateLimitState { localCounts: number, degraded: boolean }
  * database pool use, rate limits counted without Redis, and the process defaults. One registry per
  * app, so tests never share one.
  */
-export function registerMetrics (app: FastifyInstance, poolStats: () => PoolStats, rateLimits: () => RateLimitState): void {
+export function registerMetrics (
+  app: FastifyInstance, poolStats: () => PoolStats, rateLimits: () => RateLimitState
+): void {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'tonne_' })
   const requests = new Counter({

@@ -12,8 +12,8 @@ const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,3})?$/
 function checkControl (name: string, value: unknown): void {
   const values = Array.isArray(value) ? value : [value]
   if (CONTROL.test(name) || values.some((v) => typeof v === 'string' && CONTROL.test(v))) {
-    throw AppError.invalidParameter(name, `${JSON.stringify(name)} holds a control character (such as NUL, a tab or a line break); ` +
-      'no parameter takes one.')
+    throw AppError.invalidParameter(name, `${JSON.stringify(name)} holds a control character ` +
+      '(such as NUL, a tab or a line break); no parameter takes one.')
   }
 }
 
@@ -42,7 +42,8 @@ function isNumber (kind: NumberKind, text: string): boolean {
  */
 export function checkRequestText (app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) checkControl(name, value)
+    const query = (request.query ?? {}) as Record<string, unknown>
+    for (const [name, value] of Object.entries(query)) checkControl(name, value)
   })
   app.addHook('onRoute', (route) => {
     const query = numberFields(route.schema?.querystring)
@@ -56,12 +57,15 @@ export function checkRequestText (app: FastifyInstance): void {
       for (const [name, kind] of query) {
         const value = (request.query as Record<string, unknown>)[name]
         if (typeof value === 'string' && value.trim() !== '' && !isNumber(kind, value)) {
-          throw AppError.invalidParameter(name, `${name} must be ${kind === 'integer' ? 'a whole number' : 'a finite decimal number'} ` +
-            `written in digits (got ${JSON.stringify(value.slice(0, 40))}).`)
+          const number = kind === 'integer' ? 'a whole number' : 'a finite decimal number'
+          throw AppError.invalidParameter(name,
+            `${name} must be ${number} written in digits (got ${JSON.stringify(value.slice(0, 40))}).`)
         }
       }
     }
-    const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]
+    const existing = route.preValidation === undefined
+      ? []
+      : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]
     route.preValidation = [...existing, check]
   })
 }

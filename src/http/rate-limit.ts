@@ -76,7 +76,8 @@ export class RateLimitCounters {
 
   #fallBack (error: Error): void {
     if (this.degraded) return
-    this.#log.warn({ err: error }, 'Redis is unreachable: rate limits are counted in this process until it answers again')
+    this.#log.warn({ err: error },
+      'Redis is unreachable: rate limits are counted in this process until it answers again')
     this.#probe = setInterval(() => {
       this.#redis!.ping().then(() => {
         if (!this.degraded) return
@@ -156,7 +157,10 @@ export class FailedAuthLimiter {
   /** Counts a failure; returns the seconds to wait when the address has now gone over the limit, else 0. */
   async failed (address: string): Promise<number> {
     const state = await new Promise<CounterState>((resolve, reject) => {
-      this.#store.incr(address, (error, counted) => { error === null ? resolve(counted!) : reject(error) }, WINDOW_MS, this.#max)
+      this.#store.incr(address, (error, counted) => {
+        if (error === null) resolve(counted!)
+        else reject(error)
+      }, WINDOW_MS, this.#max)
     })
     if (state.current <= this.#max) return 0
     if (this.#blockedUntil.size >= LOCAL_KEYS) this.#blockedUntil.clear()

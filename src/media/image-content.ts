@@ -57,6 +57,8 @@ export function checkedImage (extension: string, bytes: Buffer): Buffer {
   }
   const raster = RASTER[kind]
   if (raster === undefined) throw new ImageContentError('has an unsupported type')
-  if (!raster.matches(bytes)) throw new ImageContentError(`is not ${raster.name} image (its bytes do not start as one does)`)
+  if (!raster.matches(bytes)) {
+    throw new ImageContentError(`is not ${raster.name} image (its bytes do not start as one does)`)
+  }
   return bytes
 }

@@ -23,9 +23,9 @@ export class UnsafeSvgError extends Error {
 }
 
 const FILTER_PRIMITIVES = ['feBlend', 'feColorMatrix', 'feComponentTransfer', 'feComposite', 'feConvolveMatrix',
-  'feDiffuseLighting', 'feDisplacementMap', 'feDistantLight', 'feDropShadow', 'feFlood', 'feFuncA', 'feFuncB', 'feFuncG',
-  'feFuncR', 'feGaussianBlur', 'feMerge', 'feMergeNode', 'feMorphology', 'feOffset', 'fePointLight', 'feSpecularLighting',
-  'feSpotLight', 'feTile', 'feTurbulence']
+  'feDiffuseLighting', 'feDisplacementMap', 'feDistantLight', 'feDropShadow', 'feFlood', 'feFuncA', 'feFuncB',
+  'feFuncG', 'feFuncR', 'feGaussianBlur', 'feMerge', 'feMergeNode', 'feMorphology', 'feOffset', 'fePointLight',
+  'feSpecularLighting', 'feSpotLight', 'feTile', 'feTurbulence']
 
 // No script, foreignObject, animation (animate/set can rewrite href to javascript:), feImage,
 // a (kept as a plain group), or anything that loads another document.
@@ -75,7 +75,8 @@ export function isSafeCss (css: string): boolean {
     if (!CSS_FUNCTIONS.has(name)) return false
     if (name === 'url') {
       const end = css.indexOf(')', match.index + match[0].length)
-      const target = css.slice(match.index + match[0].length, end === -1 ? undefined : end).trim().replace(/^(['"])(.*)\1$/, '$2')
+      const inside = css.slice(match.index + match[0].length, end === -1 ? undefined : end)
+      const target = inside.trim().replace(/^(['"])(.*)\1$/, '$2')
       if (!FRAGMENT.test(target)) return false
     }
   }
@@ -130,7 +131,8 @@ function clean (node: Node): void {
       // A link becomes a plain group: its drawing stays, nothing to follow.
       const group = element.ownerDocument!.createElementNS(SVG_NS, 'g')
       for (const attribute of [...element.attributes]) {
-        if (attribute.localName !== 'href' && attribute.localName !== 'target') group.setAttributeNS(attribute.namespaceURI, attribute.name, attribute.value)
+        if (attribute.localName === 'href' || attribute.localName === 'target') continue
+        group.setAttributeNS(attribute.namespaceURI, attribute.name, attribute.value)
       }
       while (element.firstChild !== null) group.appendChild(element.firstChild)
       node.replaceChild(group, element)
@@ -149,7 +151,9 @@ function clean (node: Node): void {
 /** The sanitised SVG document (UTF-8 text), or an UnsafeSvgError saying why the file is refused. */
 export function sanitiseSvg (text: string): string {
   // Entity declarations can expand without bound or pull in other files; an SVG never needs them.
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new UnsafeSvgError('has a DOCTYPE; SVG files with DOCTYPE or entity declarations are not accepted')
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
+    throw new UnsafeSvgError('has a DOCTYPE; SVG files with DOCTYPE or entity declarations are not accepted')
+  }
   let document
   let reason: string | undefined
   try {
@@ -165,7 +169,8 @@ export function sanitiseSvg (text: string): string {
   }
   const root = document.documentElement
   if (root === null || root.namespaceURI !== SVG_NS || root.localName !== 'svg') {
-    throw new UnsafeSvgError(`is not an SVG image (its root element is ${root === null ? 'missing' : `<${root.nodeName}>`})`)
+    const found = root === null ? 'missing' : `<${root.nodeName}>`
+    throw new UnsafeSvgError(`is not an SVG image (its root element is ${found})`)
   }
   if (!cleanAttributes(root)) throw new UnsafeSvgError('is not an SVG image')
   clean(root)

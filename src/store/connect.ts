@@ -35,10 +35,13 @@ export interface StoreOptions {
 }
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
-export async function openStore (config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseStatementTimeoutMs'>>,
-  options: StoreOptions = {}): Promise<Store> {
+export async function openStore (
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseStatementTimeoutMs'>>,
+  options: StoreOptions = {}
+): Promise<Store> {
   if (config.databaseUrl === undefined) return openSqliteStore(config.dataDir)
-  return openPostgres(config.databaseUrl, options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
+  return openPostgres(config.databaseUrl,
+    options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
 }
 
 function openSqliteStore (dataDir: string): Store {

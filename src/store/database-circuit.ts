@@ -65,7 +65,9 @@ export class DatabaseCircuit {
 
   /** `pool` as Kysely's PostgresDialect takes it, with every connection and query guarded. */
   wrap (pool: pg.Pool): PostgresPool {
-    const failed = (error: unknown): void => { if (isUnreachable(error) && !(error instanceof DatabaseUnavailableError)) this.trip() }
+    const failed = (error: unknown): void => {
+      if (isUnreachable(error) && !(error instanceof DatabaseUnavailableError)) this.trip()
+    }
     return {
       connect: async (): Promise<PostgresPoolClient> => {
         if (this.#open) throw new DatabaseUnavailableError()

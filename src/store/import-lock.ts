@@ -34,7 +34,9 @@ function isSqliteBusy (error: unknown): boolean {
  * (BEGIN IMMEDIATE). Both are released by the database itself if the process dies. Waits at most
  * `waitMs` for another holder, then throws ImportLockTimeout; nothing has been written then.
  */
-export async function withImportLock<T> (db: Db, options: ImportLockOptions, work: (trx: Db) => Promise<T>): Promise<T> {
+export async function withImportLock<T> (
+  db: Db, options: ImportLockOptions, work: (trx: Db) => Promise<T>
+): Promise<T> {
   const deadline = Date.now() + options.waitMs
   let waiting = false
   const wait = async (pause: boolean): Promise<void> => {
@@ -47,7 +49,8 @@ export async function withImportLock<T> (db: Db, options: ImportLockOptions, wor
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
     return await db.transaction().execute(async (trx) => {
       for (;;) {
-        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${LOCK_CLASS}, ${LOCK_IMPORTS}) as locked`.execute(trx)
+        const { rows } = await sql<{ locked: boolean }>`
+          select pg_try_advisory_xact_lock(${LOCK_CLASS}, ${LOCK_IMPORTS}) as locked`.execute(trx)
         if (rows[0]?.locked === true) break
         await wait(true)
       }
