@@ -53,7 +53,9 @@ export function startTonne (args: string[], env: Record<string, string>): Runnin
       resolve(found)
       return true
     }
-    const exited = () => { if (!look()) reject(new Error(`tonne ${args.join(' ')} exited without printing ${pattern}:\n${stderr}`)) }
+    const exited = () => {
+      if (!look()) reject(new Error(`tonne ${args.join(' ')} exited without printing ${pattern}:\n${stderr}`))
+    }
     if (look()) return
     output.on('text', look)
     output.on('exit', exited)

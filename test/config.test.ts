@@ -20,8 +20,8 @@ test('the hardening settings refuse bad values with a clear message (exit code 2
   })
   assert.equal(result.code, 2)
   assert.match(result.stderr, /Invalid configuration/)
-  for (const name of ['REQUEST_TIMEOUT', 'HEADERS_TIMEOUT', 'KEEP_ALIVE_TIMEOUT', 'MAX_CONNECTIONS', 'RATE_LIMIT_ON_REDIS_ERROR', 'AUTH_FAILURE_LIMIT', 'IMPORT_LOCK_WAIT',
-    'DATABASE_STATEMENT_TIMEOUT']) {
+  for (const name of ['REQUEST_TIMEOUT', 'HEADERS_TIMEOUT', 'KEEP_ALIVE_TIMEOUT', 'MAX_CONNECTIONS',
+    'RATE_LIMIT_ON_REDIS_ERROR', 'AUTH_FAILURE_LIMIT', 'IMPORT_LOCK_WAIT', 'DATABASE_STATEMENT_TIMEOUT']) {
     assert.match(result.stderr, new RegExp(`${name} must be`), name)
   }
   const longer = await tonne(['migrate'], { ...env, REQUEST_TIMEOUT: '5', HEADERS_TIMEOUT: '6' })

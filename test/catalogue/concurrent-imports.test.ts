@@ -64,12 +64,13 @@ forEachDatabase((database) => {
       assert.equal(await ws.count(), 100)
     })
 
-    test('an import that waits longer than IMPORT_LOCK_WAIT gives up with a clear message and changes nothing', async (t) => {
+    test('an import that waits longer than IMPORT_LOCK_WAIT gives up, says so and changes nothing', async (t) => {
       const ws = await workspace(t, database)
       const release = await ws.hold()
       const env = { ...ws.env, IMPORT_LOCK_WAIT: '1' }
       // On PostgreSQL the first to take the import lock waits inside it (the table is held); the other gives up.
-      const imports = (database === 'sqlite' ? ws.files.slice(0, 1) : ws.files).map((file) => startTonne(['import', file], env))
+      const files = database === 'sqlite' ? ws.files.slice(0, 1) : ws.files
+      const imports = files.map((file) => startTonne(['import', file], env))
       const gaveUp = await Promise.any(imports.map(async (run) => {
         const result = await run.exit
         if (result.code === 0) throw new Error('imported')

@@ -25,7 +25,7 @@ const NAMES = [
 const records = NAMES.map((name, i) => project(i + 1, { name, symbol: `S${i + 1}`, external_id: `E${i + 1}` }))
 const searchText = records.map((r) => [r.name, r.symbol, r.external_id, r.project_developer].join('\n').toLowerCase())
 
-/** What the docs promise: a case-insensitive substring of name, symbol, external id or developer; blank means no filter. */
+/** What the docs promise: a case-insensitive substring of name, symbol, external id or developer; blank: no filter. */
 function expectedIds (term: string): number[] {
   const needle = term.trim().toLowerCase()
   return records.filter((_r, i) => needle === '' || searchText[i]!.includes(needle)).map((r) => r.id)
@@ -35,7 +35,9 @@ forEachDatabase((database) => {
   describe(`search terms are data, never syntax [${database}]`, () => {
     test('short terms with % _ and \\ match those characters literally (the LIKE path on SQLite)', async (t) => {
       const { inject } = await buildTestApp(t, { database, records })
-      const cases: Array<[string, number[]]> = [['%', [1]], ['_', [2]], ['\\', [3]], ['0%', [1]], ['e_', [2]], ['k\\', [3]], ['_%', []], ['%%', []]]
+      const cases: Array<[string, number[]]> = [
+        ['%', [1]], ['_', [2]], ['\\', [3]], ['0%', [1]], ['e_', [2]], ['k\\', [3]], ['_%', []], ['%%', []]
+      ]
       for (const [term, expected] of cases) {
         const response = await inject(`${LIST}?search=${encodeURIComponent(term)}`)
         assert.equal(response.statusCode, 200, term)
@@ -48,7 +50,8 @@ forEachDatabase((database) => {
       const cases: Array<[string, number[]]> = [
         ['"quoted"', [4]], ['"', [4]], ['""', []], ['star*', [5]], ['*', [5]], ['near(river', [6]], ['near', [6]],
         ['co-op', [7]], ['-op', [7]], ['key:value', [8]], [':v', [8]], ['or trees and not', [9]], ['not', [9]],
-        ['{column}', [10]], ['^caret', [10]], ['"quoted" forest', [4]], ['forest"', []], ['(', [6]], ['   plain hills ', [11]]
+        ['{column}', [10]], ['^caret', [10]], ['"quoted" forest', [4]], ['forest"', []], ['(', [6]],
+        ['   plain hills ', [11]]
       ]
       for (const [term, expected] of cases) {
         const response = await inject(`${LIST}?search=${encodeURIComponent(term)}`)
@@ -59,11 +62,14 @@ forEachDatabase((database) => {
 
     test('property: any term over a hostile alphabet finds exactly the projects containing it', async (t) => {
       const { inject } = await buildTestApp(t, { database, records })
-      const alphabet = fc.constantFrom(...'ae"*%_\\-:()^{}NEAROT .0'.split(''), 'near', 'or', 'and', 'not', 'quoted', 'co-op')
-      await fc.assert(fc.asyncProperty(fc.array(alphabet, { maxLength: 6 }).map((parts) => parts.join('')), async (term) => {
+      const alphabet = fc.constantFrom(...'ae"*%_\\-:()^{}NEAROT .0'.split(''), 'near', 'or', 'and', 'not', 'quoted',
+        'co-op')
+      const terms = fc.array(alphabet, { maxLength: 6 }).map((parts) => parts.join(''))
+      await fc.assert(fc.asyncProperty(terms, async (term) => {
         const response = await inject(`${LIST}?search=${encodeURIComponent(term)}&limit=1000`)
         assert.equal(response.statusCode, 200, `${JSON.stringify(term)}: ${response.body}`)
-        assert.deepEqual(response.json().results.map((r: { id: number }) => r.id), expectedIds(term), JSON.stringify(term))
+        const found = response.json().results.map((r: { id: number }) => r.id)
+        assert.deepEqual(found, expectedIds(term), JSON.stringify(term))
       }), { numRuns: 150, seed: 20261123 })
     })
   })

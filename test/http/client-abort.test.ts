@@ -14,8 +14,9 @@ test('clients that leave during compressed answers cause no error-level log and 
   const { app, baseUrl, key } = await startService(t, {
     bundled: true, logStream, env: { RATE_LIMIT_CATALOGUE: '100000', RATE_LIMIT_CALCULATOR: '100000' }
   })
-  const paths = ['/api/v1/co2-calculator/countries', '/api/v1/commerce/products/?limit=1000', '/api/v1/co2-calculator/countries',
-    '/explorer/vendor/countries-110m.json', '/api/v1/co2-calculator/config?country_code=DEU', '/openapi.json']
+  const paths = ['/api/v1/co2-calculator/countries', '/api/v1/commerce/products/?limit=1000',
+    '/api/v1/co2-calculator/countries', '/explorer/vendor/countries-110m.json',
+    '/api/v1/co2-calculator/config?country_code=DEU', '/openapi.json']
   const encodings = ['br', 'gzip', 'deflate']
   let aborted = 0
   for (let wave = 0; wave < 10; wave++) {
@@ -25,7 +26,9 @@ test('clients that leave during compressed answers cause no error-level log and 
       try {
         const response = await fetch(`${baseUrl}${paths[i % paths.length]}`, {
           signal: controller.signal,
-          headers: { authorization: `Bearer ${key}`, 'accept-encoding': encodings[i % encodings.length]!, connection: 'close' }
+          headers: {
+            authorization: `Bearer ${key}`, 'accept-encoding': encodings[i % encodings.length]!, connection: 'close'
+          }
         })
         await response.arrayBuffer()
       } catch {
@@ -37,11 +40,13 @@ test('clients that leave during compressed answers cause no error-level log and 
   }
   assert.ok(aborted > 50, `${aborted} requests were aborted`)
   // Let the server finish with what it took in: no connection left, and the log quiet for a while.
-  const connections = async () => await new Promise<number>((resolve) => app.server.getConnections((_error, count) => resolve(count)))
+  const connections = async () =>
+    await new Promise<number>((resolve) => app.server.getConnections((_error, count) => resolve(count)))
   for (let deadline = Date.now() + 20_000, seen = -1; Date.now() < deadline; await sleep(100)) {
     if (await connections() === 0 && lines.length === seen) break
     seen = lines.length
   }
-  const problems = lines.map((l) => JSON.parse(l) as { level: number, msg: string }).filter((l) => l.level >= 50 || /already sent/.test(l.msg))
+  const problems = lines.map((l) => JSON.parse(l) as { level: number, msg: string })
+    .filter((l) => l.level >= 50 || /already sent/.test(l.msg))
   assert.deepEqual(problems, [])
 })

@@ -14,8 +14,10 @@ forEachDatabase((database) => {
   describe(`query values with control characters are a 400 naming the parameter [${database}]`, () => {
     test('the outside test\'s cases: NUL in search, location, registry, credit_type and rating', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
-      for (const [parameter, value] of [['search', '%00'], ['search', 'a%00b'], ['search', 'kariba%00forest'], ['location', 'a%00'],
-        ['registry', '%00'], ['credit_type', '%00'], ['rating', 'x%00'], ['ordering', 'name%00'], ['limit', '5%00'], ['in_sale', 'true%00']]) {
+      const cases = [['search', '%00'], ['search', 'a%00b'], ['search', 'kariba%00forest'], ['location', 'a%00'],
+        ['registry', '%00'], ['credit_type', '%00'], ['rating', 'x%00'], ['ordering', 'name%00'], ['limit', '5%00'],
+        ['in_sale', 'true%00']]
+      for (const [parameter, value] of cases) {
         const response = await inject(`${LIST}?${parameter}=${value}`)
         assert.equal(response.statusCode, 400, `${parameter}=${value}: ${response.body}`)
         assert.match(response.headers['content-type'] as string, /^application\/problem\+json/)
@@ -47,9 +49,10 @@ forEachDatabase((database) => {
       }
     })
 
-    test('a path that is not validly percent-encoded is a 400, an over-long path segment a 404, both in the problem shape', async (t) => {
+    test('a path not validly percent-encoded is a 400, an over-long path segment a 404, as problems', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
-      for (const [url, status] of [[`${LIST}%FF%FE/`, 400], ['/media/%ED%A0%80', 400], ['/media/%C0%80.svg?expires=1&signature=0', 400],
+      for (const [url, status] of [[`${LIST}%FF%FE/`, 400], ['/media/%ED%A0%80', 400],
+        ['/media/%C0%80.svg?expires=1&signature=0', 400],
         [`${LIST}${'9'.repeat(300)}/`, 404]] as const) {
         const response = await inject(url)
         assert.equal(response.statusCode, status, url)
@@ -59,9 +62,11 @@ forEachDatabase((database) => {
       }
     })
 
-    test('numbers must be written as plain decimals: Infinity, 1e400, 0x10 are a 400 (a 404 as a path id), on both databases', async (t) => {
+    test('numbers must be plain decimals: Infinity, 1e400, 0x10 are a 400 (a 404 as a path id)', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
-      for (const query of ['limit=Infinity', 'offset=Infinity', 'offset=-Infinity', 'offset=1e400', 'limit=0x10', 'limit=1e1', 'limit=NaN']) {
+      const queries = ['limit=Infinity', 'offset=Infinity', 'offset=-Infinity', 'offset=1e400', 'limit=0x10',
+        'limit=1e1', 'limit=NaN']
+      for (const query of queries) {
         const response = await inject(`${LIST}?${query}`)
         assert.equal(response.statusCode, 400, `${query}: ${response.body}`)
         assert.equal(response.json().parameter, query.split('=')[0])

@@ -35,7 +35,8 @@ async function watch (socket: net.Socket): Promise<Connection> {
   socket.on('data', (chunk) => { text += String(chunk) })
   socket.on('error', () => undefined)
   const closed = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server kept the connection open for ${BOUND_MS} ms`)), BOUND_MS)
+    const open = new Error(`the server kept the connection open for ${BOUND_MS} ms`)
+    const timer = setTimeout(() => reject(open), BOUND_MS)
     socket.on('close', () => { clearTimeout(timer); resolve() })
   })
   await once(socket, 'connect')
@@ -89,7 +90,9 @@ test('connections past MAX_CONNECTIONS are refused; a slot frees when one closes
   const { port, baseUrl } = await startService(t, { env: { MAX_CONNECTIONS: '3', KEEP_ALIVE_TIMEOUT: '60' } })
   // Three clients each hold a connection open (a request in flight, its body still coming).
   const held = await Promise.all(Array.from({ length: 3 }, async () => await connect(port)))
-  for (const connection of held) connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\nContent-Length: 10\r\n\r\n`)
+  for (const connection of held) {
+    connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\nContent-Length: 10\r\n\r\n`)
+  }
   await Promise.all(held.map(async (c) => { while (!c.received().includes('pong')) await once(c.socket, 'data') }))
 
   const fourth = await connect(port)

@@ -31,7 +31,8 @@ async function workspace (t: TestContext, database: TestDatabase) {
   }
   const importImages = async (urls: string[]) => {
     const file = path.join(importDir, 'import.json')
-    writeFileSync(file, JSON.stringify([project(1), project(2, { images: urls.map((url, i) => ({ title: `image ${i}`, url })) })]))
+    const images = urls.map((url, i) => ({ title: `image ${i}`, url }))
+    writeFileSync(file, JSON.stringify([project(1), project(2, { images })]))
     return await tonne(['import', file], env)
   }
   /** Nothing reached the database or the media store. */
@@ -51,7 +52,8 @@ forEachDatabase((database) => {
       const ws = await workspace(t, database)
       const result = await ws.importImages(['../outside.png'])
       assert.equal(result.code, 1, result.stdout)
-      assert.match(result.stderr, /record 1, field "images\[0\]\.url": .*"\.\.\/outside\.png".*outside the import file's folder/)
+      assert.match(result.stderr,
+        /record 1, field "images\[0\]\.url": .*"\.\.\/outside\.png".*outside the import file's folder/)
       await ws.assertNothingImported()
     })
 
@@ -65,7 +67,7 @@ forEachDatabase((database) => {
       await ws.assertNothingImported()
     })
 
-    test('symbolic links are never followed: to /etc/passwd, to the signing secret, inside the folder, out of it', async (t) => {
+    test('symbolic links are never followed: to /etc/passwd, the signing secret, inside the folder', async (t) => {
       const ws = await workspace(t, database)
       ws.put('real.png', png())
       const links: Array<[string, string]> = [
@@ -78,7 +80,8 @@ forEachDatabase((database) => {
         symlinkSync(target, path.join(ws.importDir, name))
         const result = await ws.importImages([name])
         assert.equal(result.code, 1, `${name}: ${result.stdout}`)
-        assert.match(result.stderr, new RegExp(`record 1, field "images\\[0\\]\\.url": .*"${name.replace('.', '\\.')}".*symbolic link`))
+        const named = `record 1, field "images\\[0\\]\\.url": .*"${name.replace('.', '\\.')}"`
+        assert.match(result.stderr, new RegExp(`${named}.*symbolic link`))
       }
       await ws.assertNothingImported()
     })
@@ -92,7 +95,8 @@ forEachDatabase((database) => {
       for (const url of ['up/outside.png', 'pictures/a.png']) {
         const result = await ws.importImages([url])
         assert.equal(result.code, 1, result.stdout)
-        assert.match(result.stderr, /record 1, field "images\[0\]\.url".*(symbolic link|outside the import file's folder)/, url)
+        const refused = /record 1, field "images\[0\]\.url".*(symbolic link|outside the import file's folder)/
+        assert.match(result.stderr, refused, url)
       }
       await ws.assertNothingImported()
     })
@@ -113,7 +117,8 @@ forEachDatabase((database) => {
         ws.put(name, content)
         const result = await ws.importImages([name])
         assert.equal(result.code, 1, `${name}: ${result.stdout}`)
-        assert.match(result.stderr, new RegExp(`record 1, field "images\\[0\\]\\.url": .*"${name.replace('.', '\\.')}"`), name)
+        const named = `record 1, field "images\\[0\\]\\.url": .*"${name.replace('.', '\\.')}"`
+        assert.match(result.stderr, new RegExp(named), name)
         assert.match(result.stderr, message, name)
       }
       await ws.assertNothingImported()
@@ -126,7 +131,8 @@ forEachDatabase((database) => {
       ws.put('c.gif', GIF)
       ws.put('deeper/still/d.webp', WEBP)
       ws.put('e.svg', SAFE_SVG)
-      const result = await ws.importImages(['a.png', 'photos/b.JPG', './c.gif', 'deeper/still/../still/d.webp', 'e.svg'])
+      const urls = ['a.png', 'photos/b.JPG', './c.gif', 'deeper/still/../still/d.webp', 'e.svg']
+      const result = await ws.importImages(urls)
       assert.equal(result.code, 0, result.stderr)
       assert.match(result.stdout, /Imported 2 projects and 5 image files/)
     })
@@ -145,14 +151,15 @@ forEachDatabase((database) => {
       ['images[0].url', { images: [{ title: 'x', url: 'data:image/svg+xml,<svg onload="alert(1)"/>' }] }],
       ['images[0].url', { images: [{ title: 'x', url: 'https://exa\nmple.org/a.png' }] }]
     ]
-    test('a url or image url that is not an absolute http(s) URL is refused, naming the record and the field', async (t) => {
+    test('a url or image url that is not an absolute http(s) URL is refused, naming record and field', async (t) => {
       const ws = await workspace(t, database)
       const file = path.join(ws.importDir, 'import.json')
       for (const [field, fields] of refused) {
         writeFileSync(file, JSON.stringify([project(1), project(2, fields)]))
         const result = await tonne(['import', file], ws.env)
         assert.equal(result.code, 1, `${JSON.stringify(fields)}: ${result.stdout}`)
-        assert.match(result.stderr, new RegExp(`record 1, field "${field.replace(/[[\].]/g, '\\$&')}": .*http`), JSON.stringify(fields))
+        const named = `record 1, field "${field.replace(/[[\].]/g, '\\$&')}"`
+        assert.match(result.stderr, new RegExp(`${named}: .*http`), JSON.stringify(fields))
       }
       await ws.assertNothingImported()
     })
@@ -160,7 +167,10 @@ forEachDatabase((database) => {
     test('http and https links are kept as they are', async (t) => {
       const ws = await workspace(t, database)
       const file = path.join(ws.importDir, 'import.json')
-      const records = [project(1, { url: 'https://registry.example.org/projects/1?tab=docs#top', images: [{ title: 'x', url: 'http://cdn.example.org/a.png' }] })]
+      const records = [project(1, {
+        url: 'https://registry.example.org/projects/1?tab=docs#top',
+        images: [{ title: 'x', url: 'http://cdn.example.org/a.png' }]
+      })]
       writeFileSync(file, JSON.stringify(records))
       assert.equal((await tonne(['import', file], ws.env)).code, 0)
       const { inject } = await buildTestApp(t, { database, env: ws.env })
@@ -171,11 +181,12 @@ forEachDatabase((database) => {
   })
 
   describe(`import: SVG files are sanitised [${database}]`, () => {
-    test('script, event handlers, foreignObject, external references and javascript: links are removed; the drawing stays', async (t) => {
+    test('script, handlers, foreignObject, external references, javascript: links go; the drawing stays', async (t) => {
       const ws = await workspace(t, database)
       ws.put('hostile.svg', `<?xml version="1.0" encoding="UTF-8"?>
 <?xml-stylesheet href="https://evil.example/style.css"?>
-<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 100" onload="alert(1)">
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+     viewBox="0 0 100 100" onload="alert(1)">
   <title>Logo</title>
   <script>alert(document.cookie)</script>
   <script xlink:href="https://evil.example/x.js"/>
@@ -185,7 +196,9 @@ forEachDatabase((database) => {
   <rect width="5" height="5" style="fill:#f00"/>
   <a href="javascript:alert(4)"><text x="10" y="90">click</text></a>
   <a xlink:href="javascript:alert(5)"><path d="M0 0L10 10"/></a>
-  <foreignObject width="100" height="100"><body xmlns="http://www.w3.org/1999/xhtml"><script>alert(6)</script></body></foreignObject>
+  <foreignObject width="100" height="100">
+    <body xmlns="http://www.w3.org/1999/xhtml"><script>alert(6)</script></body>
+  </foreignObject>
   <use href="https://evil.example/sprite.svg#icon"/>
   <use xlink:href="#g"/>
   <image href="https://evil.example/pixel.png" width="1" height="1"/>
@@ -210,12 +223,13 @@ forEachDatabase((database) => {
       for (const element of elements) {
         for (const attribute of [...element.attributes]) {
           assert.doesNotMatch(attribute.name, /^on/i, `no event handler: ${attribute.name}`)
-          assert.doesNotMatch(attribute.value, /javascript:|evil\.example/i, `no script or external reference: ${attribute.name}`)
+          assert.doesNotMatch(attribute.value, /javascript:|evil\.example/i, `no script or link: ${attribute.name}`)
         }
       }
       assert.doesNotMatch(svg, /evil\.example|javascript:|alert/)
       // The drawing itself survives: shapes, the gradient and its internal references, the title and text.
-      assert.deepEqual(names.filter((n) => ['svg', 'title', 'circle', 'linearGradient', 'stop', 'text', 'path', 'use'].includes(n)).sort(),
+      const drawing = ['svg', 'title', 'circle', 'linearGradient', 'stop', 'text', 'path', 'use']
+      assert.deepEqual(names.filter((n) => drawing.includes(n)).sort(),
         ['circle', 'linearGradient', 'path', 'stop', 'svg', 'text', 'title', 'use'])
       assert.match(svg, /fill="url\(#g\)"/)
       assert.match(svg, /style="fill:#f00"/)
@@ -224,7 +238,8 @@ forEachDatabase((database) => {
 
     test('an SVG with a DOCTYPE (entities) is refused', async (t) => {
       const ws = await workspace(t, database)
-      ws.put('entities.svg', '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>' +
+      ws.put('entities.svg', '<?xml version="1.0"?>' +
+        '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>' +
         '<svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>')
       const result = await ws.importImages(['entities.svg'])
       assert.equal(result.code, 1, result.stdout)

@@ -15,8 +15,9 @@ function pathOf (link: string): string {
 
 forEachDatabase((database) => {
   describe(`media answers: their own policies [${database}]`, () => {
-    test('every /media answer (200, 403, 404, 400) has the sandboxing CSP and may be embedded by other sites', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET } })
+    test('every /media answer (200, 403, 404, 400) has the sandbox CSP and may be embedded elsewhere', async (t) => {
+      const env = { MEDIA_SIGNING_SECRET: SECRET }
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env })
       const icon = pathOf((await inject('/api/v1/commerce/products/1/')).json().sustainable_development_goals[0].icon)
       const signer = new MediaSigner(SECRET, 3600)
       const answers: Array<[string, number]> = [
@@ -36,18 +37,21 @@ forEachDatabase((database) => {
 
     test('the rest of the service keeps its own policies', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
-      for (const url of ['/api/v1/commerce/products/', '/api/v1/co2-calculator/ping', '/health/live', '/nowhere', '/']) {
+      const urls = ['/api/v1/commerce/products/', '/api/v1/co2-calculator/ping', '/health/live', '/nowhere', '/']
+      for (const url of urls) {
         const response = await inject(url)
         assert.equal(response.headers['cross-origin-resource-policy'], 'same-origin', url)
         assert.notEqual(response.headers['content-security-policy'], MEDIA_CSP, url)
       }
-      assert.match((await inject('/')).headers['content-security-policy'] as string, /script-src 'self'/, 'the explorer keeps its policy')
+      const explorer = (await inject('/')).headers['content-security-policy'] as string
+      assert.match(explorer, /script-src 'self'/, 'the explorer keeps its policy')
     })
   })
 
   describe(`signed link lifetime [${database}]`, () => {
     test('a link that expires later than MEDIA_LINK_TTL from now is refused, however well signed', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET, MEDIA_LINK_TTL: '600' } })
+      const env = { MEDIA_SIGNING_SECRET: SECRET, MEDIA_LINK_TTL: '600' }
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env })
       const signer = new MediaSigner(SECRET, 600)
       // Signed as if made 20 minutes from now: it would expire 30 minutes from now, past the 10-minute lifetime.
       const future = await inject(signer.sign('sdg/13.svg', Date.now() + 1200_000))
@@ -58,13 +62,15 @@ forEachDatabase((database) => {
       assert.equal((await inject(signer.sign('sdg/13.svg'))).statusCode, 200, 'a link made now is good')
     })
 
-    test('a non-canonical expires (leading zeros, signs, spaces) is refused even with a matching signature', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET } })
+    test('a non-canonical expires (leading zeros, signs, spaces) is refused, even with its signature', async (t) => {
+      const env = { MEDIA_SIGNING_SECRET: SECRET }
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env })
       const good = new URL(`http://x${new MediaSigner(SECRET, 3600).sign('sdg/13.svg')}`)
       const expires = good.searchParams.get('expires')!
       const signature = good.searchParams.get('signature')!
       assert.equal((await inject(`/media/sdg/13.svg?expires=${expires}&signature=${signature}`)).statusCode, 200)
-      for (const variant of [`0${expires}`, `00${expires}`, `+${expires}`, `${expires}.0`, `%20${expires}`, `${expires}e0`]) {
+      const variants = [`0${expires}`, `00${expires}`, `+${expires}`, `${expires}.0`, `%20${expires}`, `${expires}e0`]
+      for (const variant of variants) {
         const response = await inject(`/media/sdg/13.svg?expires=${variant}&signature=${signature}`)
         assert.equal(response.statusCode, 403, variant)
         assert.match(response.headers['content-type'] as string, /^application\/problem\+json/)

@@ -17,20 +17,25 @@ const SECRET = 'media-browser-secret-media-browser-0123'
 
 /** A project as a client on the network gets it: its links name the server's real origin. */
 async function fetchProject (baseUrl: string, key: string, id: number) {
-  const response = await fetch(`${baseUrl}/api/v1/commerce/products/${id}/`, { headers: { authorization: `Bearer ${key}` } })
+  const headers = { authorization: `Bearer ${key}` }
+  const response = await fetch(`${baseUrl}/api/v1/commerce/products/${id}/`, { headers })
   assert.equal(response.status, 200)
-  return await response.json() as { images: Array<{ url: string }>, sustainable_development_goals: Array<{ icon: string }> }
+  return await response.json() as {
+    images: Array<{ url: string }>, sustainable_development_goals: Array<{ icon: string }>
+  }
 }
 
 // A drawing that tries what the outside test did: read the explorer's stored API key and show it.
-const HOSTILE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(\'onload \' + sessionStorage.getItem(\'tonne.apiKey\'))">' +
+const HOSTILE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" ' +
+  'onload="alert(\'onload \' + sessionStorage.getItem(\'tonne.apiKey\'))">' +
   '<rect width="10" height="10" fill="#080"/>' +
   '<script>alert(\'script \' + sessionStorage.getItem(\'tonne.apiKey\'))</script></svg>'
 
-test('an SVG with script, opened through its signed link, runs nothing and cannot read the explorer\'s key', async (t) => {
+test('an SVG with script, opened through its signed link, runs nothing, so cannot read the key', async (t) => {
   const dir = tempDir(t)
   writeFileSync(path.join(dir, 'logo.svg'), HOSTILE_SVG)
-  writeFileSync(path.join(dir, 'import.json'), JSON.stringify([project(1, { images: [{ title: 'Logo', url: 'logo.svg' }] })]))
+  const records = [project(1, { images: [{ title: 'Logo', url: 'logo.svg' }] })]
+  writeFileSync(path.join(dir, 'import.json'), JSON.stringify(records))
   const env = { DATA_DIR: path.join(dir, 'data'), MEDIA_SIGNING_SECRET: SECRET }
   // The import sanitises it; a file an older version stored unsanitised is planted directly, to test the policy alone.
   const imported = await tonne(['import', path.join(dir, 'import.json')], env)
@@ -95,6 +100,7 @@ test('a page on another origin shows a signed image in an <img>', async (t) => {
   const page = await browser.newPage()
   await page.goto(partnerUrl)
   await page.waitForFunction('[...document.images].every((image) => image.complete)')
-  assert.deepEqual(await page.evaluate('[document.getElementById("photo").naturalWidth, document.getElementById("photo").naturalHeight]'), [4, 3])
+  const size = await page.evaluate('["naturalWidth", "naturalHeight"].map((p) => document.getElementById("photo")[p])')
+  assert.deepEqual(size, [4, 3])
   assert.equal(await page.evaluate('document.getElementById("icon").naturalWidth'), 100)
 })

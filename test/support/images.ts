@@ -29,13 +29,15 @@ export function png (width = 1, height = 1, rgb: [number, number, number] = [0, 
 }
 
 /** A 1x1 GIF89a. */
-export const GIF = Buffer.from('47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex')
+export const GIF = Buffer.from('47494638396101000100800000000000ffffff21f90401000000002c000000000100010000' +
+  '02024401003b', 'hex')
 
 /** The start of a JFIF JPEG: SOI, then an APP0 segment (what the magic-byte check reads). */
 export const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex')
 
 /** A RIFF container holding a WebP (lossless) chunk header. */
-export const WEBP = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from([26, 0, 0, 0]), Buffer.from('WEBPVP8L', 'latin1'),
+export const WEBP = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from([26, 0, 0, 0]),
+  Buffer.from('WEBPVP8L', 'latin1'),
   Buffer.from('0d0000002f0000001007100211088888fe07', 'hex')])
 
 /** A plain, safe SVG. */
