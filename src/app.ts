@@ -7,7 +7,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
-import { normalizeIP } from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 import type { Config } from './config.ts'
 import { loadCalculatorData } from './calculator/calculator.data.ts'
@@ -16,12 +15,14 @@ import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import type { MediaLinker } from './catalogue/project.mapper.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
 import { optionalApiKey, requireApiKey } from './http/auth.ts'
-import { installErrorHandling } from './http/error-handler.ts'
-import { AppError, ProblemSchema } from './http/errors.ts'
+import { frameworkError, installErrorHandling } from './http/error-handler.ts'
+import { AppError, ProblemSchema, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
+import { serializeRequest } from './http/log-redaction.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
-import { registerRateLimit } from './http/rate-limit.ts'
+import { checkRequestText } from './http/query-text.ts'
+import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import { cacheAnswersByUrl } from './http/response-cache.ts'
 import { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
@@ -51,6 +52,8 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
           level: config.logLevel,
           // Keys must never reach the logs, even if a serializer someday logs headers.
           redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+          // Keys and signatures sent in a URL (refused, but sent all the same) are cut out of it too.
+          serializers: { req: serializeRequest },
           ...(logStream !== undefined && { stream: logStream })
         },
     // A hop count trusts that many proxies in front of the service.
@@ -63,11 +66,19 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
       // Query strings are text: coerce to the schema's types, fill defaults, drop unknown keys.
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false }
     },
-    clientErrorHandler: rawClientError
+    clientErrorHandler: rawClientError,
+    frameworkErrors: frameworkError,
+    // Slow or idle clients cannot hold connections: the whole request must arrive within
+    // REQUEST_TIMEOUT (headers within HEADERS_TIMEOUT), idle keep-alives close, and Node checks every second.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1000 }
   }).withTypeProvider<TypeBoxTypeProvider>()
+  app.server.maxConnections = config.http.maxConnections
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
+  checkRequestText(app)
   // While stopping, answers close their connection so a keep-alive client cannot hold the exit.
   let closing = false
   app.addHook('preClose', async () => { closing = true })
@@ -101,10 +112,16 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   await registerOpenApi(app, VERSION)
 
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(app, config.redisUrl)
+  const counters = new RateLimitCounters({ redis, policy: config.rateLimits.onRedisError, log: app.log })
+  app.addHook('onClose', async () => { counters.close() })
   const dependencies: Dependency[] = [{ name: 'database', check: async () => { await store.ping() } }]
-  if (redis !== undefined) dependencies.push({ name: 'redis', check: async () => await redis.ping() })
+  if (redis !== undefined) {
+    const optional = config.rateLimits.onRedisError === 'local'
+    dependencies.push({ name: 'redis', check: async () => await redis.ping(), optional })
+  }
   await app.register(healthRoutes, { dependencies })
-  registerMetrics(app, () => store.poolStats())
+  registerMetrics(app, () => store.poolStats(),
+    () => ({ localCounts: counters.localCounts, degraded: counters.degraded }))
 
   const media = new MediaStore(config.media.dir)
   await writeSdgIcons(store.db, media)
@@ -125,11 +142,13 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
     }
   }
 
+  // Failed key checks count per address across both areas.
+  const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
   await app.register(async (catalogue) => {
-    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read'))
+    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read', failures))
     await registerRateLimit(catalogue, {
       name: 'catalogue',
-      redis,
+      counters,
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
@@ -140,7 +159,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   const calculatorData = loadCalculatorData()
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
-    calculator.addHook('onRequest', optionalApiKey(store.db, 'calculator:read'))
+    calculator.addHook('onRequest', optionalApiKey(store.db, 'calculator:read', failures))
     const keyNote = ' No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.'
     calculator.addHook('onRoute', (route) => {
       // GET and its HEAD share one schema object: note it once.
@@ -150,11 +169,8 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
     })
     await registerRateLimit(calculator, {
       name: 'calculator',
-      redis,
-      // IPv6 addresses count per /64 (one client's range); IPv4 ones as they are.
-      key: (request) => request.apiKey !== undefined
-        ? `key:${request.apiKey.id}`
-        : `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`,
+      counters,
+      key: (request) => request.apiKey !== undefined ? `key:${request.apiKey.id}` : `ip:${clientAddress(request)}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.calculatorPerMinute
     })
     // Same URL, same answer: the factor data is fixed for the life of the process.
@@ -169,7 +185,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
 /**
  * Redis for shared rate-limit counters. Commands fail at once while it is away (no offline queue),
- * so requests get a 503 instead of waiting; the client reconnects by itself.
+ * so a request never waits for it; the client reconnects by itself. An outage is logged once.
  */
 async function connectRedis (app: FastifyInstance, url: string): Promise<Redis> {
   const redis = new Redis(url, {
@@ -182,7 +198,12 @@ async function connectRedis (app: FastifyInstance, url: string): Promise<Redis> 
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000)
   })
-  redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'))
+  let down = false
+  redis.on('error', (error: Error) => {
+    if (!down) app.log.warn({ err: error }, 'redis connection error; reconnecting')
+    down = true
+  })
+  redis.on('ready', () => { down = false })
   app.addHook('onClose', async () => { redis.disconnect() })
   await redis.connect().catch((error: unknown) => app.log.error({ err: error }, 'redis is not reachable yet; retrying'))
   return redis
@@ -199,17 +220,21 @@ function trustHops (hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops
 }
 
-/** Answers connection-level errors (oversized headers, malformed requests) in the problem shape. */
+/** Answers connection-level errors (timeouts, oversized headers, malformed requests) in the problem shape. */
 function rawClientError (error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title: STATUS_CODES[status],
-    status,
-    code: 'bad_request',
-    detail: status === 431 ? 'The request headers are too large.' : 'The request is malformed.'
-  })
+  // As Node does: never write into an answer that has already begun on this connection.
+  const answer = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
+  if (answer?.headersSent === true) {
+    socket.destroy()
+    return
+  }
+  const [status, code, detail]: [number, ErrorCode, string] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'request_timeout', 'The request did not arrive in time.']
+    : error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'bad_request', 'The request headers are too large.']
+      : [400, 'bad_request', 'The request is malformed.']
+  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, code, detail })
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }

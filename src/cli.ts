@@ -17,7 +17,7 @@ import { MediaStore } from './media/media-store.ts'
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { exitOnStartupError, startCluster, startServer } from './server.ts'
-import { openStore, type Store } from './store/connect.ts'
+import { BATCH_STATEMENT_TIMEOUT_MS, openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
 import { VERSION } from './version.ts'
 
@@ -53,7 +53,7 @@ Settings come from environment variables (README, "Configuration").`
 
 /** Opens the configured database, brings it to the latest schema, runs `work`, and always closes it. */
 async function withStore<T> (work: (store: Store, migrated: string[]) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig())
+  const store = await openStore(loadConfig(), { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
   try {
     const { applied } = await migrateToLatest(store.db)
     // A migration may leave stored JSON to rebuild (0005 adds fields); done here as the server does at start.
@@ -104,9 +104,16 @@ async function main (argv: string[]): Promise<void> {
       const file = rest[0]
       if (file === undefined) throw new UsageError('import needs a FILE')
       const text = await readFile(file, 'utf8')
-      const media = new MediaStore(loadConfig().media.dir)
+      const config = loadConfig()
+      const media = new MediaStore(config.media.dir)
+      const lock = {
+        waitMs: config.importLockWaitMs,
+        onWait: () => console.error('Another import is running; waiting for it to finish ' +
+          `(at most ${config.importLockWaitMs / 1000} s, IMPORT_LOCK_WAIT)…`)
+      }
       const result = await withStore(async (store) =>
-        await importProjects(store.db, text, { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media }))
+        await importProjects(store.db, text,
+          { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media, lock }))
       console.log(`Imported ${result.imported} projects${result.images > 0 ? ` and ${result.images} image files` : ''}` +
         `${result.replaced ? ' (the catalogue was replaced)' : ''}: ${result.created} new, ` +
         `${result.updated} updated, ${result.unchanged} unchanged.`)

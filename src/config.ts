@@ -11,6 +11,8 @@ export interface Config {
   readonly dataDir: string
   /** `postgres://…` selects PostgreSQL; unset keeps the embedded SQLite database in `dataDir`. */
   readonly databaseUrl: string | undefined
+  /** PostgreSQL statement timeout for requests; shorter than the shutdown grace, so a stop never cuts one off. */
+  readonly databaseStatementTimeoutMs: number
   readonly logLevel: LogLevel
   /** Base for absolute links (pagination); unset means "derive from the request's Host". */
   readonly publicUrl: string | undefined
@@ -20,8 +22,16 @@ export interface Config {
   readonly createInitialApiKey: boolean
   /** `redis://…`: rate-limit counters shared by every instance; unset keeps them in memory. */
   readonly redisUrl: string | undefined
-  /** Requests per minute: per API key on the catalogue, per client address on the calculator. */
-  readonly rateLimits: { readonly cataloguePerMinute: number, readonly calculatorPerMinute: number }
+  /**
+   * Requests per minute: per API key on the catalogue, per client address on the calculator; failed
+   * API key checks per client address; and what to do when Redis fails (`local` counters or `deny`).
+   */
+  readonly rateLimits: {
+    readonly cataloguePerMinute: number
+    readonly calculatorPerMinute: number
+    readonly authFailuresPerMinute: number
+    readonly onRedisError: RedisErrorPolicy
+  }
   /** Fastify's trustProxy: false (use the socket address), true, a hop count, or trusted addresses. */
   readonly trustProxy: boolean | number | string
   readonly media: {
@@ -34,7 +44,27 @@ export interface Config {
   readonly corsOrigins: readonly string[]
   /** Keep built answers in memory (bounded); off only to measure the uncached path. */
   readonly answerCache: boolean
+  /** How long `tonne import` waits for another import to finish before giving up. */
+  readonly importLockWaitMs: number
+  /** Limits on client connections, so that slow or idle clients cannot hold the server. */
+  readonly http: {
+    /** The whole request (headers and body) must arrive within this; else 408 and the connection closes. */
+    readonly requestTimeoutMs: number
+    /** The request headers must arrive within this (at most requestTimeoutMs). */
+    readonly headersTimeoutMs: number
+    /** An idle keep-alive connection is closed after this. */
+    readonly keepAliveTimeoutMs: number
+    /** Open connections per process; further ones are closed at once. */
+    readonly maxConnections: number
+  }
 }
+
+/** How long a graceful stop may take before the process exits anyway (server.ts). */
+export const SHUTDOWN_GRACE_MS = 10_000
+
+/** When Redis fails: count rate limits in this process (`local`) or answer 503 (`deny`). */
+export const REDIS_ERROR_POLICIES = ['local', 'deny'] as const
+export type RedisErrorPolicy = typeof REDIS_ERROR_POLICIES[number]
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = typeof LOG_LEVELS[number]
@@ -96,9 +126,15 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     if (value < 1) problems.push(`${name} must be a number of requests per minute (e.g. 600 or 600/min), got "${text}"`)
     return value
   }
+  const onRedisError = read('RATE_LIMIT_ON_REDIS_ERROR') ?? 'local'
+  if (!(REDIS_ERROR_POLICIES as readonly string[]).includes(onRedisError)) {
+    problems.push(`RATE_LIMIT_ON_REDIS_ERROR must be one of ${REDIS_ERROR_POLICIES.join(', ')}, got "${onRedisError}"`)
+  }
   const rateLimits = {
     cataloguePerMinute: perMinute('RATE_LIMIT_CATALOGUE', 600),
-    calculatorPerMinute: perMinute('RATE_LIMIT_CALCULATOR', 300)
+    calculatorPerMinute: perMinute('RATE_LIMIT_CALCULATOR', 300),
+    authFailuresPerMinute: perMinute('AUTH_FAILURE_LIMIT', 30),
+    onRedisError: onRedisError as RedisErrorPolicy
   }
 
   const trustProxyText = read('TRUST_PROXY') ?? 'false'
@@ -120,6 +156,24 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const answerCache = parseBoolean(read('ANSWER_CACHE') ?? 'true')
   if (answerCache === undefined) problems.push(`ANSWER_CACHE must be true or false, got "${read('ANSWER_CACHE')}"`)
 
+  const seconds = (name: string, fallback: number, max: number): number => {
+    const text = read(name) ?? String(fallback)
+    const value = parseInteger(text, 1, max)
+    if (value === undefined) problems.push(`${name} must be a whole number of seconds from 1 to ${max}, got "${text}"`)
+    return (value ?? fallback) * 1000
+  }
+  const requestTimeoutMs = seconds('REQUEST_TIMEOUT', 30, 3600)
+  const headersTimeoutMs = seconds('HEADERS_TIMEOUT', 10, 3600)
+  if (headersTimeoutMs > requestTimeoutMs) problems.push('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT')
+  const keepAliveTimeoutMs = seconds('KEEP_ALIVE_TIMEOUT', 72, 3600)
+  const importLockWaitMs = seconds('IMPORT_LOCK_WAIT', 300, 86_400)
+  // The client gives a silent server one second more than the statement timeout: both under the 10 s grace.
+  const databaseStatementTimeoutMs = seconds('DATABASE_STATEMENT_TIMEOUT', 5, (SHUTDOWN_GRACE_MS - 2000) / 1000)
+  const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
+  if (maxConnections === undefined) {
+    problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
+  }
+
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './var')
 
@@ -128,6 +182,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     port: port!,
     dataDir,
     databaseUrl,
+    databaseStatementTimeoutMs,
     logLevel: logLevel as LogLevel,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     loadBundledCatalogue: loadBundledCatalogue!,
@@ -141,7 +196,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
       linkTtlSeconds: linkTtl!
     },
     corsOrigins,
-    answerCache: answerCache!
+    answerCache: answerCache!,
+    importLockWaitMs,
+    http: { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections: maxConnections! }
   })
 }
 

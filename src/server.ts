@@ -4,12 +4,9 @@ import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import { buildApp } from './app.ts'
 import { loadBundledCatalogueOnce } from './catalogue/bundled-catalogue.ts'
 import { refreshAllProjectJson } from './catalogue/project-json.ts'
-import { ConfigError, loadConfig, type Config } from './config.ts'
-import { openStore, type Store } from './store/connect.ts'
+import { ConfigError, loadConfig, SHUTDOWN_GRACE_MS, type Config } from './config.ts'
+import { BATCH_STATEMENT_TIMEOUT_MS, openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
-
-/** Seconds a graceful stop may take before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 10_000
 
 /**
  * One-time work before serving: the schema, the bundled catalogue and the first API key. Done once
@@ -36,9 +33,17 @@ export async function prepareDatabase (config: Config, store: Store, log: (line:
 
 /** Builds the app over the configured database and listens; stops gracefully on SIGINT/SIGTERM. */
 export async function startServer (config: Config, options: { prepare: boolean } = { prepare: true }): Promise<FastifyInstance> {
-  const store = await openStore(config)
   const notes: string[] = []
-  if (options.prepare) await prepareDatabase(config, store, (line) => notes.push(line))
+  if (options.prepare) {
+    // Batch work (migrations, the first catalogue) on a store of its own, with the batch statement timeout.
+    const batch = await openStore(config, { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
+    try {
+      await prepareDatabase(config, batch, (line) => notes.push(line))
+    } finally {
+      await batch.close()
+    }
+  }
+  const store = await openStore(config)
   const app = await buildApp({ config, store })
   app.addHook('onClose', async () => await store.close())
   for (const note of notes) app.log.info(note)
@@ -53,7 +58,7 @@ export async function startServer (config: Config, options: { prepare: boolean }
  * then forks; on SIGTERM it asks every worker to finish its requests and exits when they have.
  */
 export async function startCluster (config: Config, workers: number): Promise<void> {
-  const store = await openStore(config)
+  const store = await openStore(config, { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
   try {
     await prepareDatabase(config, store, (line) => console.log(line))
   } finally {

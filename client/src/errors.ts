@@ -16,6 +16,7 @@ export const KNOWN_ERROR_CODES = Object.freeze([
   'not_found',
   'method_not_allowed',
   'not_acceptable',
+  'request_timeout',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

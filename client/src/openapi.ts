@@ -19,17 +19,19 @@ export interface paths {
     };
   };
   "/health/ready": {
-    /** Readiness: the database and (when configured) Redis answer */
+    /**
+     * Readiness: the database and (when configured) Redis answer
+     * @description "degraded" (still 200) when Redis does not answer and rate limits are counted per process meanwhile.
+     */
     get: {
       responses: {
         /** @description Default Response */
         200: {
           content: {
             "application/json": {
-              /** @enum {string} */
-              status: "ready";
+              status: "ready" | "degraded";
               checks: {
-                [key: string]: "ok";
+                [key: string]: "ok" | "unavailable";
               };
             };
           };

@@ -1,8 +1,10 @@
-import { readFileSync, statSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { Compile } from 'typebox/compile'
+import { checkedImage, ImageContentError, MAX_IMAGE_BYTES } from '../media/image-content.ts'
 import { MEDIA_TYPES, type MediaStore } from '../media/media-store.ts'
 import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
+import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../store/import-lock.ts'
 import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
 import { countryKey } from './countries.ts'
 import { toImportRecord } from './project.mapper.ts'
@@ -53,6 +55,19 @@ export function parseImportText (text: string): SourcedRecord[] {
 
 const validator = Compile(ImportRecordSchema)
 
+/**
+ * Links are returned to API clients, who may put them in a page: only absolute http(s) URLs, written
+ * without spaces or control characters (no javascript:, data: or scheme-relative links).
+ */
+export function isHttpUrl (text: string): boolean {
+  if (!/^https?:\/\//i.test(text) || /[\s\p{Cc}]/u.test(text)) return false
+  try {
+    return new URL(text).hostname !== ''
+  } catch {
+    return false
+  }
+}
+
 function fieldPath (instancePath: string): string | undefined {
   const parts = instancePath.split('/').filter((p) => p !== '')
   if (parts.length === 0) return undefined
@@ -99,6 +114,7 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
     }
     if (record.latitude !== null && Math.abs(record.latitude) > 90) fail('must be between -90 and 90', 'latitude')
     if (record.longitude !== null && Math.abs(record.longitude) > 180) fail('must be between -180 and 180', 'longitude')
+    if (record.url !== null && !isHttpUrl(record.url)) fail('must be an absolute http(s) URL, or null', 'url')
     if (record.name.trim() === '') fail('must not be empty', 'name')
     if (record.external_id.trim() === '') fail('must not be empty', 'external_id')
 
@@ -193,6 +209,9 @@ export interface ImportResult {
   ids: number[]
 }
 
+/** How long an import waits for another to finish, unless told otherwise (IMPORT_LOCK_WAIT's default). */
+export const IMPORT_LOCK_WAIT_MS = 300_000
+
 export interface ImportOptions {
   replace: boolean
   /**
@@ -202,6 +221,8 @@ export interface ImportOptions {
   idsByExternalId?: boolean
   /** The clock for created_at / updated_at (tests set it). */
   now?: Date
+  /** Imports run one at a time: how long to wait for another, and what to say when waiting begins. */
+  lock?: Partial<ImportLockOptions>
   /** Folder that relative image paths are resolved against: the import file's folder. */
   baseDir?: string
   /** Where imported image files are copied. */
@@ -211,29 +232,82 @@ export interface ImportOptions {
 type ImageRef = { media_key: string, external_url: null } | { media_key: null, external_url: string }
 
 /**
+ * The bytes of an image file named by a path relative to the import file's folder (`baseDir`). An
+ * import file is data, never a way to reach the server's other files: the path must stay inside the
+ * folder, no part of it may be a symbolic link (real paths are compared, and the file is opened
+ * with O_NOFOLLOW), and it must be a regular file. Throws a message for the import error.
+ */
+function readImageFile (baseDir: string, url: string): Buffer {
+  const quoted = JSON.stringify(url)
+  const lexical = path.resolve(baseDir, url)
+  if (!lexical.startsWith(`${baseDir}${path.sep}`)) throw new Error(`${quoted} is outside the import file's folder`)
+  let real: string
+  try {
+    real = realpathSync(lexical)
+  } catch {
+    throw new Error(`no file at ${quoted} (relative to the import file)`)
+  }
+  if (real !== path.join(realpathSync(baseDir), path.relative(baseDir, lexical))) {
+    throw new Error(`${quoted} is or goes through a symbolic link; links are never followed`)
+  }
+  let fd: number
+  try {
+    // O_NONBLOCK: a FIFO planted under an image name must not hang the import.
+    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ELOOP') {
+      throw new Error(`${quoted} is a symbolic link; links are never followed`)
+    }
+    throw new Error(`${quoted} cannot be read (${(error as { code?: string }).code ?? 'error'})`)
+  }
+  try {
+    const stats = fstatSync(fd)
+    if (!stats.isFile()) throw new Error(`${quoted} is not a regular file`)
+    if (stats.size > MAX_IMAGE_BYTES) throw new Error(`${quoted} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`)
+    return readFileSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
  * An image `url` is either an absolute http(s) URL (kept as an external link) or a path relative to
- * the import file, whose file is checked now and copied into the media store before anything is written.
+ * the import file. Every file is read and checked (its bytes must be the image its name says; SVGs
+ * are sanitised) before anything is written; only then are the files copied into the media store.
  */
 function resolveImages (records: readonly ImportRecord[], sources: readonly SourcedRecord[], options: ImportOptions): ImageRef[][] {
-  const files: Array<Array<{ file: string, extension: string } | ImageRef>> = records.map((record, index) =>
+  const baseDir = options.baseDir === undefined ? undefined : path.resolve(options.baseDir)
+  const checked = new Map<string, Buffer>()
+  const files: Array<Array<{ content: Buffer, extension: string } | ImageRef>> = records.map((record, index) =>
     record.images.map((image, i) => {
       const fail = (message: string): never => { throw new ImportError(message, index, `images[${i}].url`, sources[index]!.line) }
-      if (/^https?:\/\//i.test(image.url)) return { media_key: null, external_url: image.url }
-      if (/^[a-z][a-z0-9+.-]*:/i.test(image.url) || path.isAbsolute(image.url)) {
-        fail('must be an http(s) URL or a path relative to the import file')
+      if (/^https?:\/\//i.test(image.url)) {
+        if (!isHttpUrl(image.url)) fail('must be an absolute http(s) URL or a path relative to the import file')
+        return { media_key: null, external_url: image.url }
       }
-      if (options.baseDir === undefined || options.media === undefined) fail('image files can only be imported from a file')
+      if (/^[a-z][a-z0-9+.-]*:/i.test(image.url) || path.isAbsolute(image.url) || /\p{Cc}/u.test(image.url)) {
+        fail('must be an absolute http(s) URL or a path relative to the import file')
+      }
+      if (baseDir === undefined || options.media === undefined) fail('image files can only be imported from a file')
       const extension = path.extname(image.url).toLowerCase()
       if (MEDIA_TYPES[extension] === undefined) fail(`has an unsupported type; allowed: ${Object.keys(MEDIA_TYPES).join(', ')}`)
-      const file = path.resolve(options.baseDir!, image.url)
-      let isFile = false
-      try { isFile = statSync(file).isFile() } catch { isFile = false }
-      if (!isFile) fail(`no file at ${image.url} (relative to the import file)`)
-      return { file, extension }
+      const key = path.resolve(baseDir!, image.url)
+      let content = checked.get(key)
+      if (content === undefined) {
+        try {
+          content = checkedImage(extension, readImageFile(baseDir!, image.url))
+        } catch (error) {
+          fail(error instanceof ImageContentError
+            ? `${JSON.stringify(image.url)} ${error.message}`
+            : (error as Error).message)
+        }
+        checked.set(key, content!)
+      }
+      return { content: content!, extension }
     }))
-  // Every file exists: copy them (content-addressed, so a failed import leaves only unused duplicates).
-  return files.map((images) => images.map((image) => 'file' in image
-    ? { media_key: options.media!.putContent(readFileSync(image.file), image.extension), external_url: null }
+  // Every file passed: copy them (content-addressed, so the same image is stored once).
+  return files.map((images) => images.map((image) => 'content' in image
+    ? { media_key: options.media!.putContent(image.content, image.extension), external_url: null }
     : image))
 }
 
@@ -254,7 +328,8 @@ export async function importRecords (
   const records = validateRecords(sources, sdgNumbers)
   const images = resolveImages(records, sources, options)
   const counts = { created: 0, updated: 0 }
-  await db.transaction().execute(async (trx) => {
+  const lock = { waitMs: options.lock?.waitMs ?? IMPORT_LOCK_WAIT_MS, onWait: options.lock?.onWait }
+  await withImportLock(db, lock, async (trx) => {
     const vocabularies: Array<[VocabularyName, (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>]> = [
       ['registries', (r) => [r.registry]],
       ['standards', (r) => [r.standard]],
@@ -322,6 +397,8 @@ export async function importRecords (
     await repository.bumpCatalogueVersion(trx)
     counts.created = ids.filter((id) => !existing.has(id)).length
     counts.updated = ids.filter((id) => existing.has(id) && changed.has(id)).length
+  }).catch((error: unknown) => {
+    throw error instanceof ImportLockTimeout ? new ImportError(error.message) : error
   })
   return {
     imported: records.length,

@@ -3,6 +3,7 @@ import type { Scope } from '../access/api-keys.ts'
 import { authenticate, type ApiKeyInfo } from '../access/api-keys.service.ts'
 import type { Db } from '../store/database.ts'
 import { AppError } from './errors.ts'
+import { clientAddress, type FailedAuthLimiter } from './rate-limit.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,8 +25,30 @@ function presentedKey (request: FastifyRequest): string | undefined {
   return Array.isArray(header) ? header[0] : header
 }
 
-/** The key a request presents, checked: 401 (with WWW-Authenticate) when malformed, unknown or revoked. */
-async function validKey (db: Db, presented: string): Promise<ApiKeyInfo> {
+function tooManyFailures (limiter: FailedAuthLimiter, retryAfter: number): AppError {
+  const detail = `Too many failed API key checks from this address (the limit is ${limiter.max} per minute). ` +
+    `Retry in ${retryAfter} s.`
+  return new AppError(429, 'rate_limited', detail, { headers: { 'retry-after': String(retryAfter) } })
+}
+
+/**
+ * Checks a presented key (undefined: none sent). A failed check counts against the client address:
+ * 401 (with WWW-Authenticate) while under the limit, 429 with Retry-After past it or while it lasts.
+ */
+async function checkKey (db: Db, request: FastifyRequest, presented: string | undefined,
+  failures: FailedAuthLimiter): Promise<ApiKeyInfo> {
+  const address = clientAddress(request)
+  const wait = failures.retryAfter(address)
+  if (wait > 0) throw tooManyFailures(failures, wait)
+  const refuse = async (error: AppError): Promise<never> => {
+    const retryAfter = await failures.failed(address)
+    throw retryAfter > 0 ? tooManyFailures(failures, retryAfter) : error
+  }
+  if (presented === undefined) {
+    return await refuse(new AppError(401, 'unauthorized',
+      'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
+      { headers: { 'www-authenticate': CHALLENGE } }))
+  }
   const result = await authenticate(db, presented)
   if (!result.ok) {
     const detail = {
@@ -33,24 +56,20 @@ async function validKey (db: Db, presented: string): Promise<ApiKeyInfo> {
       unknown: 'The API key is not valid.',
       revoked: 'The API key has been revoked.'
     }[result.reason]
-    throw new AppError(401, 'unauthorized', detail,
-      { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } })
+    return await refuse(new AppError(401, 'unauthorized', detail,
+      { headers: { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` } }))
   }
   return result.key
 }
 
 /**
  * Requires a valid, unrevoked API key holding `scope`: 401 (with WWW-Authenticate) when the key
- * is missing, malformed, unknown or revoked; 403 when it lacks the scope.
+ * is missing, malformed, unknown or revoked; 403 when it lacks the scope. Failed checks count per
+ * client address: past the limit the address gets 429 with Retry-After until the window ends.
  */
-export function requireApiKey (db: Db, scope: Scope): onRequestAsyncHookHandler {
+export function requireApiKey (db: Db, scope: Scope, failures: FailedAuthLimiter): onRequestAsyncHookHandler {
   return async (request) => {
-    const presented = presentedKey(request)
-    if (presented === undefined) {
-      throw new AppError(401, 'unauthorized', 'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
-        { headers: { 'www-authenticate': CHALLENGE } })
-    }
-    const key = await validKey(db, presented)
+    const key = await checkKey(db, request, presentedKey(request), failures)
     if (!key.scopes.includes(scope)) {
       throw new AppError(403, 'forbidden', `This API key lacks the "${scope}" scope.`)
     }
@@ -59,14 +78,15 @@ export function requireApiKey (db: Db, scope: Scope): onRequestAsyncHookHandler 
 }
 
 /**
- * For open areas (the calculator): no key is fine; a key that is sent must be valid (else 401), and
- * identifies the caller (`request.apiKey`) only when it holds `scope`. A key without it counts as no key.
+ * For open areas (the calculator): no key is fine; a key that is sent must be valid (else 401, counted
+ * as a failed check like on the catalogue), and identifies the caller (`request.apiKey`) only when it
+ * holds `scope`. A key without it counts as no key.
  */
-export function optionalApiKey (db: Db, scope: Scope): onRequestAsyncHookHandler {
+export function optionalApiKey (db: Db, scope: Scope, failures: FailedAuthLimiter): onRequestAsyncHookHandler {
   return async (request) => {
     const presented = presentedKey(request)
     if (presented === undefined) return
-    const key = await validKey(db, presented)
+    const key = await checkKey(db, request, presented, failures)
     if (key.scopes.includes(scope)) request.apiKey = key
   }
 }

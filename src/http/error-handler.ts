@@ -12,11 +12,19 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',
+  408: 'request_timeout',
   413: 'payload_too_large',
   414: 'bad_request',
   415: 'unsupported_media_type',
   429: 'rate_limited',
   503: 'service_unavailable'
+}
+
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED',
+  'ERR_HTTP_HEADERS_SENT'])
+
+function clientWentAway (error: Error & { code?: unknown }): boolean {
+  return typeof error.code === 'string' && CLIENT_GONE.has(error.code)
 }
 
 export function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
@@ -70,6 +78,19 @@ function fromValidation (errors: AjvError[], context: string | undefined): AppEr
 }
 
 /**
+ * Errors Fastify meets before routing (Fastify's `frameworkErrors` option), in the same problem body:
+ * a path that is not validly percent-encoded is a 400; a path segment longer than any id or media key
+ * names nothing, so it is a 404 like any other malformed id.
+ */
+export function frameworkError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0] ?? '/'
+  const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? AppError.notFound(`No resource at ${path.slice(0, 200)}.`)
+    : new AppError(400, 'bad_request', 'The request path is not validly percent-encoded (UTF-8).')
+  return sendProblem(request, reply, problem)
+}
+
+/**
  * One error body for everything: AppErrors, schema validation, Fastify's own 4xx errors,
  * unknown paths (404), known paths with another method (405 + Allow) and crashes (500,
  * logged with the stack, answered without it).
@@ -83,6 +104,15 @@ export function installErrorHandling (app: FastifyInstance): void {
   })
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    // Nothing more can be said once an answer is under way or the client has gone. A client that went
+    // away is routine (info); any other error is still logged as one.
+    if (reply.raw.headersSent || reply.raw.destroyed) {
+      if (clientWentAway(error)) request.log.info({ err: error }, 'the client went away before the answer was complete')
+      else request.log.error({ err: error }, 'request failed after its answer had begun or its client had gone')
+      reply.raw.destroy()
+      reply.hijack()
+      return
+    }
     if (error instanceof AppError) return sendProblem(request, reply, error)
     // The calculator's domain error: every kind of bad input is a 400 naming the parameter.
     if (error instanceof CalculatorInputError) {

@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'not_acceptable'
+  | 'request_timeout'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'

@@ -2,11 +2,17 @@ import type { FastifyInstance } from 'fastify'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { PoolStats } from '../store/connect.ts'
 
+/** Rate-limit counters' state, read at scrape time. */
+export interface RateLimitState { localCounts: number, degraded: boolean }
+
 /**
  * Prometheus metrics at /metrics: requests by route, method and status, a latency histogram,
- * database pool use and the process defaults. One registry per app, so tests never share one.
+ * database pool use, rate limits counted without Redis, and the process defaults. One registry per
+ * app, so tests never share one.
  */
-export function registerMetrics (app: FastifyInstance, poolStats: () => PoolStats): void {
+export function registerMetrics (
+  app: FastifyInstance, poolStats: () => PoolStats, rateLimits: () => RateLimitState
+): void {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'tonne_' })
   const requests = new Counter({
@@ -33,6 +39,26 @@ export function registerMetrics (app: FastifyInstance, poolStats: () => PoolStat
       const stats = poolStats()
       for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state])
     }
+  })
+
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'tonne_rate_limit_local_total',
+    help: 'Rate-limit checks counted in this process because Redis did not answer (RATE_LIMIT_ON_REDIS_ERROR=local).',
+    registers: [registry],
+    collect () {
+      // The count lives with the counters; the metric reports it as it is at scrape time.
+      this.reset()
+      const { localCounts } = rateLimits()
+      if (localCounts > 0) this.inc(localCounts)
+    }
+  })
+  // eslint-disable-next-line no-new
+  new Gauge({
+    name: 'tonne_rate_limit_redis_degraded',
+    help: '1 while Redis is configured but unreachable and rate limits are counted in this process, else 0.',
+    registers: [registry],
+    collect () { this.set(rateLimits().degraded ? 1 : 0) }
   })
 
   app.addHook('onResponse', async (request, reply) => {

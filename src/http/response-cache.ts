@@ -57,7 +57,11 @@ export function cacheAnswersByUrl (app: FastifyInstance, maxBytes: number): void
   const cache = new ResponseCache<{ body: string, type: string, bytes: number }>(maxBytes)
   const lookup: preHandlerAsyncHookHandler = async (request, reply) => {
     const hit = cache.get(request.url)
-    if (hit !== undefined) return await reply.type(hit.type).send(hit.body)
+    if (hit === undefined) return
+    await reply.type(hit.type).send(hit.body)
+    // The client left before the answer was written (Fastify then still counts it as unsent): end the
+    // request here, or the route would answer a second time into a closed connection.
+    if (!reply.sent) reply.hijack()
   }
   // A route-level hook, appended after the rate limiter's own (also route-level), so a cached
   // answer still counts against the limit.

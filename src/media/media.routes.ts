@@ -6,10 +6,22 @@ import type { MediaStore } from './media-store.ts'
 import { MEDIA_PATH, type MediaSigner } from './signing.ts'
 
 /**
- * GET /media/KEY?expires=…&signature=…: a tampered or expired link is 403, an unknown key 404;
- * a good link gets the file, cacheable for no longer than the link lives.
+ * Media answers run nothing, whatever a file holds (an SVG stored before import sanitised them, say):
+ * no script, no subresource, a sandbox with an opaque origin. Inline styles only, which SVGs use.
+ */
+export const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
+/**
+ * GET /media/KEY?expires=…&signature=…: a tampered, expired or over-long link is 403, an unknown key
+ * 404; a good link gets the file, cacheable for no longer than the link lives.
  */
 export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer: MediaSigner }> = async (app, { store, signer }) => {
+  // This plugin's own context: these headers cover every media answer (errors too) and nothing else.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('content-security-policy', MEDIA_CSP)
+    // Signed links exist to be embedded (<img>) by partners' pages on other origins.
+    reply.header('cross-origin-resource-policy', 'cross-origin')
+  })
   app.get(`${MEDIA_PATH}/*`, {
     schema: {
       tags: ['media'],

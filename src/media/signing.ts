@@ -28,11 +28,17 @@ export class MediaSigner {
     return `${MEDIA_PATH}/${key}?expires=${expires}&signature=${this.#mac(key, expires).toString('hex')}`
   }
 
+  /**
+   * `expires` must be written canonically (the signed number, no leading zeros) and lie within this
+   * service's link lifetime from now: a link cannot outlive MEDIA_LINK_TTL, whoever signed it.
+   */
   verify (key: string, expires: string, signature: string, nowMs = Date.now()): 'valid' | 'expired' | 'invalid' {
-    if (!/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid'
+    if (!/^[1-9]\d{0,11}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid'
     const expected = this.#mac(key, Number(expires))
     if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 'invalid'
-    return Number(expires) * 1000 <= nowMs ? 'expired' : 'valid'
+    const expiresMs = Number(expires) * 1000
+    if (expiresMs <= nowMs) return 'expired'
+    return expiresMs > nowMs + this.ttlSeconds * 1000 ? 'invalid' : 'valid'
   }
 }
 

@@ -1,18 +1,41 @@
+/** Thrown without asking the database while it is known to be unreachable (see DatabaseCircuit). */
+export class DatabaseUnavailableError extends Error {
+  constructor () {
+    super('The database is not answering; requests fail at once until it answers again.')
+    this.name = 'DatabaseUnavailableError'
+  }
+}
+
 /**
- * Whether an error means a backing service (database, Redis) is unreachable right now, as opposed
- * to a bug: such requests get 503 and the client may retry; anything else stays a 500.
+ * Whether an error means a backing service (database, Redis) could not be reached at all: refused,
+ * dropped, or no answer in time. The database circuit opens on these.
  */
-export function isUnavailable (error: unknown): boolean {
+export function isUnreachable (error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const { code, message, name } = e as Error & { code?: unknown }
+    if (name === 'DatabaseUnavailableError') return true
     if (typeof code === 'string') {
       if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true
       // PostgreSQL: class 08 connection exceptions, 57P01-57P03 shutdown and cannot-connect-now.
       if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true
-      if (code === 'ERR_SQLITE_ERROR' && /database is locked|SQLITE_BUSY/.test(message)) return true
     }
     if (name === 'MaxRetriesPerRequestError') return true
     if (/Connection terminated|timeout exceeded when trying to connect|Connection is closed|Command timed out|Stream isn't writeable|connect ECONNREFUSED|Client has encountered a connection error|Query read timeout/i.test(message)) return true
+  }
+  return false
+}
+
+/**
+ * Whether an error means a backing service is unavailable right now, as opposed to a bug: such
+ * requests get 503 and the client may retry; anything else stays a 500. Besides unreachable
+ * services: a statement cancelled by the statement timeout, and SQLite's write lock held too long.
+ */
+export function isUnavailable (error: unknown): boolean {
+  if (isUnreachable(error)) return true
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const { code, message } = e as Error & { code?: unknown }
+    if (code === '57014') return true
+    if (code === 'ERR_SQLITE_ERROR' && /database is locked|SQLITE_BUSY/.test(message)) return true
   }
   return false
 }

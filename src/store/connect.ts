@@ -3,6 +3,7 @@ import path from 'node:path'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.ts'
+import { DatabaseCircuit } from './database-circuit.ts'
 import type { Database, Db } from './database.ts'
 import { openSqlite } from './sqlite-dialect.ts'
 
@@ -22,10 +23,25 @@ export interface Store {
 
 export const SQLITE_FILE_NAME = 'tonne.sqlite'
 export const POOL_MAX = 10
+/**
+ * Statement timeout of batch work (tonne import, export, migrate, and the preparation before
+ * serving): a catalogue of a million projects takes minutes, not the seconds a request may.
+ */
+export const BATCH_STATEMENT_TIMEOUT_MS = 30 * 60_000
+
+export interface StoreOptions {
+  /** PostgreSQL statement timeout; requests use DATABASE_STATEMENT_TIMEOUT (config), batch work more. */
+  statementTimeoutMs?: number
+}
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
-export async function openStore (config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Store> {
-  return config.databaseUrl !== undefined ? openPostgres(config.databaseUrl) : openSqliteStore(config.dataDir)
+export async function openStore (
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseStatementTimeoutMs'>>,
+  options: StoreOptions = {}
+): Promise<Store> {
+  if (config.databaseUrl === undefined) return openSqliteStore(config.dataDir)
+  return openPostgres(config.databaseUrl,
+    options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
 }
 
 function openSqliteStore (dataDir: string): Store {
@@ -59,19 +75,31 @@ class ResilientClient extends pg.Client {
   }
 }
 
-function openPostgres (url: string): Store {
+function openPostgres (url: string, statementTimeoutMs: number): Store {
   const pool = new pg.Pool({
     Client: ResilientClient,
     connectionString: url,
     max: POOL_MAX,
     // Fail fast when the server is away, so a request gets a 503 instead of hanging.
     connectionTimeoutMillis: 3000,
-    query_timeout: 15_000,
+    // The server cancels a statement after this; a query with no answer at all (the server or the line
+    // stalled) is given up a second later. Both stay under the 10 s shutdown grace (config.ts).
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + 1000,
     idleTimeoutMillis: 30_000
   })
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined)
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const circuit = new DatabaseCircuit(async () => {
+    const probe = new ResilientClient({ connectionString: url, connectionTimeoutMillis: 1000, query_timeout: 1000 })
+    try {
+      await probe.connect()
+      await probe.query('select 1')
+    } finally {
+      probe.end().catch(() => undefined)
+    }
+  })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: circuit.wrap(pool) }) })
   const parsed = new URL(url)
   return {
     db,

@@ -49,8 +49,11 @@ function toSqlite (value: unknown): SQLInputValue {
   return value as SQLInputValue
 }
 
+/** How long a statement waits for another connection's write lock before "database is locked". */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000
+
 export function openSqlite (file: string): { dialect: SqliteDialect, database: DatabaseSync } {
-  const database = new DatabaseSync(file, { timeout: 5000 })
+  const database = new DatabaseSync(file, { timeout: SQLITE_BUSY_TIMEOUT_MS })
   // WAL lets readers run while an import writes; foreign keys keep vocabularies honest.
   database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;')
   return { dialect: new SqliteDialect({ database: new NodeSqliteDatabase(database) }), database }

@@ -133,8 +133,9 @@ forEachDatabase((database) => {
       assert.deepEqual((await copy.inject(pathOf(copied[0].url))).rawPayload, PNG)
     })
 
-    for (const [url, message] of [['photos/missing.png', /no file at photos\/missing\.png/], ['notes.txt', /unsupported type/],
-      ['/etc/passwd.png', /relative to the import file/], ['ftp://example.org/a.png', /http\(s\) URL/]] as const) {
+    for (const [url, message] of [['photos/missing.png', /no file at "photos\/missing\.png"/],
+      ['notes.txt', /unsupported type/], ['/etc/passwd.png', /relative to the import file/],
+      ['ftp://example.org/a.png', /http\(s\) URL/]] as const) {
       test(`an image url of ${url} is refused and nothing is written`, async (t) => {
         const dir = tempDir(t)
         writeFileSync(path.join(dir, 'notes.txt'), 'text')

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { randomInt } from 'node:crypto'
+import { Writable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'node:test'
 import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.ts'
@@ -8,6 +10,8 @@ const servers = { skip: TEST_DATABASES.includes('postgres') ? false : 'TONNE_TES
 import { buildTestApp } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { TcpProxy, through } from '../support/tcp-proxy.ts'
+
+const redisAddress = { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) }
 
 /** Retries `probe` until it gives `status` (the service recovers by itself), up to `seconds`. */
 async function eventually (probe: () => Promise<number>, status: number, seconds = 15): Promise<number> {
@@ -19,7 +23,7 @@ async function eventually (probe: () => Promise<number>, status: number, seconds
   return last
 }
 
-test('a database or Redis outage gives 503s and an unready service, then it recovers by itself', servers, async (t) => {
+test('a database outage gives 503s, a Redis outage a degraded service; both recover', servers, async (t) => {
   const databaseUrl = await createPostgresDatabase(t)
   const pgProxy = await TcpProxy.start({ host: new URL(databaseUrl).hostname, port: Number(new URL(databaseUrl).port || 5432) })
   const redisProxy = await TcpProxy.start({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) })
@@ -48,12 +52,111 @@ test('a database or Redis outage gives 503s and an unready service, then it reco
   assert.equal(await eventually(catalogue, 200), 200)
   assert.equal(await eventually(ready, 200), 200)
 
+  // A Redis outage does not take the service down: rate limits are counted in this process meanwhile.
+  redisProxy.cut()
+  for (let i = 0; i < 5; i++) assert.equal(await calculator(), 200)
+  assert.equal(await catalogue(), 200)
+  const degraded = await app.inject('/health/ready')
+  assert.equal(degraded.statusCode, 200)
+  assert.deepEqual(degraded.json(), { status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } })
+  redisProxy.restore()
+  const readyAgain = async () => (await app.inject('/health/ready')).json().status === 'ready' ? 200 : 0
+  assert.equal(await eventually(readyAgain, 200), 200)
+  assert.equal(await calculator(), 200)
+  assert.equal(await catalogue(), 200)
+})
+
+test('RATE_LIMIT_ON_REDIS_ERROR=deny: a Redis outage gives 503s and an unready service', servers, async (t) => {
+  const redisProxy = await TcpProxy.start(redisAddress)
+  t.after(async () => { await redisProxy.close() })
+  const env = { REDIS_URL: through(REDIS_URL, redisProxy), RATE_LIMIT_ON_REDIS_ERROR: 'deny' }
+  const { app } = await buildTestApp(t, { env })
+  const calculator = async () => (await app.inject('/api/v1/co2-calculator/ping')).statusCode
+  assert.equal(await calculator(), 200)
   redisProxy.cut()
   assert.equal(await eventually(calculator, 503), 503)
   assert.equal((await app.inject('/api/v1/co2-calculator/ping')).json().code, 'service_unavailable')
-  assert.equal(await ready(), 503)
+  assert.equal((await app.inject('/health/ready')).statusCode, 503)
   redisProxy.restore()
   assert.equal(await eventually(calculator, 200), 200)
-  assert.equal(await eventually(ready, 200), 200)
-  assert.equal(await catalogue(), 200)
+  assert.equal((await app.inject('/health/ready')).statusCode, 200)
+})
+
+test('without Redis, limits count per process (logged once, a metric) until it is back', servers, async (t) => {
+  const redisProxy = await TcpProxy.start(redisAddress)
+  t.after(async () => { await redisProxy.close() })
+  const lines: string[] = []
+  const logStream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const env = { RATE_LIMIT_CALCULATOR: '3' }
+  // Two instances over one Redis: `a` reaches it through the proxy, `b` directly.
+  const a = await buildTestApp(t, { logStream, env: { ...env, REDIS_URL: through(REDIS_URL, redisProxy) } })
+  const b = await buildTestApp(t, { env: { ...env, REDIS_URL } })
+  // Addresses of their own, so that other runs sharing this Redis server never count with these.
+  const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}`
+  const ping = async (instance: typeof a, from: string) =>
+    (await instance.app.inject({ url: '/api/v1/co2-calculator/ping', remoteAddress: from })).statusCode
+
+  redisProxy.cut()
+  const client = address()
+  const statuses = []
+  for (let i = 0; i < 4; i++) statuses.push(await ping(a, client))
+  assert.deepEqual(statuses, [200, 200, 200, 429],
+    'the limit still holds, counted in the process')
+  assert.equal(await ping(b, client), 200, 'the instances no longer share the count')
+  for (let i = 0; i < 5; i++) await ping(a, address())
+  const fallbackLines = lines.filter((l) => /counted in this process/.test(l))
+  assert.equal(fallbackLines.length, 1, 'logged once')
+  assert.equal(JSON.parse(fallbackLines[0]!).level, 40, 'as a warning')
+  const metrics = (await a.app.inject('/metrics')).body
+  assert.ok(Number(/^tonne_rate_limit_local_total (\d+)/m.exec(metrics)?.[1]) >= 9, metrics)
+  assert.match(metrics, /^tonne_rate_limit_redis_degraded 1$/m)
+
+  redisProxy.restore()
+  // Back by itself: once `b` has used a fresh client's whole allowance in Redis, `a` refuses that client too.
+  const shared = async () => {
+    const fresh = address()
+    for (let i = 0; i < 3; i++) await ping(b, fresh)
+    return await ping(a, fresh)
+  }
+  assert.equal(await eventually(shared, 429), 429)
+  assert.equal(lines.filter((l) => /shared by every instance again/.test(l)).length, 1)
+  assert.match((await a.app.inject('/metrics')).body, /^tonne_rate_limit_redis_degraded 0$/m)
+})
+
+test('a stalled database: 503 within the statement timeout, then at once, until it answers', servers, async (t) => {
+  const databaseUrl = await createPostgresDatabase(t)
+  const database = new URL(databaseUrl)
+  const pgProxy = await TcpProxy.start({ host: database.hostname, port: Number(database.port || 5432) })
+  t.after(async () => { await pgProxy.close() })
+  const { app, inject } = await buildTestApp(t, {
+    records: fixtureProjects(),
+    env: { DATABASE_URL: through(databaseUrl, pgProxy), DATABASE_STATEMENT_TIMEOUT: '1' }
+  })
+  const timed = async (request: () => Promise<{ statusCode: number, json: () => { code: string } }>) => {
+    const started = performance.now()
+    const response = await request()
+    return { status: response.statusCode, code: response.json().code, ms: performance.now() - started }
+  }
+  const detail = async () => await inject('/api/v1/commerce/products/1/')
+  assert.equal((await detail()).statusCode, 200)
+
+  pgProxy.hold()
+  // A pooled connection's query gets no answer: it is given up after the statement timeout (1 s, plus 1 s
+  // for the line), not the 15 s it took before.
+  const first = await timed(detail)
+  assert.deepEqual([first.status, first.code], [503, 'service_unavailable'])
+  assert.ok(first.ms < 5000, `first answer after ${first.ms} ms`)
+  // From then on the database is known to be unreachable: 503 at once, without waiting on it again.
+  const list = async () => await inject('/api/v1/commerce/products/')
+  const ready = async () => await app.inject('/health/ready')
+  for (const request of [detail, detail, list, ready]) {
+    const next = await timed(request)
+    assert.deepEqual([next.status, next.code], [503, 'service_unavailable'])
+    assert.ok(next.ms < 1000, `503 after ${next.ms} ms`)
+  }
+  const ping = await app.inject('/api/v1/co2-calculator/ping')
+  assert.equal(ping.statusCode, 200, 'the calculator does not need the database')
+
+  pgProxy.release()
+  assert.equal(await eventually(async () => (await detail()).statusCode, 200), 200)
 })

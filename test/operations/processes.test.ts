@@ -94,3 +94,29 @@ test('serve --workers 2 runs two processes on one port and stops them all on SIG
   for (let i = 0; i < 6; i++) assert.equal((await fetch(`${server.url}/api/v1/co2-calculator/ping`)).status, 200)
   assert.equal(await server.stop(), 0)
 })
+
+test('SIGTERM with the database stalled: the request in flight gets a 503, not an empty reply', servers, async (t) => {
+  const databaseUrl = await createPostgresDatabase(t)
+  const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432) })
+  t.after(async () => await proxy.close())
+  const env = {
+    DATABASE_URL: through(databaseUrl, proxy),
+    DATA_DIR: tempDir(t),
+    CREATE_INITIAL_API_KEY: 'false',
+    DATABASE_STATEMENT_TIMEOUT: '2'
+  }
+  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'k', '--json'], env)).stdout).key as string
+  const server = await startServerProcess(t, env)
+  assert.equal((await fetch(`${server.url}/health/ready`)).status, 200)
+
+  // The database stops answering, and stays stopped: the request below waits on it when SIGTERM arrives.
+  proxy.hold()
+  const headers = { authorization: `Bearer ${key}`, 'x-request-id': 'stalled-1' }
+  const inFlight = fetch(`${server.url}/api/v1/commerce/products/?limit=3`, { headers })
+  await server.line(/"reqId":"stalled-1".*"msg":"incoming request"/)
+  const exit = server.stop()
+  const response = await inFlight
+  assert.equal(response.status, 503)
+  assert.equal((await response.json() as { code: string }).code, 'service_unavailable')
+  assert.equal(await exit, 0)
+})

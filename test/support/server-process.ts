@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
+import { EventEmitter, once } from 'node:events'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import type { TestContext } from 'node:test'
@@ -10,6 +10,8 @@ export interface ServerProcess {
   url: string
   /** Lines the process wrote to stdout so far (JSON logs and console lines). */
   output: string[]
+  /** Resolves with the first stdout line (already written or still to come) that matches `pattern`. */
+  line: (pattern: RegExp) => Promise<string>
   /** Sends SIGTERM and resolves with the exit code. */
   stop: () => Promise<number | null>
 }
@@ -22,20 +24,33 @@ export async function startServerProcess (t: TestContext, env: Record<string, st
   })
   t.after(() => { if (child.exitCode === null) child.kill('SIGKILL') })
   const output: string[] = []
+  const lines = new EventEmitter()
   const errors: string[] = []
   child.stderr.on('data', (chunk) => errors.push(String(chunk)))
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       output.push(line)
+      lines.emit('line', line)
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
       if (match !== null) resolve(match[1]!)
     })
     child.on('exit', (code) => reject(new Error(`tonne serve exited with ${code}: ${errors.join('')}`)))
   })
+  const line = async (pattern: RegExp) => await new Promise<string>((resolve) => {
+    const found = output.find((l) => pattern.test(l))
+    if (found !== undefined) return resolve(found)
+    const look = (l: string) => {
+      if (!pattern.test(l)) return
+      lines.off('line', look)
+      resolve(l)
+    }
+    lines.on('line', look)
+  })
   return {
     child,
     url,
     output,
+    line,
     stop: async () => {
       const exit = once(child, 'exit')
       child.kill('SIGTERM')
