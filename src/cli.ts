@@ -12,7 +12,7 @@ import { refreshAllProjectJson } from './catalogue/project-json.ts'
 import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
 import { createKey, listKeys, revokeKey } from './access/api-keys.service.ts'
 import { exportedMediaPath } from './catalogue/project.mapper.ts'
-import { loadConfig } from './config.ts'
+import { loadConfig, type Config } from './config.ts'
 import { MediaStore } from './media/media-store.ts'
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
@@ -106,11 +106,7 @@ async function main (argv: string[]): Promise<void> {
       const text = await readFile(file, 'utf8')
       const config = loadConfig()
       const media = new MediaStore(config.media.dir)
-      const lock = {
-        waitMs: config.importLockWaitMs,
-        onWait: () => console.error('Another import is running; waiting for it to finish ' +
-          `(at most ${config.importLockWaitMs / 1000} s, IMPORT_LOCK_WAIT)…`)
-      }
+      const lock = importLock(config)
       const result = await withStore(async (store) =>
         await importProjects(store.db, text,
           { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media, lock }))
@@ -159,6 +155,15 @@ async function main (argv: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
+/** Imports run one at a time; the second says it is waiting, on stderr. */
+function importLock (config: Config): { waitMs: number, onWait: () => void } {
+  return {
+    waitMs: config.importLockWaitMs,
+    onWait: () => console.error('Another import is running; waiting for it to finish ' +
+      `(at most ${config.importLockWaitMs / 1000} s, IMPORT_LOCK_WAIT)…`)
+  }
+}
+
 async function importFromRegistry (
   registry: string, files: string[], options: { replace: boolean, json: boolean }
 ): Promise<void> {
@@ -167,10 +172,11 @@ async function importFromRegistry (
   }
   if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
   if (options.replace) throw new UsageError('--replace works with a JSON or NDJSON file, not with --from')
-  const media = new MediaStore(loadConfig().media.dir)
+  const config = loadConfig()
+  const media = new MediaStore(config.media.dir)
   const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
   const report = await withStore(async (store) =>
-    await importRegistryExports(store.db, registry as RegistryKey, exports, { media }))
+    await importRegistryExports(store.db, registry as RegistryKey, exports, { media, lock: importLock(config) }))
   if (options.json) return console.log(JSON.stringify(report, null, 2))
   console.log(reportText(report))
 }

@@ -3,7 +3,7 @@ import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
 import type { ImportRecord, Source } from '../catalogue.schemas.ts'
 import { toImportRecord } from '../project.mapper.ts'
-import { ImportError, importRecords } from '../projects.import.ts'
+import { ImportError, importRecords, type ImportOptions } from '../projects.import.ts'
 import * as repository from '../projects.repository.ts'
 import { art, acr, car } from './apx.ts'
 import { cercarbono } from './cercarbono.ts'
@@ -49,6 +49,8 @@ export interface RegistryImportOptions {
   /** The media store: stored images of re-imported projects are kept through it. */
   media?: MediaStore
   now?: Date
+  /** Imports run one at a time: how long to wait for another, and what to say when waiting begins. */
+  lock?: ImportOptions['lock']
 }
 
 /** Which export of the registry each file is, by its header; project exports first. */
@@ -244,7 +246,8 @@ export async function importRegistryExports (
       replace: false,
       idsByExternalId: true,
       ...(options.media !== undefined && { baseDir: options.media.dir, media: options.media }),
-      ...(options.now !== undefined && { now: options.now })
+      ...(options.now !== undefined && { now: options.now }),
+      ...(options.lock !== undefined && { lock: options.lock })
     })
     Object.assign(report, { created: result.created, updated: result.updated, unchanged: result.unchanged })
   } catch (error) {
