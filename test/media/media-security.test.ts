@@ -22,7 +22,8 @@ forEachDatabase((database) => {
       const signer = new MediaSigner(SECRET, 3600)
       const answers: Array<[string, number]> = [
         [icon, 200],
-        [icon.replace(/signature=./, 'signature=0'), 403],
+        // One hex digit changed (to another digit, whatever the first one is).
+        [icon.replace(/signature=(.)/, (_m, c: string) => `signature=${c === '0' ? '1' : '0'}`), 403],
         [signer.sign('images/00000000000000000000000000000000.png'), 404],
         ['/media/sdg/13.svg', 400]
       ]
