@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
+import type { Scope } from '../access/api-keys.ts'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { errorResponses, RATE_LIMIT_HEADERS } from './schemas.ts'
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (never written by hand) and
@@ -30,9 +32,84 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
       }
     },
     hideUntagged: true,
+    transformObject: (document) => finish('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     // Shared schemas keep their $id as the component name (Problem), not def-N.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+}
+
+export interface GuardedArea {
+  /** The scope a key needs (required) or that identifies a caller by key (optional). */
+  scope: Scope
+  /** Whether a key is required (the catalogue) or only optional (the calculator). */
+  keyRequired: boolean
+  /** Answers carry an ETag and answer If-None-Match with 304. */
+  conditional: boolean
+}
+
+/**
+ * Documents, on every route of an area, what the area's hooks do to it: the key check (security, 401,
+ * and 403 when a key is required), the rate limit (RateLimit-* on every answer, 429) and, where
+ * answers are conditional, ETag and 304. Call it in the area before its routes are registered.
+ */
+export function documentGuardedArea (area: FastifyInstance, { scope, keyRequired, conditional }: GuardedArea): void {
+  area.addHook('onRoute', (route) => {
+    const schema = route.schema
+    if (schema === undefined) return
+    schema.security = keyRequired ? [{ apiKey: [scope] }] : [{}, { apiKey: [scope] }]
+    const responses = { ...schema.response as Record<string, Record<string, unknown>> }
+    for (const [status, response] of Object.entries(responses)) {
+      if (!status.startsWith('2')) continue
+      const headers = { ...RATE_LIMIT_HEADERS, ...(conditional && { ETag: ETAG_HEADER }) }
+      responses[status] = { ...response, headers: { ...response['headers'] as object, ...headers } }
+    }
+    const errors = errorResponses(...(keyRequired ? [401, 403, 429] : [401, 429]))
+    // GET and HEAD share one schema object: it may already have been documented.
+    for (const [status, response] of Object.entries(errors)) responses[status] ??= response as Record<string, unknown>
+    if (conditional) responses['304'] ??= NOT_MODIFIED
+    schema.response = responses
+  })
+}
+
+const ETAG_HEADER = {
+  type: 'string',
+  description: 'A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged.'
+}
+const NOT_MODIFIED = {
+  type: 'null',
+  description: 'Not modified: the If-None-Match header names the current ETag. No body.',
+  headers: { ETag: ETAG_HEADER, ...RATE_LIMIT_HEADERS }
+}
+
+/**
+ * The last pass over the generated document: a parameter with a default may be left out (the validator
+ * fills it in), so it is not required; a response header marked `required` in its schema is required.
+ */
+function finish<T> (document: T): T {
+  for (const item of Object.values((document as Document).paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'path' && parameter.schema?.['default'] !== undefined) parameter.required = false
+      }
+      for (const response of Object.values(operation.responses ?? {})) {
+        for (const header of Object.values(response.headers ?? {})) {
+          const schema = header.schema
+          if (schema?.['required'] !== true) continue
+          delete schema['required']
+          header.required = true
+        }
+      }
+    }
+  }
+  return document
+}
+
+/** The parts of an OpenAPI document that the last pass changes. */
+interface Document {
+  paths?: Record<string, Record<string, {
+    parameters?: Array<{ in: string, required?: boolean, schema?: Record<string, unknown> }>
+    responses?: Record<string, { headers?: Record<string, { required?: boolean, schema?: Record<string, unknown> }> }>
+  }>>
 }
