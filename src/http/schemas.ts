@@ -11,7 +11,7 @@ export function StringEnum<const T extends readonly string[]> (values: T, option
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'A parameter is missing, malformed or not one of the allowed values; `parameter` names it.',
   401: 'No valid API key was sent: none, malformed, unknown or revoked.',
-  403: 'The API key lacks the permission (scope) for this request, or a media link is not valid or has expired.',
+  403: 'The API key lacks the permission (scope) for this request.',
   404: 'No such resource.',
   429: 'Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds.',
   500: 'An internal error (logged; never shows internals).',

@@ -59,7 +59,8 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer:
           description: 'The file, with its own content type (SVG, PNG, JPEG, GIF, WebP or AVIF).',
           content: Object.fromEntries(Object.values(MEDIA_TYPES).map((type) => [type, { schema: {} }]))
         },
-        ...errorResponses(400, 403, 404)
+        ...errorResponses(400, 403, 404),
+        403: { ...errorResponses(403)[403], description: 'The link is not valid (tampered, malformed) or has expired.' }
       }
     }
   }, async (request, reply) => await serve(`${request.params.folder}/${request.params.file}`, request.query, reply))
