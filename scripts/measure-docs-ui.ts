@@ -28,7 +28,8 @@ async function axe (url: string, viewport: { width: number, height: number }): P
     const page = await browser.newPage({ viewport })
     await page.goto(url, { waitUntil: 'networkidle' })
     await page.evaluate(AXE)
-    const violations = await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)') as AxeViolation[]
+    const violations = await page.evaluate(
+      'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)') as AxeViolation[]
     const count = (impacts: string[]) => violations.filter((v) => impacts.includes(v.impact)).length
     const list = violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`).join('; ')
     return `${count(['critical'])} critical, ${count(['serious'])} serious, ${count(['moderate', 'minor'])} other` +
@@ -44,7 +45,8 @@ function lighthouseRun (url: string, preset: 'mobile' | 'desktop'): string {
     const output = path.join(dir, 'report.json')
     execFileSync(lighthouse[0]!, [...lighthouse.slice(1), url, '--quiet', '--output=json', `--output-path=${output}`,
       '--only-categories=performance,accessibility,best-practices', `--chrome-flags=${FLAGS.join(' ')}`,
-      ...(preset === 'desktop' ? ['--preset=desktop'] : [])], { env: { ...process.env, CHROME_PATH: chrome }, stdio: 'ignore' })
+      ...(preset === 'desktop' ? ['--preset=desktop'] : [])],
+    { env: { ...process.env, CHROME_PATH: chrome }, stdio: 'ignore' })
     const report = JSON.parse(readFileSync(output, 'utf8'))
     const score = (category: string) => Math.round(report.categories[category].score * 100)
     const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`

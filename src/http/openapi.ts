@@ -47,14 +47,22 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
       ],
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `tonne keys create`, as `Authorization: Bearer KEY` (or the `X-API-Key` header).' }
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key from `tonne keys create`, as `Authorization: Bearer KEY` (or the `X-API-Key` ' +
+              'header).'
+          }
         }
       }
     },
     hideUntagged: true,
-    transformObject: (document) => finish('openapiObject' in document ? document.openapiObject : document.swaggerObject),
+    transformObject: (document) =>
+      finish('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     // Shared schemas keep their $id as the component name (Problem), not def-N.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}`
+    }
   })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   // A child context, so the CSP covers the docs page's answers and nothing else.

@@ -4,7 +4,9 @@ import { Type, type TSchema } from 'typebox'
  * A string that must be one of `values`. Emitted as a plain JSON Schema `enum`, so a
  * validation failure carries the allowed values (the error handler lists them).
  */
-export function StringEnum<const T extends readonly string[]> (values: T, options: { description?: string, default?: T[number] } = {}) {
+export function StringEnum<const T extends readonly string[]> (
+  values: T, options: { description?: string, default?: T[number] } = {}
+) {
   return Type.Enum([...values] as T[number][], options)
 }
 
@@ -24,7 +26,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  */
 interface Header { description: string, type: string, minimum?: number, required?: true }
 
-/** The rate-limit headers (IETF draft "RateLimit header fields for HTTP") that every answer of a limited area carries. */
+/** The rate-limit headers (IETF draft "RateLimit header fields for HTTP") on every answer of a limited area. */
 export const RATE_LIMIT_HEADERS: Record<string, Header> = {
   'RateLimit-Limit': { description: 'Requests allowed per one-minute window.', type: 'integer', minimum: 0 },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', type: 'integer', minimum: 0 },

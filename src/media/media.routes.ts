@@ -16,7 +16,9 @@ export const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox
  * GET /media/KEY?expires=…&signature=…: a tampered, expired or over-long link is 403, an unknown key
  * 404; a good link gets the file, cacheable for no longer than the link lives.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer: MediaSigner }> = async (app, { store, signer }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer: MediaSigner }> = async (
+  app, { store, signer }
+) => {
   // This plugin's own context: these headers cover every media answer (errors too) and nothing else.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('content-security-policy', MEDIA_CSP)

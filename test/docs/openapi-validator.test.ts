@@ -16,6 +16,10 @@ import { startService } from '../support/service.ts'
 const PRISM = path.join(REPO_ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js')
 const CATALOGUE = '/api/v1/commerce/products/'
 const CALCULATOR = '/api/v1/co2-calculator/'
+const LISTS = [CATALOGUE, `${CATALOGUE}facets/`, `${CATALOGUE}geojson/`]
+const FILTERS = 'registry=VERRA&location=Brazil&sdg=13&vintage=2021'
+const MEDIA = 'get /media/{folder}/{file}'
+const DETAIL_1 = `${CATALOGUE}1/`
 const SECRET = 'validator-test-media-signing-secret-0123456789'
 
 interface Violation { location: string[], severity: string, code?: string | number, message: string }
@@ -65,7 +69,7 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
   /** A success, then a 429: a key of its own allowed one request a minute. */
   const limited = async (operation: string, url: string, scope: Scope): Promise<Probe[]> => {
     const { key } = await createKey(db, { name: 'one a minute', scopes: [scope], rateLimitPerMinute: 1 })
-    return [{ operation, url, status: 200, headers: bearer(key) }, { operation, url, status: 429, headers: bearer(key) }]
+    return [200, 429].map((status) => ({ operation, url, status, headers: bearer(key) }))
   }
   const key = bearer(service.key)
   const proxy = `http://127.0.0.1:${port}`
@@ -96,10 +100,10 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
   const probes: Probe[] = [
     { operation: 'get /health/live', url: '/health/live', status: 200 },
     { operation: 'get /health/ready', url: '/health/ready', status: 200 },
-    ...(await Promise.all([CATALOGUE, `${CATALOGUE}facets/`, `${CATALOGUE}geojson/`].map(async (list): Promise<Probe[]> => [
+    ...(await Promise.all(LISTS.map(async (list): Promise<Probe[]> => [
       { operation: `get ${list}`, url: list, status: 200, headers: key },
       { operation: `get ${list}`, url: list, status: 304, headers: { ...key, 'if-none-match': await etag(list) } },
-      { operation: `get ${list}`, url: `${list}?registry=VERRA&location=Brazil&sdg=13&vintage=2021`, status: 200, headers: key },
+      { operation: `get ${list}`, url: `${list}?${FILTERS}`, status: 200, headers: key },
       { operation: `get ${list}`, url: `${list}?in_sale=maybe`, status: 400, headers: key, invalid: /in_sale/ },
       { operation: `get ${list}`, url: list, status: 401, invalid: /security/i },
       { operation: `get ${list}`, url: list, status: 401, headers: bearer('tonne_000000000000_not-a-key') },
@@ -109,7 +113,7 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
     { operation: `get ${CATALOGUE}`, url: `${CATALOGUE}?limit=0`, status: 400, headers: key, invalid: /limit/ },
     { operation: `get ${CATALOGUE}`, url: `${CATALOGUE}?limit=2&offset=4&ordering=-name`, status: 200, headers: key },
     { operation: DETAIL, url: `${CATALOGUE}1/`, status: 200, headers: key },
-    { operation: DETAIL, url: `${CATALOGUE}1/`, status: 304, headers: { ...key, 'if-none-match': await etag(`${CATALOGUE}1/`) } },
+    { operation: DETAIL, url: DETAIL_1, status: 304, headers: { ...key, 'if-none-match': await etag(DETAIL_1) } },
     { operation: DETAIL, url: `${CATALOGUE}999999/`, status: 404, headers: key },
     { operation: DETAIL, url: `${CATALOGUE}1/`, status: 401, invalid: /security/i },
     { operation: DETAIL, url: `${CATALOGUE}1/`, status: 403, headers: bearer(calculatorKey) },
@@ -126,17 +130,18 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
     ...await badUnits('energy', '?country_code=DEU'),
     { operation: `get ${CALCULATOR}footprint`, url: `${CALCULATOR}footprint?country_code=ZZZ`, status: 400 },
     { operation: `get ${CALCULATOR}footprint`, url: `${CALCULATOR}footprint`, status: 400, invalid: /country_code/ },
-    { operation: 'get /media/{folder}/{file}', url: `${icon.pathname}${icon.search}`, status: 200 },
-    { operation: 'get /media/{folder}/{file}', url: `${icon.pathname}?expires=1&signature=${'0'.repeat(64)}`, status: 403 },
-    { operation: 'get /media/{folder}/{file}', url: missing, status: 404 },
-    { operation: 'get /media/{folder}/{file}', url: icon.pathname, status: 400, invalid: /expires|signature/ }
+    { operation: MEDIA, url: `${icon.pathname}${icon.search}`, status: 200 },
+    { operation: MEDIA, url: `${icon.pathname}?expires=1&signature=${'0'.repeat(64)}`, status: 403 },
+    { operation: MEDIA, url: missing, status: 404 },
+    { operation: MEDIA, url: icon.pathname, status: 400, invalid: /expires|signature/ }
   ]
   const failures: string[] = []
   const check = async (probe: Probe): Promise<number> => {
     const response = await send(probe.url, probe.headers)
     await response.arrayBuffer()
     const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as Violation[]
-    const where = `${probe.url} (${String(probe.status)}${probe.headers?.['authorization'] !== undefined ? ', with a key' : ''})`
+    const keyed = probe.headers?.['authorization'] !== undefined ? ', with a key' : ''
+    const where = `${probe.url} (${String(probe.status)}${keyed})`
     if (![probe.status].flat().includes(response.status)) failures.push(`${where}: answered ${response.status}`)
     for (const violation of violations) {
       const text = `${violation.location.join('.')}: ${violation.message}`
@@ -151,7 +156,8 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
   // Last, as it blocks this address: failed key checks past AUTH_FAILURE_LIMIT are a 429 before any lookup.
   let status = 401
   for (let i = 0; status === 401 && i < 40; i++) {
-    status = await check({ operation: DETAIL, url: `${CATALOGUE}2/`, status: [401, 429], headers: bearer(`tonne_000000000000_x${i}`) })
+    const headers = bearer(`tonne_000000000000_x${i}`)
+    status = await check({ operation: DETAIL, url: `${CATALOGUE}2/`, status: [401, 429], headers })
   }
   assert.equal(status, 429, 'failed key checks reach their limit')
   assert.deepEqual(failures, [])

@@ -3,8 +3,8 @@
 // inline style or script).
 
 const BODY_LIMIT = 60_000
-const SHOWN_HEADERS = ['content-type', 'etag', 'www-authenticate', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining',
-  'ratelimit-reset', 'x-request-id']
+const SHOWN_HEADERS = ['content-type', 'etag', 'www-authenticate', 'retry-after', 'ratelimit-limit',
+  'ratelimit-remaining', 'ratelimit-reset', 'x-request-id']
 
 let apiKey = ''
 
@@ -51,7 +51,8 @@ function typeLabel (document, raw) {
   let label = schema.type === 'array' ? `array of ${typeLabel(document, schema.items ?? {})}` : (schema.type ?? 'any')
   if (schema.format !== undefined) label += ` (${schema.format})`
   const limits = []
-  if (schema.minimum !== undefined && schema.maximum !== undefined) limits.push(`${schema.minimum} to ${schema.maximum}`)
+  const { minimum, maximum } = schema
+  if (minimum !== undefined && maximum !== undefined) limits.push(`${minimum} to ${maximum}`)
   else if (schema.minimum !== undefined) limits.push(`at least ${schema.minimum}`)
   if (schema.maxLength !== undefined) limits.push(`up to ${schema.maxLength} characters`)
   if (schema.default !== undefined) limits.push(`default ${JSON.stringify(schema.default)}`)
@@ -71,7 +72,9 @@ function schemaTree (document, raw, depth = 0) {
     return h('li', {},
       h('code', {}, name), ' ', h('span', { className: 'type' }, typeLabel(document, field)),
       required.has(name) ? '' : h('span', { className: 'optional' }, ' (may be absent)'),
-      resolved.description === undefined ? '' : h('span', { className: 'description' }, ' — ', prose(resolved.description)),
+      resolved.description === undefined
+        ? ''
+        : h('span', { className: 'description' }, ' — ', prose(resolved.description)),
       schemaTree(document, field, depth + 1))
   }))
 }
@@ -104,7 +107,9 @@ function parameterList (document, parameters) {
     h('span', { className: 'where' }, `${parameter.in}${parameter.required === true ? ', required' : ''}`), ' ',
     h('span', { className: 'type' }, typeLabel(document, parameter.schema ?? {})),
     parameter.description === undefined ? '' : h('p', {}, prose(parameter.description)),
-    parameter.example === undefined ? '' : h('p', { className: 'example' }, 'Example: ', h('code', {}, String(parameter.example))))))
+    parameter.example === undefined
+      ? ''
+      : h('p', { className: 'example' }, 'Example: ', h('code', {}, String(parameter.example))))))
 }
 
 function responseList (document, responses) {
@@ -122,9 +127,11 @@ function responseList (document, responses) {
             [i === 0 ? '' : ', ', h('code', {}, name), header.required === true ? ' (always)' : ''])),
         content.length === 0
           ? ''
-          : h('p', { className: 'media' }, 'Body: ', content.map(([type], i) => [i === 0 ? '' : ', ', h('code', {}, type)])),
+          : h('p', { className: 'media' }, 'Body: ',
+            content.map(([type], i) => [i === 0 ? '' : ', ', h('code', {}, type)])),
         content.length === 1 && content[0][1].schema !== undefined
-          ? lazyDetails('Body fields', () => schemaTree(document, content[0][1].schema) ?? h('p', {}, 'No fields listed.'))
+          ? lazyDetails('Body fields',
+            () => schemaTree(document, content[0][1].schema) ?? h('p', {}, 'No fields listed.'))
           : '')
     ]
   }))
@@ -133,15 +140,17 @@ function responseList (document, responses) {
 function fieldFor (document, parameter, id) {
   const schema = resolve(document, parameter.schema ?? {})
   const label = h('label', { for: id }, parameter.name, parameter.required === true ? ' (required)' : '')
-  const hint = parameter.example !== undefined ? `e.g. ${parameter.example}` : schema.default !== undefined ? `default ${schema.default}` : ''
+  const hint = parameter.example !== undefined
+    ? `e.g. ${parameter.example}`
+    : schema.default !== undefined ? `default ${schema.default}` : ''
   if (Array.isArray(schema.enum)) {
     return h('div', { className: 'field' }, label, h('select', { id, name: parameter.name },
       h('option', { value: '' }, parameter.required === true ? 'Choose…' : '(not sent)'),
       schema.enum.map((value) => h('option', { value }, String(value)))))
   }
   const value = parameter.required === true && parameter.example !== undefined ? String(parameter.example) : undefined
-  return h('div', { className: 'field' }, label,
-    h('input', { id, name: parameter.name, type: 'text', value, placeholder: hint, autocomplete: 'off', spellcheck: 'false' }))
+  const input = { id, name: parameter.name, type: 'text', value, placeholder: hint, autocomplete: 'off' }
+  return h('div', { className: 'field' }, label, h('input', { ...input, spellcheck: 'false' }))
 }
 
 function tryForm (document, method, path, operation) {
@@ -153,7 +162,8 @@ function tryForm (document, method, path, operation) {
     h('button', { type: 'submit' }, 'Send request'))
   form.addEventListener('submit', (event) => {
     event.preventDefault()
-    send(form, path, parameters, output).catch((error) => output.replaceChildren(h('p', { className: 'error' }, String(error))))
+    send(form, path, parameters, output)
+      .catch((error) => output.replaceChildren(h('p', { className: 'error' }, String(error))))
   })
   return h('details', { className: 'try' }, h('summary', {}, 'Try it'), form, output)
 }
@@ -175,13 +185,16 @@ async function send (form, path, parameters, output) {
   let body
   if (/json/.test(type)) {
     const text = JSON.stringify(await response.json(), null, 2)
-    body = text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters)` : text
+    body = text.length > BODY_LIMIT
+      ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters)`
+      : text
   } else {
     body = `(${type || 'no content type'}, ${(await response.arrayBuffer()).byteLength} bytes)`
   }
   const curl = `curl${apiKey === '' ? '' : ' -H "Authorization: Bearer $KEY"'} '${new URL(target, location.href)}'`
   output.replaceChildren(
-    h('p', { className: 'answer' }, h('span', { className: `status status-${String(response.status)[0]}` }, response.status),
+    h('p', { className: 'answer' },
+      h('span', { className: `status status-${String(response.status)[0]}` }, response.status),
       ' ', response.statusText),
     h('p', {}, 'As a command: ', h('code', { className: 'curl' }, curl)),
     h('ul', { className: 'answer-headers', 'aria-label': 'Response headers' }, SHOWN_HEADERS
@@ -209,8 +222,10 @@ function render (document) {
     h('p', { className: 'version' }, `Version ${info.version ?? ''} · OpenAPI ${document.openapi ?? ''}`),
     h('p', {}, prose(info.description ?? '')))
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method]) => method === 'get').map(([method, operation]) => ({ path, method, operation })))
-  const tags = (document.tags ?? []).map((tag) => ({ ...tag, operations: operations.filter((o) => o.operation.tags?.includes(tag.name)) }))
+    Object.entries(item).filter(([method]) => method === 'get')
+      .map(([method, operation]) => ({ path, method, operation })))
+  const tags = (document.tags ?? [])
+    .map((tag) => ({ ...tag, operations: operations.filter((o) => o.operation.tags?.includes(tag.name)) }))
     .filter((tag) => tag.operations.length > 0)
   window.document.getElementById('contents').replaceChildren(h('h2', { className: 'contents-title' }, 'Operations'),
     h('ul', {}, tags.map((tag) => h('li', {}, h('a', { href: `#tag-${slug(tag.name)}` }, title(tag.name)),
@@ -251,5 +266,6 @@ fetch('/openapi.json')
   })
   .catch((error) => {
     document.getElementById('intro').replaceChildren(h('p', { className: 'error', role: 'alert' },
-      `The OpenAPI document could not be loaded (${error.message}). It is at `, h('a', { href: '/openapi.json' }, '/openapi.json'), '.'))
+      `The OpenAPI document could not be loaded (${error.message}). It is at `,
+      h('a', { href: '/openapi.json' }, '/openapi.json'), '.'))
   })
