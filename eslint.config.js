@@ -10,8 +10,8 @@ export default [
     rules: { '@typescript-eslint/no-redeclare': 'off' }
   },
   {
-    // The explorer is plain browser JavaScript served as it is.
-    files: ['src/explorer/public/**/*.js', 'test/explorer/accessibility-check.js'],
+    // The explorer and the docs page are plain browser JavaScript served as it is.
+    files: ['src/explorer/public/**/*.js', 'src/http/docs-ui/**/*.js', 'test/explorer/accessibility-check.js'],
     languageOptions: { globals: { ...globals.browser } }
   }
 ]

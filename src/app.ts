@@ -20,7 +20,7 @@ import { AppError, ProblemSchema, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { serializeRequest } from './http/log-redaction.ts'
 import { registerMetrics } from './http/metrics.ts'
-import { registerOpenApi } from './http/openapi.ts'
+import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { checkRequestText } from './http/query-text.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import { cacheAnswersByUrl } from './http/response-cache.ts'
@@ -146,6 +146,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
   await app.register(async (catalogue) => {
     catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read', failures))
+    documentGuardedArea(catalogue, { scope: 'catalogue:read', keyRequired: true, conditional: true })
     await registerRateLimit(catalogue, {
       name: 'catalogue',
       counters,
@@ -160,11 +161,11 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
     calculator.addHook('onRequest', optionalApiKey(store.db, 'calculator:read', failures))
+    documentGuardedArea(calculator, { scope: 'calculator:read', keyRequired: false, conditional: false })
     const keyNote = ' No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.'
     calculator.addHook('onRoute', (route) => {
       // GET and its HEAD share one schema object: note it once.
       if (route.schema === undefined || route.schema.description?.endsWith(keyNote) === true) return
-      route.schema.security = [{}, { apiKey: ['calculator:read'] }]
       route.schema.description = `${route.schema.description ?? ''}${keyNote}`
     })
     await registerRateLimit(calculator, {

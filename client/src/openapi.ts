@@ -52,32 +52,53 @@ export interface paths {
      */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description Page size, 1 to 1000. */
-          limit: number;
+          limit?: number;
           /** @description Number of matching projects to skip. */
-          offset: number;
+          offset?: number;
           /** @description Whether the project is currently in sale. */
           in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States). */
+          /**
+           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+           * @example Brazil
+           */
           location?: string;
-          /** @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE). */
+          /**
+           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+           */
           credit_type?: string;
-          /** @description Registry name_id (e.g. VERRA). */
+          /**
+           * @description Registry name_id (e.g. VERRA).
+           * @example VERRA
+           */
           registry?: string;
           /** @description Rating name_id: A, AA, AAA-, AA+. */
           rating?: string;
-          /** @description A vintage year: projects with credits of that vintage (addition). */
+          /**
+           * @description A vintage year: projects with credits of that vintage (addition).
+           * @example 2021
+           */
           vintage?: number;
-          /** @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition). */
+          /**
+           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+           * @example ICVCM_CCP
+           */
           certification?: string;
-          /** @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition). */
+          /**
+           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+           * @example 13_CLIMATE_ACTION
+           */
           sdg?: string;
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
           bbox?: string;
-          /** @description Case-insensitive text match on name, symbol, external_id and project developer. */
+          /**
+           * @description Case-insensitive text match on name, symbol, external_id and project developer.
+           * @example cookstove
+           */
           search?: string;
           /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
           ordering?: string;
@@ -86,6 +107,16 @@ export interface paths {
       responses: {
         /** @description Default Response */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+          };
           content: {
             "application/json": {
               /** @description Total number of projects matching the filters. */
@@ -175,26 +206,54 @@ export interface paths {
             };
           };
         };
+        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+        304: {
+          headers: {
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: never;
+        };
         /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
         400: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description No valid API key was sent. */
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
         401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description The API key lacks the permission for this request. */
+        /** @description The API key lacks the permission (scope) for this request. */
         403: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description Too many requests; retry after the `Retry-After` header. */
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
         429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
@@ -212,31 +271,62 @@ export interface paths {
         query?: {
           /** @description Whether the project is currently in sale. */
           in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States). */
+          /**
+           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+           * @example Brazil
+           */
           location?: string;
-          /** @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE). */
+          /**
+           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+           */
           credit_type?: string;
-          /** @description Registry name_id (e.g. VERRA). */
+          /**
+           * @description Registry name_id (e.g. VERRA).
+           * @example VERRA
+           */
           registry?: string;
           /** @description Rating name_id: A, AA, AAA-, AA+. */
           rating?: string;
-          /** @description A vintage year: projects with credits of that vintage (addition). */
+          /**
+           * @description A vintage year: projects with credits of that vintage (addition).
+           * @example 2021
+           */
           vintage?: number;
-          /** @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition). */
+          /**
+           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+           * @example ICVCM_CCP
+           */
           certification?: string;
-          /** @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition). */
+          /**
+           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+           * @example 13_CLIMATE_ACTION
+           */
           sdg?: string;
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
           bbox?: string;
-          /** @description Case-insensitive text match on name, symbol, external_id and project developer. */
+          /**
+           * @description Case-insensitive text match on name, symbol, external_id and project developer.
+           * @example cookstove
+           */
           search?: string;
         };
       };
       responses: {
         /** @description Default Response */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+          };
           content: {
             "application/json": {
               /** @description Projects matching every given filter. */
@@ -319,26 +409,54 @@ export interface paths {
             };
           };
         };
+        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+        304: {
+          headers: {
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: never;
+        };
         /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
         400: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description No valid API key was sent. */
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
         401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description The API key lacks the permission for this request. */
+        /** @description The API key lacks the permission (scope) for this request. */
         403: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description Too many requests; retry after the `Retry-After` header. */
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
         429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
@@ -353,32 +471,53 @@ export interface paths {
      */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description Features per page, 1 to 10000. */
-          limit: number;
+          limit?: number;
           /** @description Number of matching located projects to skip. */
-          offset: number;
+          offset?: number;
           /** @description Whether the project is currently in sale. */
           in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States). */
+          /**
+           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+           * @example Brazil
+           */
           location?: string;
-          /** @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE). */
+          /**
+           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+           */
           credit_type?: string;
-          /** @description Registry name_id (e.g. VERRA). */
+          /**
+           * @description Registry name_id (e.g. VERRA).
+           * @example VERRA
+           */
           registry?: string;
           /** @description Rating name_id: A, AA, AAA-, AA+. */
           rating?: string;
-          /** @description A vintage year: projects with credits of that vintage (addition). */
+          /**
+           * @description A vintage year: projects with credits of that vintage (addition).
+           * @example 2021
+           */
           vintage?: number;
-          /** @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition). */
+          /**
+           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+           * @example ICVCM_CCP
+           */
           certification?: string;
-          /** @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition). */
+          /**
+           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+           * @example 13_CLIMATE_ACTION
+           */
           sdg?: string;
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
           bbox?: string;
-          /** @description Case-insensitive text match on name, symbol, external_id and project developer. */
+          /**
+           * @description Case-insensitive text match on name, symbol, external_id and project developer.
+           * @example cookstove
+           */
           search?: string;
           /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
           ordering?: string;
@@ -387,6 +526,16 @@ export interface paths {
       responses: {
         /** @description Default Response */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+          };
           content: {
             "application/geo+json": {
               /** @enum {string} */
@@ -418,26 +567,54 @@ export interface paths {
             };
           };
         };
+        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+        304: {
+          headers: {
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: never;
+        };
         /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
         400: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description No valid API key was sent. */
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
         401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description The API key lacks the permission for this request. */
+        /** @description The API key lacks the permission (scope) for this request. */
         403: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description Too many requests; retry after the `Retry-After` header. */
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
         429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
@@ -453,13 +630,26 @@ export interface paths {
     get: {
       parameters: {
         path: {
-          /** @description The project id. */
+          /**
+           * @description The project id.
+           * @example 1
+           */
           id: number;
         };
       };
       responses: {
         /** @description Default Response */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+          };
           content: {
             "application/json": {
               /** @description Unique identifier of the project. */
@@ -562,13 +752,31 @@ export interface paths {
             };
           };
         };
-        /** @description No valid API key was sent. */
+        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+        304: {
+          headers: {
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: never;
+        };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
         401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description The API key lacks the permission for this request. */
+        /** @description The API key lacks the permission (scope) for this request. */
         403: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
@@ -580,8 +788,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description Too many requests; retry after the `Retry-After` header. */
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
         429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
@@ -598,11 +816,45 @@ export interface paths {
       responses: {
         /** @description Default Response */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": {
               /** @enum {string} */
               message: "pong";
             };
+          };
+        };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
           };
         };
       };
@@ -617,6 +869,14 @@ export interface paths {
       responses: {
         /** @description Every supported country, ordered by name (Intl.Collator("en")). */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": ({
                 /** @description ISO 3166-1 alpha-3. */
@@ -633,6 +893,32 @@ export interface paths {
         };
         /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
         400: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
@@ -657,6 +943,14 @@ export interface paths {
       responses: {
         /** @description Default Response */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": {
               country_code: string;
@@ -715,6 +1009,32 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
       };
     };
   };
@@ -739,6 +1059,14 @@ export interface paths {
       responses: {
         /** @description The average footprint of a person living in the country. */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": {
               country_code: string;
@@ -928,6 +1256,32 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
       };
     };
   };
@@ -970,6 +1324,14 @@ export interface paths {
       responses: {
         /** @description Flights of one person in a year. */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": {
               country_code: string;
@@ -1175,6 +1537,32 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
       };
     };
   };
@@ -1203,6 +1591,14 @@ export interface paths {
       responses: {
         /** @description A year of a diet. */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": {
               country_code: string;
@@ -1365,6 +1761,32 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
       };
     };
   };
@@ -1403,6 +1825,14 @@ export interface paths {
       responses: {
         /** @description A year of travel by car, rail or bus. */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": {
               country_code: string;
@@ -1570,6 +2000,32 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
       };
     };
   };
@@ -1600,6 +2056,14 @@ export interface paths {
       responses: {
         /** @description A year of clothes shopping. */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": {
               country_code: string;
@@ -1757,6 +2221,32 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
       };
     };
   };
@@ -1793,6 +2283,14 @@ export interface paths {
       responses: {
         /** @description A year of home electricity and heating, per person. */
         200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/json": {
               country_code: string;
@@ -1985,10 +2483,36 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
       };
     };
   };
-  "/media/{*}": {
+  "/media/{folder}/{file}": {
     /**
      * A project image or SDG icon, through a signed link
      * @description Links come from catalogue responses and expire (default 3600 s). Treat them as opaque.
@@ -2002,17 +2526,37 @@ export interface paths {
           signature: string;
         };
         path: {
-          "*": string;
+          /**
+           * @description The media folder: `sdg` or `images`.
+           * @example sdg
+           */
+          folder: string;
+          /**
+           * @description The file in it.
+           * @example 13.svg
+           */
+          file: string;
         };
       };
       responses: {
+        /** @description The file, with its own content type (SVG, PNG, JPEG, GIF, WebP or AVIF). */
+        200: {
+          content: {
+            "image/png": unknown;
+            "image/jpeg": unknown;
+            "image/gif": unknown;
+            "image/webp": unknown;
+            "image/avif": unknown;
+            "image/svg+xml": unknown;
+          };
+        };
         /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
         400: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };
         };
-        /** @description The API key lacks the permission for this request. */
+        /** @description The link is not valid (tampered, malformed) or has expired. */
         403: {
           content: {
             "application/problem+json": components["schemas"]["Problem"];

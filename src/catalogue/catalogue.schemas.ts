@@ -15,9 +15,16 @@ export const ORDERING_FIELDS = ['id', 'name', 'symbol', 'date', 'location', 'are
   'inventory_price', 'credits_issued', 'credits_retired', 'updated_at'] as const
 export type OrderingField = typeof ORDERING_FIELDS[number]
 
-const NamedValue = (description: string) => Type.Object({
-  name_id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Z0-9][A-Z0-9_+-]*$', description: 'Upper-case, underscore-separated identifier.' }),
-  verbose_name: Type.String()
+// Examples are values of the bundled catalogue (data/catalogue/projects.ndjson), so that they work when tried.
+const NamedValue = (description: string, example?: { name_id: string, verbose_name: string }) => Type.Object({
+  name_id: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '^[A-Z0-9][A-Z0-9_+-]*$',
+    description: 'Upper-case, underscore-separated identifier.',
+    ...(example !== undefined && { examples: [example.name_id] })
+  }),
+  verbose_name: Type.String(example === undefined ? {} : { examples: [example.verbose_name] })
 }, { description })
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
@@ -27,12 +34,14 @@ const ProjectFields = {
   name: Type.String(),
   symbol: Type.String({ description: 'Id code of the project.' }),
   vintages: Type.Array(Type.Integer(), { description: 'Vintage years.' }),
-  registry: NamedValue('The registry that approves and monitors the project.'),
-  standard: NamedValue('The standard the project is certified against.'),
-  credit_type: Nullable(NamedValue('The carbon removal or avoidance type; null when the registry gives none.')),
+  registry: NamedValue('The registry that approves and monitors the project.', { name_id: 'VERRA', verbose_name: 'Verra' }),
+  standard: NamedValue('The standard the project is certified against.',
+    { name_id: 'VERRA_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' }),
+  credit_type: Nullable(NamedValue('The carbon removal or avoidance type; null when the registry gives none.',
+    { name_id: 'AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE', verbose_name: 'Agriculture Forestry and Other Land Use' })),
   short_description: Nullable(Type.String()),
   rating: Nullable(NamedValue('null when the project has no rating.')),
-  certifications: Type.Array(NamedValue('A certification.')),
+  certifications: Type.Array(NamedValue('A certification.', { name_id: 'ICVCM_CCP', verbose_name: 'ICVCM CCP' })),
   description: Type.String({ description: 'Detailed description; may contain HTML; may be empty.' }),
   url: Nullable(Type.String({ description: "URL of the project's registry page." })),
   is_bundle: Type.Boolean(),
@@ -46,7 +55,7 @@ const ProjectFields = {
   estimated_annual_reductions: Nullable(Type.Number({ description: 'Tonnes per year.' })),
   project_developer: Type.String({ description: 'May be empty.' }),
   sustainable_development_goals: Type.Array(Type.Object({
-    name_id: Type.String({ description: '"<number>_<GOAL_NAME>", goals 1 to 17.' }),
+    name_id: Type.String({ description: '"<number>_<GOAL_NAME>", goals 1 to 17.', examples: ['13_CLIMATE_ACTION'] }),
     verbose_name: Type.String(),
     icon: Type.String({ description: 'URL of the goal icon.' })
   })),
@@ -129,22 +138,28 @@ export const ProjectPageSchema = Type.Object({
   results: Type.Array(ProjectListItemSchema)
 }, { title: 'ProjectPage' })
 
-const filter = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }))
+const filter = (description: string, example?: string) =>
+  Type.Optional(Type.String({ maxLength: 200, description, ...(example !== undefined && { examples: [example] }) }))
 
 /** The filters that the list, the facets and the GeoJSON share. */
 const FilterFields = {
   in_sale: Type.Optional(StringEnum(IN_SALE_VALUES, { description: 'Whether the project is currently in sale.' })),
   location: filter('Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States ' +
-    'of America), case- and accent-insensitive. Projects carry the canonical name (United States).'),
-  credit_type: filter('Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).'),
-  registry: filter('Registry name_id (e.g. VERRA).'),
+    'of America), case- and accent-insensitive. Projects carry the canonical name (United States).', 'Brazil'),
+  credit_type: filter('Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).',
+    'AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE'),
+  registry: filter('Registry name_id (e.g. VERRA).', 'VERRA'),
+  // No example: the bundled catalogue has no rated project.
   rating: filter('Rating name_id: A, AA, AAA-, AA+.'),
   vintage: Type.Optional(Type.Integer({
-    minimum: 1000, maximum: 9999, description: 'A vintage year: projects with credits of that vintage (addition).'
+    minimum: 1000,
+    maximum: 9999,
+    description: 'A vintage year: projects with credits of that vintage (addition).',
+    examples: [2021]
   })),
-  certification: filter('Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).'),
+  certification: filter('Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).', 'ICVCM_CCP'),
   sdg: filter('Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute ' +
-    'to it (addition).'),
+    'to it (addition).', '13_CLIMATE_ACTION'),
   updated_since: Type.Optional(Type.String({
     maxLength: 40,
     description: 'ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects ' +
@@ -155,7 +170,11 @@ const FilterFields = {
     description: 'minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. ' +
       'A box whose minLon is greater than its maxLon crosses the antimeridian (addition).'
   })),
-  search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive text match on name, symbol, external_id and project developer.' }))
+  search: Type.Optional(Type.String({
+    maxLength: 200,
+    description: 'Case-insensitive text match on name, symbol, external_id and project developer.',
+    examples: ['cookstove']
+  }))
 }
 
 const ordering = Type.Optional(Type.String({
@@ -246,7 +265,7 @@ export const GeoJsonSchema = Type.Object({
 }, { title: 'ProjectFeatureCollection', description: 'A GeoJSON FeatureCollection (RFC 7946) with paging members.' })
 
 export const ProjectParamsSchema = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.' })
+  id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [1] })
 })
 
 /**
