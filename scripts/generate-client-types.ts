@@ -6,6 +6,7 @@ import path from 'node:path'
 import openapiTS, { type OpenAPI3 } from 'openapi-typescript'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
+import { prepareParts } from '../src/startup.ts'
 import { openStore } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
 
@@ -19,7 +20,7 @@ export async function openApiDocument (): Promise<OpenAPI3> {
     const store = await openStore(config)
     try {
       await migrateToLatest(store.db)
-      const app = await buildApp({ config, store })
+      const app = await buildApp(await prepareParts(config, store))
       await app.ready()
       const document = app.swagger() as OpenAPI3
       await app.close()

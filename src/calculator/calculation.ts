@@ -1,4 +1,4 @@
-import type { Factor, FactorStatus } from './calculator.data.ts'
+import type { Factor, FactorStatus } from './data-files.ts'
 import type { MeasurementSystem } from './units.ts'
 
 /**

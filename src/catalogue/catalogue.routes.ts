@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../http/errors.ts'
 import { errorResponses } from '../http/schemas.ts'
+import type { MediaLinker } from '../media/signing.ts'
 import { pageLinks } from '../http/pagination.ts'
 import type { Db } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
@@ -9,7 +10,6 @@ import {
   FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, ProjectFilterQuerySchema, ProjectListQuerySchema, ProjectPageSchema,
   ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
-import type { MediaLinker } from './project.mapper.ts'
 import { CatalogueResponses } from './catalogue.responses.ts'
 import { signLinks } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { sql, SqliteAdapter, type SqlBool } from 'kysely'
+import { sql, type SqlBool } from 'kysely'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
-import type { Db, NewProjectRow, ProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
+import {
+  databaseKind, type Db, type NewProjectRow, type ProjectRow, type VocabularyName, type VocabularyTable
+} from '../store/database.ts'
 import type { Facet, OrderingField } from './catalogue.schemas.ts'
 
 // All catalogue SQL lives here. Functions take the database (or a transaction) first and deal in rows.
@@ -83,7 +85,7 @@ function filteredProjects (db: Db, filters: ProjectFilters) {
       : query.where((eb) => eb.or([eb('p.longitude', '>=', bbox.minLon), eb('p.longitude', '<=', bbox.maxLon)]))
   }
   if (filters.search !== undefined) {
-    if (db.getExecutor().adapter instanceof SqliteAdapter && [...filters.search].length >= 3) {
+    if (databaseKind(db) === 'sqlite' && [...filters.search].length >= 3) {
       // The trigram index (migration 0003) answers substrings of 3+ characters; as an FTS phrase
       // every character is literal. PostgreSQL's trigram index serves the LIKE below as it is.
       const phrase = `"${filters.search.replace(/"/g, '""')}"`

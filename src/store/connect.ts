@@ -11,7 +11,6 @@ export interface PoolStats { total: number, idle: number, waiting: number, max: 
 
 export interface Store {
   readonly db: Db
-  readonly dialect: 'sqlite' | 'postgres'
   /** Where the data lives, for logs: a file path or host/database, never a password. */
   readonly location: string
   /** Answers whether the database takes a query now (readiness). */
@@ -52,7 +51,6 @@ function openSqliteStore (dataDir: string): Store {
   let closed = false
   return {
     db,
-    dialect: 'sqlite',
     location: file,
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: closed ? 0 : 1, idle: closed ? 0 : 1, waiting: 0, max: 1 }),
@@ -103,7 +101,6 @@ function openPostgres (url: string, statementTimeoutMs: number): Store {
   const parsed = new URL(url)
   return {
     db,
-    dialect: 'postgres',
     location: `postgres://${parsed.host}${parsed.pathname}`,
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
