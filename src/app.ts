@@ -45,10 +45,10 @@ export interface AppParts {
   logStream?: NodeJS.WritableStream
 }
 
-export const CATALOGUE_PREFIX = '/api/v1/commerce/products'
-export const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
+const CATALOGUE_PREFIX = '/api/v1/commerce/products'
+const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
 /** Longer request targets are refused with 414; headers are capped by Node (16 KiB, then 431). */
-export const MAX_URL_LENGTH = 4096
+const MAX_URL_LENGTH = 4096
 
 /**
  * Builds the whole service from prepared parts: registration only, no file or network I/O (that is

@@ -54,7 +54,10 @@ export function forEachDatabase (suite: (database: TestDatabase) => void): void 
   for (const database of TEST_DATABASES) suite(database)
 }
 
-/** Settings that point the service (or the CLI) at a fresh database of the given kind. */
+/**
+ * Settings that point the service (or the CLI) at a fresh database of the given kind. PostgreSQL's
+ * connections are shared with whatever else runs on the server: a test process takes few.
+ */
 export async function databaseEnv (t: TestContext, database: TestDatabase): Promise<Record<string, string>> {
-  return database === 'postgres' ? { DATABASE_URL: await createPostgresDatabase(t) } : {}
+  return database === 'postgres' ? { DATABASE_URL: await createPostgresDatabase(t), DATABASE_POOL_SIZE: '4' } : {}
 }

@@ -58,6 +58,8 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info',
+    // A test app shares the PostgreSQL server with everything else: few connections (test/databases.ts).
+    DATABASE_POOL_SIZE: '4',
     ...(options.env?.['DATABASE_URL'] === undefined && await databaseEnv(t, options.database ?? 'sqlite')),
     ...options.env
   })

@@ -15,14 +15,14 @@ import { kgToLb, type MeasurementSystem } from './units.ts'
 
 const BOUNDS = ['central', 'low', 'high'] as const
 
-export interface Dimensions {
+interface Dimensions {
   /** Radiative forcing changes the result (flights). */
   radiativeForcing: boolean
   /** The Scope 2 method changes the result (energy). */
   method: boolean
 }
 
-export interface Runs<Inputs> {
+interface Runs<Inputs> {
   selected: Calculation<Inputs>
   scenario: Scenario
   dimensions: Dimensions
@@ -60,7 +60,7 @@ export function runScenarios<Inputs> (selected: Scenario, dimensions: Dimensions
 // ---- presentation ----
 
 /** Half-up decimal rounding; shifting by exponent avoids 0.565 * 100 = 56.49999. */
-export function round (value: number, decimals: number): number {
+function round (value: number, decimals: number): number {
   let rounded = Number(`${Math.round(Number(`${value}e${decimals}`))}e-${decimals}`)
   // Values already printed in exponent form (5e-324, 1e+21) do not take the shift.
   if (!Number.isFinite(rounded)) rounded = Math.round(value * 10 ** decimals) / 10 ** decimals
@@ -83,7 +83,7 @@ export interface PresentedSource {
   attribution?: string
 }
 
-export function presentSources (data: CalculatorData, ids: Iterable<string>): PresentedSource[] {
+function presentSources (data: CalculatorData, ids: Iterable<string>): PresentedSource[] {
   return [...new Set(ids)].map((id) => {
     const source = data.sources.get(id)
     if (source === undefined) throw new Error(`source "${id}" is not loaded`)
@@ -99,7 +99,7 @@ export function presentSources (data: CalculatorData, ids: Iterable<string>): Pr
   })
 }
 
-export interface PresentedRange { low_kg: number, high_kg: number, basis: string[] }
+interface PresentedRange { low_kg: number, high_kg: number, basis: string[] }
 
 export interface PresentedItem {
   category: string
@@ -227,7 +227,7 @@ export interface PresentedCalculation<Inputs> {
   sources: PresentedSource[]
 }
 
-export interface PresentOptions {
+interface PresentOptions {
   /** What the result is, for the warning ("flights", "home energy"). */
   category: string
   /** Compare with the country's per-person footprint (not for /footprint itself). */

@@ -62,7 +62,7 @@ export interface Calculation<Inputs> {
 }
 
 /** A derived factor also carries the factors it was computed from. */
-export interface DerivedFactor extends Factor {
+interface DerivedFactor extends Factor {
   derivation: string
   parts: Factor[]
 }

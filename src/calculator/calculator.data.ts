@@ -97,8 +97,8 @@ export function factorOf (data: CalculatorData, key: string): Factor {
 
 export const CABIN_CLASSES = ['economy', 'premium_economy', 'business', 'first', 'average'] as const
 export const CAR_SIZES = ['small', 'medium', 'large', 'average'] as const
-export const DESNZ_CAR_FUELS = ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'unknown'] as const
-export const DIET_STUDIES = ['scarborough_2023', 'scarborough_2014'] as const
+const DESNZ_CAR_FUELS = ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'unknown'] as const
+const DIET_STUDIES = ['scarborough_2023', 'scarborough_2014'] as const
 export const DIET_BANDS = ['vegan', 'vegetarian', 'pescatarian', 'low_meat', 'medium_meat', 'high_meat'] as const
 export const CLOTHING_AMOUNTS = ['none', 'little', 'average', 'much'] as const
 export const FLIGHT_FREQUENCIES = ['never', 'rare', 'sometimes', 'often'] as const

@@ -37,7 +37,7 @@ function route<Q extends TObject, R extends TSchema> (row: CalculatorRoute<Q, R>
 
 const ANSWER_NOTE = 'Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary\'s figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country\'s whole per-person footprint.'
 
-export const CALCULATOR_ROUTES = [
+const CALCULATOR_ROUTES = [
   route({
     path: '/countries',
     summary: 'Supported countries',

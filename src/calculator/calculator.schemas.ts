@@ -300,7 +300,7 @@ export const FootprintResult = result(FootprintInputs, {
   ratio_to_world: Type.Number({ description: 'Country value / world value, same basis.' })
 }, 'The average footprint of a person living in the country.')
 
-export const CountryItem = Type.Object({
+const CountryItem = Type.Object({
   country_code: Type.String({ description: 'ISO 3166-1 alpha-3.' }),
   country_name: Type.String(),
   sub_region: Type.String({ description: 'UN M49 sub-region.' }),

@@ -15,7 +15,7 @@ import { UNITS, distanceToKm, fuelEconomyPerKm, isElectricUnit, type FuelEconomy
  * answer says so (factor_region GBR).
  */
 
-export const MAX_DISTANCE_KM = 1_000_000
+const MAX_DISTANCE_KM = 1_000_000
 // Plausible measured economy, in the per-km units fuelEconomyPerKm returns.
 const LITRES_PER_KM_RANGE = { min: 0.01, max: 0.5 } // 1 to 50 L/100 km
 const KWH_PER_KM_RANGE = { min: 0.05, max: 1 } // 5 to 100 kWh/100 km
@@ -32,7 +32,7 @@ const LITRE_KEYS: Partial<Record<string, string>> = {
 }
 
 /** A DESNZ direct factor with its well-to-tank partner on the life-cycle boundary. */
-export function desnzOnBoundary (data: CalculatorData, key: string, directKey: string, boundary: Scenario['boundary']): Factor {
+function desnzOnBoundary (data: CalculatorData, key: string, directKey: string, boundary: Scenario['boundary']): Factor {
   const direct = factorOf(data, `desnz:${directKey}`)
   return onBoundary(boundary, direct, [factorOf(data, `desnz:wtt.${key}`)], direct.description)
 }

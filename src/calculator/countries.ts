@@ -23,7 +23,7 @@ export const ENUMS = {
   electricity_method: ELECTRICITY_METHODS
 } as const
 
-export const DEFAULTS = {
+const DEFAULTS = {
   diet_form: 'everything',
   study: 'scarborough_2023',
   cabin_class: 'economy',
@@ -46,7 +46,7 @@ export const DEFAULTS = {
 type DefaultParameter = keyof typeof DEFAULTS
 
 /** Where each fixed default comes from (country defaults say so in their own entries). */
-export const DEFAULT_BASIS: Record<DefaultParameter, string> = {
+const DEFAULT_BASIS: Record<DefaultParameter, string> = {
   diet_form: 'Flowcarbon\'s diet_form is required; everything is its omnivore (see the diet_used input)',
   study: 'Scarborough et al. 2023, the newer study with a 95 % interval',
   cabin_class: 'Tonne default: the cabin most passengers fly',
@@ -79,7 +79,7 @@ export function systemDefault (country: Country, query: { measurement_system?: M
     : []
 }
 
-export interface CountryItem {
+interface CountryItem {
   country_code: string
   country_name: string
   sub_region: string
@@ -87,7 +87,7 @@ export interface CountryItem {
   measurement_system: MeasurementSystem
 }
 
-export function countryItem (country: Country): CountryItem {
+function countryItem (country: Country): CountryItem {
   return {
     country_code: country.code,
     country_name: country.name,

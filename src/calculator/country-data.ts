@@ -11,7 +11,7 @@ import type { MeasurementSystem } from './units.ts'
  */
 
 /** Countries whose everyday units are US customary (Unicode CLDR measurementData). */
-export const IMPERIAL_COUNTRIES: ReadonlySet<string> = new Set(['USA', 'LBR', 'MMR'])
+const IMPERIAL_COUNTRIES: ReadonlySet<string> = new Set(['USA', 'LBR', 'MMR'])
 
 export interface Country {
   code: string

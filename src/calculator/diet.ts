@@ -16,10 +16,10 @@ type DietBand = typeof DIET_BANDS[number]
 
 const INTERVAL = 'Scarborough et al. 2023, Table 3: 2.5th to 97.5th percentile of the Monte Carlo distribution'
 
-export interface Omnivore { band: DietBand, supply: Factor, eatenGramsPerDay: number, used: Factor[] }
+interface Omnivore { band: DietBand, supply: Factor, eatenGramsPerDay: number, used: Factor[] }
 
 /** The Scarborough group of a country's omnivore, from its meat supply converted to meat eaten. */
-export function omnivore (data: CalculatorData, supply: Factor): Omnivore {
+function omnivore (data: CalculatorData, supply: Factor): Omnivore {
   const eaten = factorOf(data, 'param:diet.eaten_per_supplied_meat')
   const lowBelow = factorOf(data, 'param:diet.low_meat_below_g_per_day')
   const eatenGramsPerDay = supply.value * eaten.value * 1000 / 365

@@ -19,7 +19,7 @@ import { UNITS, areaToM2 } from './units.ts'
  *   tropical countries, whose buildings burn little, get little heating.
  */
 
-export const HOME_M2_RANGE = { min: 1, max: 5000 }
+const HOME_M2_RANGE = { min: 1, max: 5000 }
 
 type HeatingType = NonNullable<EnergyQuery['heating_type']>
 
@@ -30,7 +30,7 @@ const HEATING_FUEL: Partial<Record<HeatingType, string>> = {
   wood: 'wood_logs.kwh'
 }
 
-export interface CountryHousehold {
+interface CountryHousehold {
   people: Factor
   electricityKwh: number
   /** Natural-gas kWh whose combustion emits the household's share of buildings CO2. */
@@ -42,7 +42,7 @@ export interface CountryHousehold {
 }
 
 /** The country's average household: people, electricity kWh and heating kWh a year. */
-export function countryHousehold (data: CalculatorData, country: Country): CountryHousehold {
+function countryHousehold (data: CalculatorData, country: Country): CountryHousehold {
   const people = country.householdSize
   const share = factorOf(data, 'param:energy.residential_share_of_electricity')
   const gas = factorOf(data, 'desnz:fuel.natural_gas.kwh_gross_cv')
@@ -65,7 +65,7 @@ export function countryHousehold (data: CalculatorData, country: Country): Count
   }
 }
 
-export interface EnergyAnswer extends PresentedCalculation<EnergyInputs> {
+interface EnergyAnswer extends PresentedCalculation<EnergyInputs> {
   electricity: { method: 'location_based' | 'market_based', location_based: Mass, market_based: Mass, market_based_basis: string }
 }
 

@@ -15,14 +15,14 @@ import { distanceToKm } from './units.ts'
  */
 
 type CabinClass = typeof CABIN_CLASSES[number]
-export type Band = 'domestic' | 'short_haul' | 'long_haul'
+type Band = 'domestic' | 'short_haul' | 'long_haul'
 
-export const EARTH_RADIUS_KM = 6371.0
+const EARTH_RADIUS_KM = 6371.0
 export const MAX_FLIGHT_KM = 20038
 const MAX_LEGS = 50
 
 /** Great-circle distance by the haversine formula on a sphere of radius 6,371 km. */
-export function greatCircleKm (from: { latitude: number, longitude: number }, to: { latitude: number, longitude: number }): number {
+function greatCircleKm (from: { latitude: number, longitude: number }, to: { latitude: number, longitude: number }): number {
   const rad = Math.PI / 180
   const dLat = (to.latitude - from.latitude) * rad
   const dLon = (to.longitude - from.longitude) * rad
@@ -33,7 +33,7 @@ export function greatCircleKm (from: { latitude: number, longitude: number }, to
 interface BandFactor { factor: Factor, assumption: string | undefined }
 
 /** The DESNZ factor for a band and class in one scenario, filling DESNZ's gaps in a documented way. */
-export function bandFactor (data: CalculatorData, band: Band, cabin: CabinClass, scenario: Pick<Scenario, 'boundary' | 'radiativeForcing'>): BandFactor {
+function bandFactor (data: CalculatorData, band: Band, cabin: CabinClass, scenario: Pick<Scenario, 'boundary' | 'radiativeForcing'>): BandFactor {
   const rf = scenario.radiativeForcing ? 'with_rf' : 'without_rf'
   const desnz = (key: string): Factor => onBoundary(scenario.boundary, factorOf(data, `desnz:${key}.${rf}`), [factorOf(data, `desnz:wtt.${key}.${rf}`)], `DESNZ 2025 ${key.replaceAll('_', ' ')}`)
   if (band === 'domestic') {
@@ -81,14 +81,14 @@ function bands (data: CalculatorData): Bands {
   }
 }
 
-export function bandOf (data: CalculatorData, distanceKm: number): Band {
+function bandOf (data: CalculatorData, distanceKm: number): Band {
   const { domesticBelow, shortUpTo } = bands(data)
   if (distanceKm < domesticBelow.value) return 'domestic'
   if (distanceKm <= shortUpTo.value) return 'short_haul'
   return 'long_haul'
 }
 
-export interface ChargedFlight {
+interface ChargedFlight {
   band: Band
   /** kg CO2e per passenger-km at this distance (a band factor, or the transition's effective factor). */
   factor: Factor
@@ -101,7 +101,7 @@ export interface ChargedFlight {
  * where kg runs in a straight line from the lower band's value at (boundary - halfWidth) to the
  * upper band's at (boundary + halfWidth). Continuous in distance for every cabin, and rising.
  */
-export function chargeFlight (data: CalculatorData, distanceKm: number, cabin: CabinClass, scenario: Pick<Scenario, 'boundary' | 'radiativeForcing'>): ChargedFlight {
+function chargeFlight (data: CalculatorData, distanceKm: number, cabin: CabinClass, scenario: Pick<Scenario, 'boundary' | 'radiativeForcing'>): ChargedFlight {
   const band = bandOf(data, distanceKm)
   const { domesticBelow, shortUpTo, halfWidth } = bands(data)
   const w = halfWidth.value
@@ -150,7 +150,7 @@ function flightModes (query: FlightQuery): Array<{ mode: FlightInputs['mode'], p
 }
 
 /** Parses "FRA-JFK,JFK-LAX" (or "FRA-JFK-LAX") into legs; unknown codes are a 400. */
-export function parseLegs (data: CalculatorData, raw: string): Array<{ from: Airport, to: Airport }> {
+function parseLegs (data: CalculatorData, raw: string): Array<{ from: Airport, to: Airport }> {
   const legs: Array<{ from: Airport, to: Airport }> = []
   for (const route of raw.split(',')) {
     const codes = route.split('-').map((code) => code.trim().toUpperCase())
@@ -174,7 +174,7 @@ export function parseLegs (data: CalculatorData, raw: string): Array<{ from: Air
   return legs
 }
 
-export interface FlightAnswer extends PresentedCalculation<FlightInputs> {
+interface FlightAnswer extends PresentedCalculation<FlightInputs> {
   co2e_with_rf: ReturnType<typeof mass>
   co2e_without_rf: ReturnType<typeof mass>
   radiative_forcing: { included: boolean, method: string }

@@ -11,9 +11,9 @@ import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from
 
 type Basis = NonNullable<FootprintQuery['basis']>
 
-export interface Stat { t: number, year: number, unit: string, source: string }
+interface Stat { t: number, year: number, unit: string, source: string }
 
-export interface FootprintCalculation extends Calculation<FootprintInputs> {
+interface FootprintCalculation extends Calculation<FootprintInputs> {
   basis: Basis
   values: { consumption_co2: Stat | null, territorial_co2: Stat, ghg_co2e: Stat | null }
   world: Stat
@@ -79,7 +79,7 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
   }
 }
 
-export interface FootprintAnswer extends PresentedCalculation<FootprintInputs> {
+interface FootprintAnswer extends PresentedCalculation<FootprintInputs> {
   basis: Basis
   gases: 'co2' | 'co2e'
   values: FootprintCalculation['values']

@@ -27,7 +27,7 @@ function clientWentAway (error: Error & { code?: unknown }): boolean {
   return typeof error.code === 'string' && CLIENT_GONE.has(error.code)
 }
 
-export function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const body: Problem = {
     type: 'about:blank',
     title: STATUS_CODES[error.status] ?? 'Error',

@@ -39,7 +39,7 @@ export type ErrorCode =
   | 'internal_error'
   | 'service_unavailable'
 
-export interface AppErrorExtras {
+interface AppErrorExtras {
   parameter?: string
   allowedValues?: readonly string[]
   headers?: Record<string, string>

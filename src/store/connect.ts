@@ -20,26 +20,27 @@ export interface Store {
   close(): Promise<void>
 }
 
-export const SQLITE_FILE_NAME = 'tonne.sqlite'
-export const POOL_MAX = 10
+const SQLITE_FILE_NAME = 'tonne.sqlite'
+/** PostgreSQL connections of one process when DATABASE_POOL_SIZE does not say (scripts that open a store). */
+const DEFAULT_POOL_SIZE = 10
 /**
  * Statement timeout of batch work (tonne import, export, migrate, and the preparation before
  * serving): a catalogue of a million projects takes minutes, not the seconds a request may.
  */
 export const BATCH_STATEMENT_TIMEOUT_MS = 30 * 60_000
 
-export interface StoreOptions {
+interface StoreOptions {
   /** PostgreSQL statement timeout; requests use DATABASE_STATEMENT_TIMEOUT (config), batch work more. */
   statementTimeoutMs?: number
 }
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export async function openStore (
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseStatementTimeoutMs'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseStatementTimeoutMs' | 'databasePoolSize'>>,
   options: StoreOptions = {}
 ): Promise<Store> {
   if (config.databaseUrl === undefined) return openSqliteStore(config.dataDir)
-  return openPostgres(config.databaseUrl,
+  return openPostgres(config.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZE,
     options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
 }
 
@@ -73,11 +74,11 @@ class ResilientClient extends pg.Client {
   }
 }
 
-function openPostgres (url: string, statementTimeoutMs: number): Store {
+function openPostgres (url: string, poolSize: number, statementTimeoutMs: number): Store {
   const pool = new pg.Pool({
     Client: ResilientClient,
     connectionString: url,
-    max: POOL_MAX,
+    max: poolSize,
     // Fail fast when the server is away, so a request gets a 503 instead of hanging.
     connectionTimeoutMillis: 3000,
     // The server cancels a statement after this; a query with no answer at all (the server or the line
@@ -103,7 +104,7 @@ function openPostgres (url: string, statementTimeoutMs: number): Store {
     db,
     location: `postgres://${parsed.host}${parsed.pathname}`,
     ping: async () => { await sql`select 1`.execute(db) },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: async () => { await db.destroy() }
   }
 }
