@@ -32,7 +32,8 @@ for (let i = 0; i < count; i++) {
 }
 const { rows } = await clients[0]!.query<{ used: number, max: number }>(
   "select count(*)::int as used, current_setting('max_connections')::int as max from pg_stat_activity")
-console.log(`holding ${count} connections; the server has ${rows[0]!.used} of ${rows[0]!.max} in use. Ctrl-C to let go.`)
+console.log(
+  `holding ${count} connections; the server has ${rows[0]!.used} of ${rows[0]!.max} in use. Ctrl-C to let go.`)
 
 const stop = async () => {
   await Promise.all(clients.map(async (c) => await c.end().catch(() => undefined)))

@@ -100,7 +100,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
 
   const databaseUrl = read('DATABASE_URL')
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)')
+    problems.push(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)')
   }
 
   const publicUrl = read('PUBLIC_URL')
@@ -119,7 +120,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   }
 
   const redisUrl = read('REDIS_URL')
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL')
+  if (redisUrl !== undefined &&
+    !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL')
 
   const perMinute = (name: string, fallback: number): number => {
     const text = read(name) ?? String(fallback)
@@ -148,11 +150,15 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     problems.push('MEDIA_SIGNING_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)')
   }
   const linkTtl = parseInteger(read('MEDIA_LINK_TTL') ?? '3600', 60, 7 * 24 * 3600)
-  if (linkTtl === undefined) problems.push(`MEDIA_LINK_TTL must be a number of seconds from 60 to 604800, got "${read('MEDIA_LINK_TTL')}"`)
+  if (linkTtl === undefined) {
+    problems.push(
+    `MEDIA_LINK_TTL must be a number of seconds from 60 to 604800, got "${read('MEDIA_LINK_TTL')}"`)
+  }
 
   const corsOrigins = (read('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '')
   for (const origin of corsOrigins) {
-    if (origin !== '*' && !isHttpUrl(origin)) problems.push(`CORS_ORIGINS entries must be * or http(s) origins, got "${origin}"`)
+    if (origin !== '*' &&
+      !isHttpUrl(origin)) problems.push(`CORS_ORIGINS entries must be * or http(s) origins, got "${origin}"`)
   }
 
   const answerCache = parseBoolean(read('ANSWER_CACHE') ?? 'true')

@@ -8,7 +8,8 @@ import { BATCH_STATEMENT_TIMEOUT_MS, openStore } from './store/connect.ts'
 // Starting and stopping only: start-up work is startup.ts, the app itself app.ts.
 
 /** Builds the app over the configured database and listens; stops gracefully on SIGINT/SIGTERM. */
-export async function startServer (config: Config, options: { prepare: boolean } = { prepare: true }): Promise<FastifyInstance> {
+export async function startServer (config: Config,
+  options: { prepare: boolean } = { prepare: true }): Promise<FastifyInstance> {
   const notes: string[] = []
   if (options.prepare) {
     // Batch work (migrations, the first catalogue) on a store of its own, with the batch statement timeout.
@@ -24,8 +25,10 @@ export async function startServer (config: Config, options: { prepare: boolean }
   app.addHook('onClose', async () => await store.close())
   for (const note of notes) app.log.info(note)
   await app.listen({ host: config.host, port: config.port })
-  app.log.info(`API docs at ${config.publicUrl ?? `http://${config.host}:${config.port}`}/docs; database: ${store.location}`)
-  stopOnSignals(async () => await app.close(), (message, error) => app.log[error === undefined ? 'info' : 'error']({ err: error }, message))
+  app.log.info(`API docs at ${config.publicUrl ??
+    `http://${config.host}:${config.port}`}/docs; database: ${store.location}`)
+  stopOnSignals(async () => await app.close(),
+    (message, error) => app.log[error === undefined ? 'info' : 'error']({ err: error }, message))
   return app
 }
 

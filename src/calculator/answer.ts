@@ -142,7 +142,8 @@ function presentItem (entry: BreakdownItem, range: Range): PresentedItem {
 function presentAssumptions (calculation: Calculation<unknown>, leaves: Factor[]): string[] {
   const lines = [...calculation.assumptions]
   for (const factor of leaves.filter((f) => f.status === 'assumption')) {
-    lines.push(`Assumption (${factor.id} = ${Number(factor.value.toPrecision(6))} ${factor.unit}): ${factor.description}`)
+    lines.push(
+      `Assumption (${factor.id} = ${Number(factor.value.toPrecision(6))} ${factor.unit}): ${factor.description}`)
   }
   const unverified = leaves.filter((f) => f.status === 'unverified')
   if (unverified.length > 0) {
@@ -178,8 +179,10 @@ function presentCountryData (leaves: Factor[]): CountryDatum[] {
   }))
 }
 
-const BOUNDARY_TEXT = 'Boundary: combustion (direct emissions) to life cycle (plus upstream fuel supply and electricity losses)'
-const RF_TEXT = 'Radiative forcing: DESNZ 2025 "without RF" to "with RF" (1.7 x the CO2 component; methodology 8.40-8.45)'
+const BOUNDARY_TEXT = 'Boundary: combustion (direct emissions) to life cycle (plus upstream fuel supply and ' +
+  'electricity losses)'
+const RF_TEXT = 'Radiative forcing: DESNZ 2025 "without RF" to "with RF" (1.7 x the CO2 component; methodology ' +
+  '8.40-8.45)'
 const METHOD_TEXT = 'Electricity: location-based and market-based figures (GHG Protocol Scope 2)'
 const NO_INTERVAL = 'No cited interval: low and high equal the value.'
 
@@ -251,7 +254,8 @@ export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>,
     if (kg > reference.value * 1000) {
       const basis = reference === country.consumptionCo2 ? 'consumption-based' : 'territorial'
       warnings.push(`This ${options.category} result (${round(kg / 1000, 2)} t CO2e a year) is more than the average ` +
-        `${country.name} resident's whole footprint (${reference.value} t CO2 a year, ${basis}, ${reference.year ?? ''}). ` +
+        `${country.name} resident's whole footprint (${reference.value} t CO2 a year, ${basis}, ${reference.year ??
+          ''}). ` +
         'Check the inputs; if they are right, this one category outweighs a typical person\'s total.')
     }
   }

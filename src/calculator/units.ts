@@ -17,10 +17,32 @@ export const FUEL_ECONOMY_UNITS = ['l_per_100km', 'mpg_us', 'mpg_uk', 'kwh_per_1
 export type FuelEconomyUnit = typeof FUEL_ECONOMY_UNITS[number]
 
 /** The units inputs are read in, per measurement system (what /config reports). */
-export const UNITS: Record<MeasurementSystem, { distance: 'km' | 'mi', area: 'm2' | 'ft2', volume: 'l' | 'gal_us', fuel_economy: FuelEconomyUnit, electric_fuel_economy: FuelEconomyUnit, mass: 'kg' | 'lb' }> = {
-  metric: { distance: 'km', area: 'm2', volume: 'l', fuel_economy: 'l_per_100km', electric_fuel_economy: 'kwh_per_100km', mass: 'kg' },
-  imperial: { distance: 'mi', area: 'ft2', volume: 'gal_us', fuel_economy: 'mpg_us', electric_fuel_economy: 'kwh_per_100mi', mass: 'lb' }
-}
+export const UNITS: Record<MeasurementSystem,
+  {
+    distance: 'km' | 'mi',
+    area: 'm2' | 'ft2',
+    volume: 'l' | 'gal_us',
+    fuel_economy: FuelEconomyUnit,
+    electric_fuel_economy: FuelEconomyUnit,
+    mass: 'kg' | 'lb'
+  }> = {
+    metric: {
+      distance: 'km',
+      area: 'm2',
+      volume: 'l',
+      fuel_economy: 'l_per_100km',
+      electric_fuel_economy: 'kwh_per_100km',
+      mass: 'kg'
+    },
+    imperial: {
+      distance: 'mi',
+      area: 'ft2',
+      volume: 'gal_us',
+      fuel_economy: 'mpg_us',
+      electric_fuel_economy: 'kwh_per_100mi',
+      mass: 'lb'
+    }
+  }
 
 export function distanceToKm (value: number, system: MeasurementSystem): number {
   return system === 'imperial' ? value * KM_PER_MILE : value

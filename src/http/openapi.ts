@@ -25,13 +25,22 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
       ],
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `tonne keys create`, as `Authorization: Bearer KEY` (or the `X-API-Key` header).' }
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key from `tonne keys create`, as `Authorization: Bearer KEY` (or the `X-API-Key` ' +
+              'header).'
+          }
         }
       }
     },
     hideUntagged: true,
     // Shared schemas keep their $id as the component name (Problem), not def-N.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string'
+        ? json.$id
+        : `def-${i}`
+    }
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())

@@ -4,7 +4,8 @@ import { Type, type TSchema } from 'typebox'
  * A string that must be one of `values`. Emitted as a plain JSON Schema `enum`, so a
  * validation failure carries the allowed values (the error handler lists them).
  */
-export function StringEnum<const T extends readonly string[]> (values: T, options: { description?: string, default?: T[number] } = {}) {
+export function StringEnum<const T extends readonly string[]> (values: T,
+  options: { description?: string, default?: T[number] } = {}) {
   return Type.Enum([...values] as T[number][], options)
 }
 

@@ -15,7 +15,8 @@ const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
  * GET /media/KEY?expires=…&signature=…: a tampered, expired or over-long link is 403, an unknown key
  * 404; a good link gets the file, cacheable for no longer than the link lives.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer: MediaSigner }> = async (app, { store, signer }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer: MediaSigner }> = async (app,
+  { store, signer }) => {
   // This plugin's own context: these headers cover every media answer (errors too) and nothing else.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('content-security-policy', MEDIA_CSP)
@@ -38,7 +39,10 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer:
     const { expires, signature } = request.query
     const verdict = signer.verify(key, expires, signature)
     if (verdict !== 'valid') {
-      throw new AppError(403, 'forbidden', verdict === 'expired' ? 'This media link has expired; fetch a fresh one from the API.' : 'This media link is not valid.')
+      throw new AppError(403, 'forbidden',
+        verdict === 'expired'
+          ? 'This media link has expired; fetch a fresh one from the API.'
+          : 'This media link is not valid.')
     }
     const file = store.read(key)
     if (file === undefined) throw AppError.notFound('No such media.')

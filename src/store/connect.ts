@@ -36,7 +36,8 @@ interface StoreOptions {
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export async function openStore (
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseStatementTimeoutMs' | 'databasePoolSize'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config,
+    'databaseStatementTimeoutMs' | 'databasePoolSize'>>,
   options: StoreOptions = {}
 ): Promise<Store> {
   if (config.databaseUrl === undefined) return openSqliteStore(config.dataDir)

@@ -29,8 +29,10 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
   assert.equal(migrated.code, 0, migrated.stderr)
   const a = await startServerProcess(t, { ...shared, DATA_DIR: tempDir(t) })
   const b = await startServerProcess(t, { ...shared, DATA_DIR: tempDir(t) })
-  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'shared', '--rate-limit', '8/min', '--json'], { ...shared, DATA_DIR: tempDir(t) })).stdout).key as string
-  const get = async (base: string, url: string) => await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${key}` } })
+  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'shared', '--rate-limit', '8/min', '--json'],
+    { ...shared, DATA_DIR: tempDir(t) })).stdout).key as string
+  const get = async (base: string, url: string) =>
+    await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${key}` } })
 
   // An import through the CLI is served by both, without a restart.
   assert.equal((await (await get(a.url, '/api/v1/commerce/products/')).json() as { count: number }).count, 0)
@@ -43,7 +45,8 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
   assert.equal((await (await get(b.url, '/api/v1/commerce/products/')).json() as { count: number }).count, 12)
 
   // A media link signed by one is served by the other.
-  const detail = await (await get(a.url, '/api/v1/commerce/products/1/')).json() as { sustainable_development_goals: Array<{ icon: string }> }
+  const detail = await (await get(a.url,
+    '/api/v1/commerce/products/1/')).json() as { sustainable_development_goals: Array<{ icon: string }> }
   const icon = new URL(detail.sustainable_development_goals[0]!.icon)
   const fromB = await fetch(`${b.url}${icon.pathname}${icon.search}`)
   assert.equal(fromB.status, 200)
@@ -51,7 +54,10 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
 
   // The key's limit (8/min) holds across both: 5 requests were made above; 3 more pass, the next fails on either.
   const statuses: number[] = []
-  for (let i = 0; i < 4; i++) statuses.push((await get(i % 2 === 0 ? b.url : a.url, '/api/v1/commerce/products/1/')).status)
+  for (let i = 0; i < 4; i++) {
+    statuses.push((await get(i % 2 === 0 ? b.url : a.url,
+      '/api/v1/commerce/products/1/')).status)
+  }
   assert.deepEqual(statuses, [200, 200, 200, 429])
   const limited = await get(a.url, '/api/v1/commerce/products/')
   assert.equal(limited.status, 429)
@@ -67,7 +73,10 @@ test('SIGTERM: the server stops accepting, finishes an in-flight request, and ex
   const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432) })
   t.after(async () => await proxy.close())
   const env = {
-    DATABASE_URL: through(databaseUrl, proxy), DATABASE_POOL_SIZE: '4', DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false'
+    DATABASE_URL: through(databaseUrl, proxy),
+    DATABASE_POOL_SIZE: '4',
+    DATA_DIR: tempDir(t),
+    CREATE_INITIAL_API_KEY: 'false'
   }
   const key = JSON.parse((await tonne(['keys', 'create', '--name', 'k', '--json'], env)).stdout).key as string
   const server = await startServerProcess(t, env)
@@ -96,7 +105,8 @@ test('SIGTERM: the server stops accepting, finishes an in-flight request, and ex
 })
 
 test('serve --workers 2 runs two processes on one port and stops them all on SIGTERM', async (t) => {
-  const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }, ['--workers', '2'])
+  const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' },
+    ['--workers', '2'])
   // Each worker logs its own "listening" line: wait for one, then for one from another process.
   const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
   const first = pidOf(await server.line(/Server listening at/))

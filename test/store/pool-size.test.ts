@@ -29,7 +29,8 @@ test('DATABASE_POOL_SIZE caps the PostgreSQL connections of one process', {
 
 test('DATABASE_POOL_SIZE must be a whole number from 1 to 1000', async () => {
   const { loadConfig } = await import('../../src/config.ts')
-  assert.throws(() => loadConfig({ DATABASE_POOL_SIZE: '0' }), /DATABASE_POOL_SIZE must be a whole number from 1 to 1000/)
+  assert.throws(() => loadConfig({ DATABASE_POOL_SIZE: '0' }),
+    /DATABASE_POOL_SIZE must be a whole number from 1 to 1000/)
   assert.throws(() => loadConfig({ DATABASE_POOL_SIZE: 'lots' }), /DATABASE_POOL_SIZE must be/)
   assert.equal(loadConfig({}).databasePoolSize, 10)
 })
