@@ -12,7 +12,8 @@ if (inputPath === undefined) {
   console.error('usage: derive-airports.ts <openflights-airports.dat>')
   process.exit(1)
 }
-const columns = ['id', 'name', 'city', 'country', 'iata', 'icao', 'latitude', 'longitude', 'altitude', 'utc_offset', 'dst', 'tz', 'type', 'source']
+const columns = ['id', 'name', 'city', 'country', 'iata', 'icao', 'latitude', 'longitude', 'altitude', 'utc_offset',
+  'dst', 'tz', 'type', 'source']
 // airports.dat has no header line: add one so the strict reader can key the fields.
 const table = parseCsv(columns.join(',') + '\n' + readFileSync(inputPath, 'utf8'), inputPath)
 
@@ -24,6 +25,7 @@ const rows = table.rows
   .filter((row) => /^[A-Z0-9]{3}$/.test(row.iata ?? ''))
   .sort((a, b) => (a.iata ?? '').localeCompare(b.iata ?? ''))
 for (const row of rows) {
-  lines.push([row.iata ?? '', quote(row.name ?? ''), quote(row.city ?? ''), quote(row.country ?? ''), round6(row.latitude ?? ''), round6(row.longitude ?? '')].join(','))
+  lines.push([row.iata ?? '', quote(row.name ?? ''), quote(row.city ?? ''), quote(row.country ?? ''),
+    round6(row.latitude ?? ''), round6(row.longitude ?? '')].join(','))
 }
 process.stdout.write(lines.join('\n') + '\n')

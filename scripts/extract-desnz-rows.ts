@@ -2,7 +2,8 @@
  * Re-extracts data/calculator/desnz_2025_flat_file_rows.csv: the rows of DESNZ's official 2025 flat file
  * (sheet "Factors by Category", saved as CSV) whose ids data/calculator/desnz_2025_factors.csv cites,
  * unchanged and in the flat file's order.
- * Usage: npx node scripts/extract-desnz-rows.ts <factors-by-category.csv> > data/calculator/desnz_2025_flat_file_rows.csv
+ * Usage: npx node scripts/extract-desnz-rows.ts <factors-by-category.csv> >
+ * data/calculator/desnz_2025_flat_file_rows.csv
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -24,5 +25,6 @@ if (missing.length > 0) {
   console.error(`not in the flat file: ${missing.join(', ')}`)
   process.exit(1)
 }
-const lines = [official.header.join(','), ...rows.map((row) => official.header.map((column) => quote(row[column] ?? '')).join(','))]
+const lines = [official.header.join(','),
+  ...rows.map((row) => official.header.map((column) => quote(row[column] ?? '')).join(','))]
 process.stdout.write(lines.join('\n') + '\n')

@@ -8,7 +8,8 @@ import { energyAnswer } from '../src/calculator/energy.ts'
 
 export const COUNTRY_DEFAULTS_FILE = path.join(import.meta.dirname, '..', 'docs', 'country-defaults.md')
 
-const digits = (value: number, significant = 4): string => Number(value.toPrecision(significant)).toLocaleString('en', { maximumFractionDigits: 3 })
+const digits = (value: number, significant = 4): string =>
+  Number(value.toPrecision(significant)).toLocaleString('en', { maximumFractionDigits: 3 })
 
 /** A figure with its year; a regional stand-in is marked with an asterisk. */
 function figure (factor: Factor, significant = 4): string {
@@ -53,7 +54,8 @@ export function countryDefaultsText (data: CalculatorData): string {
     'life cycle); the country\'s CO2 per person the result is compared with (t, consumption-based or territorial);',
     'the diet group `diet_form=everything` maps to.',
     '',
-    '| Code | Country | UN M49 sub-region | Grid | T&D % | Demand kWh | Household | Buildings t | Electricity kWh | Heating kWh | /energy kg | CO2 per person t | Omnivore |',
+    '| Code | Country | UN M49 sub-region | Grid | T&D % | Demand kWh | Household | Buildings t | Electricity kWh | ' +
+      'Heating kWh | /energy kg | CO2 per person t | Omnivore |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row} |`),
     ''

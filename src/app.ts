@@ -7,12 +7,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { Config } from './config.ts'
-import { loadCalculatorData } from './calculator/calculator.data.ts'
+import type { CalculatorData } from './calculator/calculator.data.ts'
 import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
-import type { MediaLinker } from './catalogue/project.mapper.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
 import { optionalApiKey, requireApiKey } from './http/auth.ts'
 import { frameworkError, installErrorHandling } from './http/error-handler.ts'
@@ -24,27 +23,39 @@ import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { checkRequestText } from './http/query-text.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import { cacheAnswersByUrl } from './http/response-cache.ts'
-import { MediaStore } from './media/media-store.ts'
+import type { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
-import { writeSdgIcons } from './media/sdg-icons.ts'
-import { MediaSigner, resolveSigningSecret } from './media/signing.ts'
+import { signedLinks, type MediaSigner } from './media/signing.ts'
 import type { Store } from './store/connect.ts'
 import { VERSION } from './version.ts'
 
+/** What the app is built from; startup.ts prepares them (prepareParts), tests may hand in their own. */
 export interface AppParts {
   config: Config
+  /** A migrated database; its owner closes it after the app. */
   store: Store
+  /** The calculator's factor data, loaded and validated. */
+  calculatorData: CalculatorData
+  /** The media folder, SDG icons already drawn into it. */
+  media: MediaStore
+  signer: MediaSigner
+  /** Shared rate-limit counters (REDIS_URL); the app disconnects it when it closes. */
+  redis?: Redis | undefined
   /** Where log lines go; production writes to stdout, tests may capture them. */
   logStream?: NodeJS.WritableStream
 }
 
-export const CATALOGUE_PREFIX = '/api/v1/commerce/products'
-export const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
+const CATALOGUE_PREFIX = '/api/v1/commerce/products'
+const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
 /** Longer request targets are refused with 414; headers are capped by Node (16 KiB, then 431). */
-export const MAX_URL_LENGTH = 4096
+const MAX_URL_LENGTH = 4096
 
-/** Builds the whole service from explicit parts. Tests call this exactly as the server does. */
-export async function buildApp ({ config, store, logStream }: AppParts): Promise<FastifyInstance> {
+/**
+ * Builds the whole service from prepared parts: registration only, no file or network I/O (that is
+ * startup.ts). Tests build it exactly as the server does: prepareParts, then buildApp.
+ */
+export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
+  const { config, store, calculatorData, media, signer, redis, logStream } = parts
   const app = Fastify({
     logger: config.logLevel === 'silent'
       ? false
@@ -111,7 +122,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   }
   await registerOpenApi(app, VERSION)
 
-  const redis = config.redisUrl === undefined ? undefined : await connectRedis(app, config.redisUrl)
+  if (redis !== undefined) watchRedis(app, redis)
   const counters = new RateLimitCounters({ redis, policy: config.rateLimits.onRedisError, log: app.log })
   app.addHook('onClose', async () => { counters.close() })
   const dependencies: Dependency[] = [{ name: 'database', check: async () => { await store.ping() } }]
@@ -123,24 +134,9 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   registerMetrics(app, () => store.poolStats(),
     () => ({ localCounts: counters.localCounts, degraded: counters.degraded }))
 
-  const media = new MediaStore(config.media.dir)
-  await writeSdgIcons(store.db, media)
-  const signer = new MediaSigner(resolveSigningSecret(config.media.signingSecret, config.dataDir), config.media.linkTtlSeconds)
-
   const baseUrl = (request: FastifyRequest): string => config.publicUrl ?? `${request.protocol}://${request.host}`
   const requestUrl = (request: FastifyRequest): URL => new URL(`${baseUrl(request)}${request.url}`)
-  const links = (request: FastifyRequest, now: number): MediaLinker => {
-    const base = baseUrl(request)
-    // One response links the same SDG icon many times, with the same expiry: sign each key once.
-    const signed = new Map<string, string>()
-    return {
-      media: (key) => {
-        let link = signed.get(key)
-        if (link === undefined) signed.set(key, link = `${base}${signer.sign(key, now)}`)
-        return link
-      }
-    }
-  }
+  const links = (request: FastifyRequest, now: number) => signedLinks(signer, baseUrl(request), now)
 
   // Failed key checks count per address across both areas.
   const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
@@ -156,8 +152,6 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
     await catalogue.register(catalogueRoutes, { db: store.db, requestUrl, links, answerCache: config.answerCache })
   }, { prefix: CATALOGUE_PREFIX })
 
-  // All factor data is read and validated now: a bad file stops the start, never a request.
-  const calculatorData = loadCalculatorData()
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
     calculator.addHook('onRequest', optionalApiKey(store.db, 'calculator:read', failures))
@@ -184,30 +178,16 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
   return app
 }
 
-/**
- * Redis for shared rate-limit counters. Commands fail at once while it is away (no offline queue),
- * so a request never waits for it; the client reconnects by itself. An outage is logged once.
- */
-async function connectRedis (app: FastifyInstance, url: string): Promise<Redis> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    // A command written just before the line dropped would otherwise wait for a reconnect.
-    commandTimeout: 1000,
-    autoResendUnfulfilledCommands: false,
-    connectTimeout: 2000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000)
-  })
-  let down = false
+/** Logs a Redis outage once (the client reconnects by itself) and disconnects when the app closes. */
+function watchRedis (app: FastifyInstance, redis: Redis): void {
+  let down = redis.status !== 'ready'
+  if (down) app.log.error('redis is not reachable yet; retrying')
   redis.on('error', (error: Error) => {
     if (!down) app.log.warn({ err: error }, 'redis connection error; reconnecting')
     down = true
   })
   redis.on('ready', () => { down = false })
   app.addHook('onClose', async () => { redis.disconnect() })
-  await redis.connect().catch((error: unknown) => app.log.error({ err: error }, 'redis is not reachable yet; retrying'))
-  return redis
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/

@@ -87,7 +87,8 @@ async function main (argv: string[]): Promise<void> {
   switch (command) {
     case 'serve': {
       const workers = values.workers === 'auto' ? availableParallelism() : Number(values.workers)
-      if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError('--workers must be a whole number from 1 to 64, or auto')
+      if (!Number.isInteger(workers) || workers < 1 ||
+        workers > 64) throw new UsageError('--workers must be a whole number from 1 to 64, or auto')
       // A forked worker runs this same command; it only serves (the primary prepared the database).
       if (cluster.isWorker) await startServer(loadConfig(), { prepare: false })
       else if (workers === 1) await startServer(loadConfig())
@@ -110,7 +111,9 @@ async function main (argv: string[]): Promise<void> {
       const result = await withStore(async (store) =>
         await importProjects(store.db, text,
           { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media, lock }))
-      console.log(`Imported ${result.imported} projects${result.images > 0 ? ` and ${result.images} image files` : ''}` +
+      console.log(`Imported ${result.imported} projects${result.images > 0
+? ` and ${result.images} image files`
+        : ''}` +
         `${result.replaced ? ' (the catalogue was replaced)' : ''}: ${result.created} new, ` +
         `${result.updated} updated, ${result.unchanged} unchanged.`)
       return
@@ -142,7 +145,10 @@ async function main (argv: string[]): Promise<void> {
         await finished(out)
       }
       console.error(`Exported ${count} projects.`)
-      if (skippedImages > 0) console.error(`Warning: ${skippedImages} image files were not written; give a FILE to export them beside it.`)
+      if (skippedImages > 0) {
+        console.error(
+        `Warning: ${skippedImages} image files were not written; give a FILE to export them beside it.`)
+      }
       return
     }
     case 'keys':
@@ -199,20 +205,34 @@ function reportText (report: RegistryImportReport): string {
   return lines.join('\n')
 }
 
-async function keysCommand (args: string[], options: { name?: string, scopes: string, 'rate-limit'?: string, json: boolean }): Promise<void> {
+async function keysCommand (args: string[],
+  options: { name?: string, scopes: string, 'rate-limit'?: string, json: boolean }): Promise<void> {
   const [action, id] = args
   switch (action) {
     case 'create': {
-      if (options.name === undefined || options.name.trim() === '') throw new UsageError('keys create needs --name NAME')
+      if (options.name === undefined ||
+        options.name.trim() === '') throw new UsageError('keys create needs --name NAME')
       const scopes = parseScopes(options.scopes)
       if (typeof scopes === 'string') throw new UsageError(`--scopes: ${scopes}`)
       const limit = options['rate-limit'] === undefined ? undefined : parseRateLimit(options['rate-limit'])
-      if (limit === undefined && options['rate-limit'] !== undefined) throw new UsageError('--rate-limit must look like 600/min')
+      if (limit === undefined &&
+        options['rate-limit'] !== undefined) throw new UsageError('--rate-limit must look like 600/min')
       const created = await withStore(async (store) =>
-        await createKey(store.db, { name: options.name!.trim(), scopes, ...(limit !== undefined && { rateLimitPerMinute: limit }) }))
-      if (options.json) return console.log(JSON.stringify({ id: created.id, key: created.key, name: created.name, scopes: created.scopes, rate_limit_per_minute: created.rate_limit_per_minute }))
+        await createKey(store.db,
+          { name: options.name!.trim(), scopes, ...(limit !== undefined && { rateLimitPerMinute: limit }) }))
+      if (options.json) {
+        return console.log(JSON.stringify({
+          id: created.id,
+          key: created.key,
+          name: created.name,
+          scopes: created.scopes,
+          rate_limit_per_minute: created.rate_limit_per_minute
+        }))
+      }
       console.log(`Created API key ${created.id} ("${created.name}", scopes ${created.scopes.join(', ')}` +
-        `${created.rate_limit_per_minute === null ? '' : `, ${created.rate_limit_per_minute} requests/min`}).\n\n  ${created.key}\n\n` +
+        `${created.rate_limit_per_minute === null
+? ''
+          : `, ${created.rate_limit_per_minute} requests/min`}).\n\n  ${created.key}\n\n` +
         'It is shown this once: only its hash is stored. Send it as "Authorization: Bearer KEY".')
       return
     }
@@ -222,7 +242,8 @@ async function keysCommand (args: string[], options: { name?: string, scopes: st
       if (keys.length === 0) return console.log('No API keys. Create one with: tonne keys create --name NAME')
       for (const k of keys) {
         console.log([k.id, k.revoked_at === null ? 'active ' : 'revoked', k.scopes.join(','),
-          k.rate_limit_per_minute === null ? 'default limit' : `${k.rate_limit_per_minute}/min`, k.created_at, k.name].join('  '))
+          k.rate_limit_per_minute === null ? 'default limit' : `${k.rate_limit_per_minute}/min`, k.created_at,
+          k.name].join('  '))
       }
       return
     }

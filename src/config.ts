@@ -7,12 +7,14 @@ import path from 'node:path'
 export interface Config {
   readonly host: string
   readonly port: number
-  /** Everything the service writes lives here: the SQLite database, later media and secrets. */
+  /** Everything the service writes lives here: the SQLite database, the media store (unless MEDIA_DIR), secrets. */
   readonly dataDir: string
   /** `postgres://…` selects PostgreSQL; unset keeps the embedded SQLite database in `dataDir`. */
   readonly databaseUrl: string | undefined
   /** PostgreSQL statement timeout for requests; shorter than the shutdown grace, so a stop never cuts one off. */
   readonly databaseStatementTimeoutMs: number
+  /** PostgreSQL connections one process may hold; the server's max_connections is shared by every process. */
+  readonly databasePoolSize: number
   readonly logLevel: LogLevel
   /** Base for absolute links (pagination); unset means "derive from the request's Host". */
   readonly publicUrl: string | undefined
@@ -66,7 +68,7 @@ export const SHUTDOWN_GRACE_MS = 10_000
 export const REDIS_ERROR_POLICIES = ['local', 'deny'] as const
 export type RedisErrorPolicy = typeof REDIS_ERROR_POLICIES[number]
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = typeof LOG_LEVELS[number]
 
 export class ConfigError extends Error {
@@ -98,7 +100,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
 
   const databaseUrl = read('DATABASE_URL')
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)')
+    problems.push(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)')
   }
 
   const publicUrl = read('PUBLIC_URL')
@@ -117,7 +120,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   }
 
   const redisUrl = read('REDIS_URL')
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL')
+  if (redisUrl !== undefined &&
+    !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL')
 
   const perMinute = (name: string, fallback: number): number => {
     const text = read(name) ?? String(fallback)
@@ -146,11 +150,15 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     problems.push('MEDIA_SIGNING_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)')
   }
   const linkTtl = parseInteger(read('MEDIA_LINK_TTL') ?? '3600', 60, 7 * 24 * 3600)
-  if (linkTtl === undefined) problems.push(`MEDIA_LINK_TTL must be a number of seconds from 60 to 604800, got "${read('MEDIA_LINK_TTL')}"`)
+  if (linkTtl === undefined) {
+    problems.push(
+    `MEDIA_LINK_TTL must be a number of seconds from 60 to 604800, got "${read('MEDIA_LINK_TTL')}"`)
+  }
 
   const corsOrigins = (read('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '')
   for (const origin of corsOrigins) {
-    if (origin !== '*' && !isHttpUrl(origin)) problems.push(`CORS_ORIGINS entries must be * or http(s) origins, got "${origin}"`)
+    if (origin !== '*' &&
+      !isHttpUrl(origin)) problems.push(`CORS_ORIGINS entries must be * or http(s) origins, got "${origin}"`)
   }
 
   const answerCache = parseBoolean(read('ANSWER_CACHE') ?? 'true')
@@ -169,6 +177,10 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const importLockWaitMs = seconds('IMPORT_LOCK_WAIT', 300, 86_400)
   // The client gives a silent server one second more than the statement timeout: both under the 10 s grace.
   const databaseStatementTimeoutMs = seconds('DATABASE_STATEMENT_TIMEOUT', 5, (SHUTDOWN_GRACE_MS - 2000) / 1000)
+  const databasePoolSize = parseInteger(read('DATABASE_POOL_SIZE') ?? '10', 1, 1000)
+  if (databasePoolSize === undefined) {
+    problems.push(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${read('DATABASE_POOL_SIZE')}"`)
+  }
   const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
   if (maxConnections === undefined) {
     problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
@@ -183,6 +195,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     dataDir,
     databaseUrl,
     databaseStatementTimeoutMs,
+    databasePoolSize: databasePoolSize!,
     logLevel: logLevel as LogLevel,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     loadBundledCatalogue: loadBundledCatalogue!,

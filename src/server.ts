@@ -1,38 +1,15 @@
 import cluster from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
-import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import { buildApp } from './app.ts'
-import { loadBundledCatalogueOnce } from './catalogue/bundled-catalogue.ts'
-import { refreshAllProjectJson } from './catalogue/project-json.ts'
 import { ConfigError, loadConfig, SHUTDOWN_GRACE_MS, type Config } from './config.ts'
-import { BATCH_STATEMENT_TIMEOUT_MS, openStore, type Store } from './store/connect.ts'
-import { migrateToLatest } from './store/migrate.ts'
+import { prepareDatabase, prepareParts } from './startup.ts'
+import { BATCH_STATEMENT_TIMEOUT_MS, openStore } from './store/connect.ts'
 
-/**
- * One-time work before serving: the schema, the bundled catalogue and the first API key. Done once
- * per start (by the primary when there are workers), so that workers never race each other on it.
- */
-export async function prepareDatabase (config: Config, store: Store, log: (line: string) => void): Promise<void> {
-  await migrateToLatest(store.db)
-  // A database from before stored JSON (migration 0003) gets it once, here.
-  const { built } = await refreshAllProjectJson(store.db, { missingOnly: true })
-  if (built > 0) log(`built the stored JSON of ${built} projects`)
-  if (config.loadBundledCatalogue) {
-    const loaded = await loadBundledCatalogueOnce(store.db)
-    if (loaded > 0) log(`loaded the bundled catalogue: ${loaded} projects`)
-  }
-  if (config.createInitialApiKey) {
-    const key = await createInitialKeyOnce(store.db)
-    // Printed on the console, never through the logger: keys must not reach the logs.
-    if (key !== undefined) {
-      console.log(`\nCreated the first API key (${key.id}); it is shown this once:\n\n  ${key.key}\n\n` +
-        'Send it as "Authorization: Bearer KEY". Make more with: npx tonne keys create --name NAME\n')
-    }
-  }
-}
+// Starting and stopping only: start-up work is startup.ts, the app itself app.ts.
 
 /** Builds the app over the configured database and listens; stops gracefully on SIGINT/SIGTERM. */
-export async function startServer (config: Config, options: { prepare: boolean } = { prepare: true }): Promise<FastifyInstance> {
+export async function startServer (config: Config,
+  options: { prepare: boolean } = { prepare: true }): Promise<FastifyInstance> {
   const notes: string[] = []
   if (options.prepare) {
     // Batch work (migrations, the first catalogue) on a store of its own, with the batch statement timeout.
@@ -44,12 +21,14 @@ export async function startServer (config: Config, options: { prepare: boolean }
     }
   }
   const store = await openStore(config)
-  const app = await buildApp({ config, store })
+  const app = await buildApp(await prepareParts(config, store))
   app.addHook('onClose', async () => await store.close())
   for (const note of notes) app.log.info(note)
   await app.listen({ host: config.host, port: config.port })
-  app.log.info(`API docs at ${config.publicUrl ?? `http://${config.host}:${config.port}`}/docs; database: ${store.location}`)
-  stopOnSignals(async () => await app.close(), (message, error) => app.log[error === undefined ? 'info' : 'error']({ err: error }, message))
+  app.log.info(`API docs at ${config.publicUrl ??
+    `http://${config.host}:${config.port}`}/docs; database: ${store.location}`)
+  stopOnSignals(async () => await app.close(),
+    (message, error) => app.log[error === undefined ? 'info' : 'error']({ err: error }, message))
   return app
 }
 

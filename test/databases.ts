@@ -11,9 +11,11 @@ const env = process.env
 export type TestDatabase = 'sqlite' | 'postgres'
 
 export const TEST_DATABASES: readonly TestDatabase[] = (() => {
-  const names = (env['TONNE_TEST_DATABASES'] ?? 'sqlite,postgres').split(',').map((n) => n.trim()).filter((n) => n !== '')
+  const names = (env['TONNE_TEST_DATABASES'] ??
+    'sqlite,postgres').split(',').map((n) => n.trim()).filter((n) => n !== '')
   for (const name of names) {
-    if (name !== 'sqlite' && name !== 'postgres') throw new Error(`TONNE_TEST_DATABASES: unknown database "${name}" (sqlite, postgres)`)
+    if (name !== 'sqlite' &&
+      name !== 'postgres') throw new Error(`TONNE_TEST_DATABASES: unknown database "${name}" (sqlite, postgres)`)
   }
   if (env['CI'] === 'true' && !names.includes('postgres')) {
     throw new Error('CI must run the PostgreSQL suites: do not set TONNE_TEST_DATABASES there')
@@ -43,7 +45,9 @@ async function admin<T> (work: (client: pg.Client) => Promise<T>): Promise<T> {
 export async function createPostgresDatabase (t: TestContext): Promise<string> {
   const name = `tonne_test_${randomBytes(6).toString('hex')}`
   await admin(async (client) => { await client.query(`create database ${name}`) })
-  t.after(async () => { await admin(async (client) => { await client.query(`drop database if exists ${name} with (force)`) }) })
+  t.after(async () => {
+    await admin(async (client) => { await client.query(`drop database if exists ${name} with (force)`) })
+  })
   const url = new URL(POSTGRES_ADMIN_URL)
   url.pathname = `/${name}`
   return url.toString()
@@ -54,7 +58,10 @@ export function forEachDatabase (suite: (database: TestDatabase) => void): void 
   for (const database of TEST_DATABASES) suite(database)
 }
 
-/** Settings that point the service (or the CLI) at a fresh database of the given kind. */
+/**
+ * Settings that point the service (or the CLI) at a fresh database of the given kind. PostgreSQL's
+ * connections are shared with whatever else runs on the server: a test process takes few.
+ */
 export async function databaseEnv (t: TestContext, database: TestDatabase): Promise<Record<string, string>> {
-  return database === 'postgres' ? { DATABASE_URL: await createPostgresDatabase(t) } : {}
+  return database === 'postgres' ? { DATABASE_URL: await createPostgresDatabase(t), DATABASE_POOL_SIZE: '4' } : {}
 }

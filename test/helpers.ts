@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.ts'
 import { loadBundledCatalogueOnce } from '../src/catalogue/bundled-catalogue.ts'
 import { importProjects } from '../src/catalogue/projects.import.ts'
 import { loadConfig, type Config } from '../src/config.ts'
+import { prepareParts } from '../src/startup.ts'
 import { openStore, type Store } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
 import { databaseEnv, type TestDatabase } from './databases.ts'
@@ -57,6 +58,8 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info',
+    // A test app shares the PostgreSQL server with everything else: few connections (test/databases.ts).
+    DATABASE_POOL_SIZE: '4',
     ...(options.env?.['DATABASE_URL'] === undefined && await databaseEnv(t, options.database ?? 'sqlite')),
     ...options.env
   })
@@ -67,7 +70,8 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
     await importProjects(store.db, JSON.stringify(options.records), { replace: false, now: FIXTURE_IMPORT_TIME })
   }
   const { key } = await createKey(store.db, { name: 'test', scopes: ['catalogue:read'] })
-  const app = await buildApp({ config, store, ...(options.logStream !== undefined && { logStream: options.logStream }) })
+  const logStream = options.logStream !== undefined ? { logStream: options.logStream } : {}
+  const app = await buildApp(await prepareParts(config, store, logStream))
   t.after(async () => {
     await app.close()
     await store.close().catch(() => undefined)

@@ -6,7 +6,8 @@ import { createInterface } from 'node:readline'
 import { test } from 'node:test'
 import { REPO_ROOT, tempDir } from './helpers.ts'
 
-test('tonne serve: first start creates the database, loads the bundled catalogue, prints a key, serves, stops on SIGTERM', async (t) => {
+test('tonne serve: first start creates the database, loads the bundled catalogue, prints a key, serves, stops on ' +
+  'SIGTERM', async (t) => {
   const dataDir = path.join(tempDir(t), 'var')
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'serve'], {
     env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
@@ -22,7 +23,8 @@ test('tonne serve: first start creates the database, loads the bundled catalogue
   }
   assert.ok(address, 'the server reports its address')
   assert.ok(key, 'the first start prints an API key')
-  const response = await fetch(`${address}/api/v1/commerce/products/?limit=1`, { headers: { authorization: `Bearer ${key}` } })
+  const response = await fetch(`${address}/api/v1/commerce/products/?limit=1`,
+    { headers: { authorization: `Bearer ${key}` } })
   assert.equal(response.status, 200)
   assert.equal((await response.json() as { count: number }).count, 604)
   assert.equal((await fetch(`${address}/api/v1/commerce/products/`)).status, 401)

@@ -80,11 +80,13 @@ export class ProjectsApi {
   /** Checked at the call, not at construction: a client without a key is fine for the calculator. */
   #requireKey (): void {
     if (this.#transport.hasApiKey) return
-    throw new TonneError('The catalogue (tonne.projects) needs an API key and this client has none: pass it as apiKey, ' +
+    throw new TonneError(
+      'The catalogue (tonne.projects) needs an API key and this client has none: pass it as apiKey, ' +
       'new TonneClient({ baseUrl, apiKey }). No request was sent.')
   }
 
-  /** Every matching project, page after page: `for await (const project of tonne.projects.all({registry: 'VERRA'}))`. */
+  /** Every matching project, page after page: `for await (const project of tonne.projects.all({registry: 'VERRA'}))`.
+   * */
   async * all (filters: ProjectFilters = {}, options?: CallOptions): AsyncGenerator<ProjectListItem, void, undefined> {
     for await (const page of this.pages(filters, options)) yield * page.results
   }
@@ -103,14 +105,27 @@ export class CalculatorApi {
   /** Every supported country, ordered by name. */
   async countries (options?: CallOptions): Promise<Country[]> { return await this.#get('countries', {}, options) }
   /** A country's measurement system, units, allowed values of every option, and defaults. */
-  async config (query: ConfigQuery, options?: CallOptions): Promise<CountryConfig> { return await this.#get('config', query, options) }
+  async config (query: ConfigQuery,
+    options?: CallOptions): Promise<CountryConfig> { return await this.#get('config', query, options) }
+
   /** The average footprint of a person living in the country, with the world's for comparison. */
-  async footprint (query: FootprintQuery, options?: CallOptions): Promise<FootprintResult> { return await this.#get('footprint', query, options) }
-  async flight (query: FlightQuery, options?: CallOptions): Promise<FlightResult> { return await this.#get('flight', query, options) }
-  async diet (query: DietQuery, options?: CallOptions): Promise<DietResult> { return await this.#get('diet', query, options) }
+  async footprint (query: FootprintQuery,
+    options?: CallOptions): Promise<FootprintResult> { return await this.#get('footprint', query, options) }
+
+  async flight (query: FlightQuery,
+    options?: CallOptions): Promise<FlightResult> { return await this.#get('flight', query, options) }
+
+  async diet (query: DietQuery,
+    options?: CallOptions): Promise<DietResult> { return await this.#get('diet', query, options) }
+
   /** Car, rail, bus or coach travel (`mode`). */
-  async car (query: CarQuery, options?: CallOptions): Promise<CarResult> { return await this.#get('car', query, options) }
-  async clothes (query: ClothesQuery, options?: CallOptions): Promise<ClothesResult> { return await this.#get('clothes', query, options) }
+  async car (query: CarQuery,
+    options?: CallOptions): Promise<CarResult> { return await this.#get('car', query, options) }
+
+  async clothes (query: ClothesQuery,
+    options?: CallOptions): Promise<ClothesResult> { return await this.#get('clothes', query, options) }
+
   /** Home electricity and heating, per person. */
-  async energy (query: EnergyQuery, options?: CallOptions): Promise<EnergyResult> { return await this.#get('energy', query, options) }
+  async energy (query: EnergyQuery,
+    options?: CallOptions): Promise<EnergyResult> { return await this.#get('energy', query, options) }
 }

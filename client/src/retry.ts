@@ -24,7 +24,8 @@ export function retryPolicy (options: RetryOptions = {}): RetryPolicy {
   const policy = { ...DEFAULTS, ...withoutUndefined(options) }
   for (const [name, value] of Object.entries(policy)) {
     const least = name === 'maxAttempts' ? 1 : 0
-    if (!Number.isFinite(value) || value < least) throw new RangeError(`retry.${name} must be a number ≥ ${least}, got ${value}`)
+    if (!Number.isFinite(value) ||
+      value < least) throw new RangeError(`retry.${name} must be a number ≥ ${least}, got ${value}`)
   }
   return policy
 }
@@ -34,12 +35,14 @@ export function retryPolicy (options: RetryOptions = {}): RetryPolicy {
  * uniform in [0, min(maxDelayMs, baseDelayMs·2^(retry-1))), added to the server's Retry-After so a
  * crowd of clients told the same second does not come back in the same millisecond.
  */
-export function backoffDelay (policy: RetryPolicy, retry: number, retryAfterMs: number | undefined, random: () => number): number {
+export function backoffDelay (policy: RetryPolicy, retry: number, retryAfterMs: number | undefined,
+  random: () => number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1))
   return (retryAfterMs ?? 0) + Math.floor(random() * ceiling)
 }
 
-/** `Retry-After` as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+/** `Retry-After` as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or
+ * unreadable. */
 export function parseRetryAfter (value: string | null, now: number): number | undefined {
   if (value === null) return undefined
   const text = value.trim()

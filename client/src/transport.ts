@@ -1,5 +1,8 @@
 import { TonneApiError, TonneError, TonneNetworkError } from './errors.ts'
-import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, retryPolicy, type RetryOptions, type RetryPolicy } from './retry.ts'
+import {
+  backoffDelay, parseRetryAfter, RETRYABLE_STATUSES, retryPolicy, type RetryOptions,
+  type RetryPolicy
+} from './retry.ts'
 import type { Problem } from './types.ts'
 import { VERSION } from './version.ts'
 
@@ -95,7 +98,9 @@ export class Transport {
       // The caller's own abort is not a failure of the service: rethrow it untouched.
       if (signal?.aborted === true) throw signal.reason
       const timedOut = timeout.aborted
-      const message = timedOut ? `No answer from ${url} within ${this.#timeoutMs} ms` : `Could not reach ${url}: ${describe(error)}`
+      const message = timedOut
+        ? `No answer from ${url} within ${this.#timeoutMs} ms`
+        : `Could not reach ${url}: ${describe(error)}`
       return { ok: false, error: new TonneNetworkError(message, { cause: error, timedOut, attempts: attempt }) }
     }
     if (response.ok) {
@@ -129,13 +134,26 @@ function problemOf (response: Response, body: string): Problem {
   try {
     const parsed = JSON.parse(body) as Partial<Problem>
     if (typeof parsed.code === 'string' && typeof parsed.detail === 'string') {
-      return { type: 'about:blank', title: response.statusText, ...parsed, status: response.status, code: parsed.code, detail: parsed.detail }
+      return {
+        type: 'about:blank',
+        title: response.statusText,
+        ...parsed,
+        status: response.status,
+        code: parsed.code,
+        detail: parsed.detail
+      }
     }
   } catch {
     // Not JSON: described below.
   }
   const title = response.statusText === '' ? `HTTP ${response.status}` : response.statusText
-  return { type: 'about:blank', title, status: response.status, code: 'unexpected_response', detail: `The server answered ${response.status} ${title} without a problem body.` }
+  return {
+    type: 'about:blank',
+    title,
+    status: response.status,
+    code: 'unexpected_response',
+    detail: `The server answered ${response.status} ${title} without a problem body.`
+  }
 }
 
 function describe (error: unknown): string {

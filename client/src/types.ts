@@ -3,7 +3,8 @@ import type { components, paths } from './openapi.ts'
 // Names for the generated types (./openapi.ts), so callers never spell out paths[...] themselves.
 
 type Get<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never
-type Ok<P extends keyof paths> = Get<P> extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never
+type Ok<P extends keyof paths> = Get<P> extends { responses: { 200: { content: { 'application/json': infer B } } } }
+  ? B : never
 type Query<P extends keyof paths> = Get<P> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never
 
 type Calc<E extends string> = `/api/v1/co2-calculator/${E}` & keyof paths

@@ -22,7 +22,12 @@ const toInfo = (row: ApiKeyTable): ApiKeyInfo => ({
 })
 
 /** Creates a key; the returned `key` is the only time the secret exists outside its holder. */
-export async function createKey (db: Db, options: { name: string, scopes: readonly Scope[], rateLimitPerMinute?: number }): Promise<ApiKeyInfo & { key: string }> {
+export async function createKey (db: Db,
+  options: {
+    name: string,
+    scopes: readonly Scope[],
+    rateLimitPerMinute?: number
+  }): Promise<ApiKeyInfo & { key: string }> {
   const { id, key, hash } = generateKey()
   const row: ApiKeyTable = {
     id,

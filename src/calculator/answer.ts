@@ -15,14 +15,14 @@ import { kgToLb, type MeasurementSystem } from './units.ts'
 
 const BOUNDS = ['central', 'low', 'high'] as const
 
-export interface Dimensions {
+interface Dimensions {
   /** Radiative forcing changes the result (flights). */
   radiativeForcing: boolean
   /** The Scope 2 method changes the result (energy). */
   method: boolean
 }
 
-export interface Runs<Inputs> {
+interface Runs<Inputs> {
   selected: Calculation<Inputs>
   scenario: Scenario
   dimensions: Dimensions
@@ -60,7 +60,7 @@ export function runScenarios<Inputs> (selected: Scenario, dimensions: Dimensions
 // ---- presentation ----
 
 /** Half-up decimal rounding; shifting by exponent avoids 0.565 * 100 = 56.49999. */
-export function round (value: number, decimals: number): number {
+function round (value: number, decimals: number): number {
   let rounded = Number(`${Math.round(Number(`${value}e${decimals}`))}e-${decimals}`)
   // Values already printed in exponent form (5e-324, 1e+21) do not take the shift.
   if (!Number.isFinite(rounded)) rounded = Math.round(value * 10 ** decimals) / 10 ** decimals
@@ -83,7 +83,7 @@ export interface PresentedSource {
   attribution?: string
 }
 
-export function presentSources (data: CalculatorData, ids: Iterable<string>): PresentedSource[] {
+function presentSources (data: CalculatorData, ids: Iterable<string>): PresentedSource[] {
   return [...new Set(ids)].map((id) => {
     const source = data.sources.get(id)
     if (source === undefined) throw new Error(`source "${id}" is not loaded`)
@@ -99,7 +99,7 @@ export function presentSources (data: CalculatorData, ids: Iterable<string>): Pr
   })
 }
 
-export interface PresentedRange { low_kg: number, high_kg: number, basis: string[] }
+interface PresentedRange { low_kg: number, high_kg: number, basis: string[] }
 
 export interface PresentedItem {
   category: string
@@ -142,7 +142,8 @@ function presentItem (entry: BreakdownItem, range: Range): PresentedItem {
 function presentAssumptions (calculation: Calculation<unknown>, leaves: Factor[]): string[] {
   const lines = [...calculation.assumptions]
   for (const factor of leaves.filter((f) => f.status === 'assumption')) {
-    lines.push(`Assumption (${factor.id} = ${Number(factor.value.toPrecision(6))} ${factor.unit}): ${factor.description}`)
+    lines.push(
+      `Assumption (${factor.id} = ${Number(factor.value.toPrecision(6))} ${factor.unit}): ${factor.description}`)
   }
   const unverified = leaves.filter((f) => f.status === 'unverified')
   if (unverified.length > 0) {
@@ -178,8 +179,10 @@ function presentCountryData (leaves: Factor[]): CountryDatum[] {
   }))
 }
 
-const BOUNDARY_TEXT = 'Boundary: combustion (direct emissions) to life cycle (plus upstream fuel supply and electricity losses)'
-const RF_TEXT = 'Radiative forcing: DESNZ 2025 "without RF" to "with RF" (1.7 x the CO2 component; methodology 8.40-8.45)'
+const BOUNDARY_TEXT = 'Boundary: combustion (direct emissions) to life cycle (plus upstream fuel supply and ' +
+  'electricity losses)'
+const RF_TEXT = 'Radiative forcing: DESNZ 2025 "without RF" to "with RF" (1.7 x the CO2 component; methodology ' +
+  '8.40-8.45)'
 const METHOD_TEXT = 'Electricity: location-based and market-based figures (GHG Protocol Scope 2)'
 const NO_INTERVAL = 'No cited interval: low and high equal the value.'
 
@@ -227,7 +230,7 @@ export interface PresentedCalculation<Inputs> {
   sources: PresentedSource[]
 }
 
-export interface PresentOptions {
+interface PresentOptions {
   /** What the result is, for the warning ("flights", "home energy"). */
   category: string
   /** Compare with the country's per-person footprint (not for /footprint itself). */
@@ -251,7 +254,8 @@ export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>,
     if (kg > reference.value * 1000) {
       const basis = reference === country.consumptionCo2 ? 'consumption-based' : 'territorial'
       warnings.push(`This ${options.category} result (${round(kg / 1000, 2)} t CO2e a year) is more than the average ` +
-        `${country.name} resident's whole footprint (${reference.value} t CO2 a year, ${basis}, ${reference.year ?? ''}). ` +
+        `${country.name} resident's whole footprint (${reference.value} t CO2 a year, ${basis}, ${reference.year ??
+          ''}). ` +
         'Check the inputs; if they are right, this one category outweighs a typical person\'s total.')
     }
   }

@@ -1,4 +1,4 @@
-import type { Factor, FactorStatus } from './calculator.data.ts'
+import type { Factor, FactorStatus } from './data-files.ts'
 import type { MeasurementSystem } from './units.ts'
 
 /**
@@ -62,12 +62,13 @@ export interface Calculation<Inputs> {
 }
 
 /** A derived factor also carries the factors it was computed from. */
-export interface DerivedFactor extends Factor {
+interface DerivedFactor extends Factor {
   derivation: string
   parts: Factor[]
 }
 
-export function item (factor: Factor, category: string, label: string, quantity: number, quantityUnit: string, note?: string, intervals: string[] = []): BreakdownItem {
+export function item (factor: Factor, category: string, label: string, quantity: number, quantityUnit: string,
+  note?: string, intervals: string[] = []): BreakdownItem {
   return { category, label, kg: quantity * factor.value, quantity, quantityUnit, factor, note, intervals }
 }
 
@@ -78,10 +79,21 @@ export function totalKg (calculation: Pick<Calculation<unknown>, 'breakdown'>): 
 const STATUS_RANK: Record<FactorStatus, number> = { published: 0, unverified: 1, assumption: 2 }
 
 /** A factor computed from others: its status is the weakest of its parts. */
-export function derive (parts: Factor[], spec: { key: string, id: string, value: number, unit: string, description: string, derivation: string, status?: FactorStatus }): DerivedFactor {
+export function derive (parts: Factor[],
+  spec: {
+    key: string,
+    id: string,
+    value: number,
+    unit: string,
+    description: string,
+    derivation: string,
+    status?: FactorStatus
+  }): DerivedFactor {
   const first = parts[0]
   if (first === undefined) throw new Error(`derived factor ${spec.key} has no parts`)
-  const weakest = parts.reduce<FactorStatus>((worst, part) => STATUS_RANK[part.status] > STATUS_RANK[worst] ? part.status : worst, spec.status ?? 'published')
+  const weakest = parts.reduce<FactorStatus>((worst, part) => STATUS_RANK[part.status] > STATUS_RANK[worst]
+    ? part.status
+    : worst, spec.status ?? 'published')
   return { ...spec, source: first.source, status: weakest, parts }
 }
 

@@ -65,7 +65,10 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
   const factors = new Map<string, Factor>()
   const addFactor = (factor: Factor, label: string): void => {
     if (factors.has(factor.key)) throw new Error(`${label}: duplicate key "${factor.key}"`)
-    if (!sources.has(factor.source)) throw new Error(`${label}: "${factor.key}" cites unknown source "${factor.source}" (not in data/calculator/sources.csv)`)
+    if (!sources.has(factor.source)) {
+      throw new Error(
+      `${label}: "${factor.key}" cites unknown source "${factor.source}" (not in data/calculator/sources.csv)`)
+    }
     factors.set(factor.key, factor)
   }
   loadDesnz(read('desnz_2025_factors.csv'), addFactor)
@@ -73,7 +76,10 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
   loadClothing(read('clothing_factors.csv'), addFactor)
   loadParameters(read('parameters.csv'), addFactor, sources)
   for (const key of REQUIRED_FACTORS) {
-    if (!factors.has(key)) throw new Error(`${requiredFactorFile(key)}: required factor "${key.slice(key.indexOf(':') + 1)}" is missing`)
+    if (!factors.has(key)) {
+      throw new Error(
+      `${requiredFactorFile(key)}: required factor "${key.slice(key.indexOf(':') + 1)}" is missing`)
+    }
   }
 
   const { countries, countryList, unsupportedCountries, world } = loadCountries(read, {
@@ -81,7 +87,10 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
     knownSources: new Set(sources.keys())
   })
   const airports = loadAirports(read('airports.csv'))
-  if (!sources.has('openflights')) throw new Error('data/calculator/sources.csv: the OpenFlights entry (openflights) is missing')
+  if (!sources.has('openflights')) {
+    throw new Error(
+      'data/calculator/sources.csv: the OpenFlights entry (openflights) is missing')
+  }
 
   return { countries, countryList, unsupportedCountries, world, factors, airports, sources }
 }
@@ -97,8 +106,8 @@ export function factorOf (data: CalculatorData, key: string): Factor {
 
 export const CABIN_CLASSES = ['economy', 'premium_economy', 'business', 'first', 'average'] as const
 export const CAR_SIZES = ['small', 'medium', 'large', 'average'] as const
-export const DESNZ_CAR_FUELS = ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'unknown'] as const
-export const DIET_STUDIES = ['scarborough_2023', 'scarborough_2014'] as const
+const DESNZ_CAR_FUELS = ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'unknown'] as const
+const DIET_STUDIES = ['scarborough_2023', 'scarborough_2014'] as const
 export const DIET_BANDS = ['vegan', 'vegetarian', 'pescatarian', 'low_meat', 'medium_meat', 'high_meat'] as const
 export const CLOTHING_AMOUNTS = ['none', 'little', 'average', 'much'] as const
 export const FLIGHT_FREQUENCIES = ['never', 'rare', 'sometimes', 'often'] as const
@@ -114,7 +123,8 @@ const WITH_UPSTREAM: readonly string[] = [
   ...['medium', 'large', 'average'].flatMap((size) => ['lpg', 'cng'].map((fuel) => `car.${size}.${fuel}`)),
   'rail.national', 'rail.international', 'rail.light_rail_tram', 'rail.underground', 'bus.average_local', 'coach',
   'petrol_avg_biofuel_blend.litre', 'diesel_avg_biofuel_blend.litre', 'lpg.litre',
-  'natural_gas.kwh_gross_cv', 'burning_oil.kwh_gross_cv', 'lpg.kwh_gross_cv', 'wood_logs.kwh', 'district_heat_and_steam.kwh'
+  'natural_gas.kwh_gross_cv', 'burning_oil.kwh_gross_cv', 'lpg.kwh_gross_cv', 'wood_logs.kwh',
+  'district_heat_and_steam.kwh'
 ]
 
 /** The direct key of an upstream pair: fuels are `fuel.<x>`, district heat `heat.<x>`, the rest as written. */
@@ -131,19 +141,28 @@ const REQUIRED_FACTORS: readonly string[] = [
   ...DIET_STUDIES.flatMap((study) => DIET_BANDS.map((diet) => `diet:${study}.${diet}`)),
   'clothing:eea.textiles_per_capita_2020', 'clothing:useeio_v1_2.apparel_315000', 'clothing:levis_501.cradle_to_retail',
   ...['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.distance.${band}`),
-  'param:flight.band.domestic_below_km', 'param:flight.band.short_haul_up_to_km', 'param:flight.band.transition_half_width_km',
-  ...['rare', 'sometimes', 'often'].flatMap((f) => ['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.frequency.${f}.${band}`)),
+  'param:flight.band.domestic_below_km', 'param:flight.band.short_haul_up_to_km',
+  'param:flight.band.transition_half_width_km',
+  ...['rare', 'sometimes',
+    'often'].flatMap((f) =>
+    ['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.frequency.${f}.${band}`)),
   'param:diet.reference_kcal_per_day', 'param:diet.low_meat_below_g_per_day', 'param:diet.eaten_per_supplied_meat',
   ...CLOTHING_AMOUNTS.map((amount) => `param:clothes.multiplier.${amount}`),
   'param:clothes.secondhand_share_of_new',
   'param:energy.residential_share_of_electricity', 'param:energy.heat_pump_cop',
-  'param:energy.green_tariff.wind_onshore', 'param:energy.green_tariff.wind_onshore.low', 'param:energy.green_tariff.wind_onshore.high',
+  'param:energy.green_tariff.wind_onshore', 'param:energy.green_tariff.wind_onshore.low',
+  'param:energy.green_tariff.wind_onshore.high',
   'param:energy.grid_intensity_plausible_max', 'param:rail.electric_kwh_per_passenger_km'
 ]
 
 function requiredFactorFile (key: string): string {
   const namespace = key.slice(0, key.indexOf(':'))
-  const file = { desnz: 'desnz_2025_factors.csv', diet: 'diet_factors.csv', clothing: 'clothing_factors.csv', param: 'parameters.csv' }[namespace] ?? 'unknown file'
+  const file = {
+    desnz: 'desnz_2025_factors.csv',
+    diet: 'diet_factors.csv',
+    clothing: 'clothing_factors.csv',
+    param: 'parameters.csv'
+  }[namespace] ?? 'unknown file'
   return `data/calculator/${file}`
 }
 
@@ -164,7 +183,8 @@ function loadSources ({ table, label }: Read): Map<string, Source> {
     const id = text(row.id, label, record, 'id')
     if (sources.has(id)) throw new Error(`${label}: duplicate source id "${id}"`)
     const url = row.url === '' ? undefined : row.url
-    if (url !== undefined && !/^https:\/\/\S+$/.test(url)) throw new Error(`${label}: record ${record}: url "${url}" is not an https URL`)
+    if (url !== undefined &&
+      !/^https:\/\/\S+$/.test(url)) throw new Error(`${label}: record ${record}: url "${url}" is not an https URL`)
     sources.set(id, {
       id,
       name: text(row.name, label, record, 'name'),
@@ -184,7 +204,8 @@ function loadDesnz ({ table, label }: Read, add: AddFactor): void {
     const record = index + 2
     const key = text(row.key, label, record, 'key')
     const desnzId = row.desnz_id ?? ''
-    if (desnzId !== '' && !/^\d+(_\d+)+$/.test(desnzId)) throw new Error(`${label}: record ${record}: malformed desnz_id "${desnzId}"`)
+    if (desnzId !== '' &&
+      !/^\d+(_\d+)+$/.test(desnzId)) throw new Error(`${label}: record ${record}: malformed desnz_id "${desnzId}"`)
     add({
       key: `desnz:${key}`,
       id: `desnz-2025:${desnzId === '' ? key : desnzId}`,
@@ -199,7 +220,8 @@ function loadDesnz ({ table, label }: Read, add: AddFactor): void {
 }
 
 function loadDiet ({ table, label }: Read, add: AddFactor): void {
-  expectHeader(table, ['study', 'diet', 'definition', 'kg_co2e_per_person_per_day', 'low_2_5pct', 'high_97_5pct', 'basis'], label)
+  expectHeader(table,
+    ['study', 'diet', 'definition', 'kg_co2e_per_person_per_day', 'low_2_5pct', 'high_97_5pct', 'basis'], label)
   table.rows.forEach((row, index) => {
     const record = index + 2
     const study = text(row.study, label, record, 'study')
@@ -209,12 +231,32 @@ function loadDiet ({ table, label }: Read, add: AddFactor): void {
     const diet = text(row.diet, label, record, 'diet')
     const status = statusFromProvenance(text(row.basis, label, record, 'basis'))
     const base = { unit: 'kg CO2e per person per day', source, status, year }
-    const description = `Scarborough et al. ${year}: ${diet} (${text(row.definition, label, record, 'definition')}), 2,000 kcal/day`
-    add({ ...base, key: `diet:${study}.${diet}`, id: `${source}:${diet}`, value: number(row.kg_co2e_per_person_per_day, label, record, 'kg_co2e_per_person_per_day', { min: 0.1, max: 50 }), description }, label)
+    const description = `Scarborough et al. ${year}: ${diet} (${text(row.definition, label, record,
+      'definition')}), 2,000 kcal/day`
+    add({
+      ...base,
+      key: `diet:${study}.${diet}`,
+      id: `${source}:${diet}`,
+      value: number(row.kg_co2e_per_person_per_day, label, record, 'kg_co2e_per_person_per_day',
+        { min: 0.1, max: 50 }),
+      description
+    }, label)
     // The 95 % range exists for the 2023 study only; both ends or neither.
     if ((row.low_2_5pct ?? '') !== '' || (row.high_97_5pct ?? '') !== '') {
-      add({ ...base, key: `diet:${study}.${diet}.low`, id: `${source}:${diet}:p2.5`, value: number(row.low_2_5pct, label, record, 'low_2_5pct', { min: 0.1, max: 50 }), description: `${description}, 2.5th percentile` }, label)
-      add({ ...base, key: `diet:${study}.${diet}.high`, id: `${source}:${diet}:p97.5`, value: number(row.high_97_5pct, label, record, 'high_97_5pct', { min: 0.1, max: 50 }), description: `${description}, 97.5th percentile` }, label)
+      add({
+        ...base,
+        key: `diet:${study}.${diet}.low`,
+        id: `${source}:${diet}:p2.5`,
+        value: number(row.low_2_5pct, label, record, 'low_2_5pct', { min: 0.1, max: 50 }),
+        description: `${description}, 2.5th percentile`
+      }, label)
+      add({
+        ...base,
+        key: `diet:${study}.${diet}.high`,
+        id: `${source}:${diet}:p97.5`,
+        value: number(row.high_97_5pct, label, record, 'high_97_5pct', { min: 0.1, max: 50 }),
+        description: `${description}, 97.5th percentile`
+      }, label)
     }
   })
 }
@@ -237,7 +279,10 @@ function loadClothing ({ table, label }: Read, add: AddFactor): void {
     const record = index + 2
     const key = text(row.key, label, record, 'key')
     const source = CLOTHING_SOURCES[key]
-    if (source === undefined) throw new Error(`${label}: record ${record}: no source mapping for key "${key}" (add it to CLOTHING_SOURCES)`)
+    if (source === undefined) {
+      throw new Error(
+      `${label}: record ${record}: no source mapping for key "${key}" (add it to CLOTHING_SOURCES)`)
+    }
     const yearMatch = /^(\d{4})/.exec(text(row.year, label, record, 'year'))
     add({
       key: `clothing:${key}`,
@@ -282,7 +327,10 @@ function loadAirports ({ table, label }: Read): Map<string, Airport> {
   table.rows.forEach((row, index) => {
     const record = index + 2
     const iata = text(row.iata, label, record, 'iata')
-    if (!/^[A-Z0-9]{3}$/.test(iata)) throw new Error(`${label}: record ${record}: "${iata}" is not an IATA airport code`)
+    if (!/^[A-Z0-9]{3}$/.test(iata)) {
+      throw new Error(
+      `${label}: record ${record}: "${iata}" is not an IATA airport code`)
+    }
     if (airports.has(iata)) throw new Error(`${label}: record ${record}: duplicate IATA code "${iata}"`)
     airports.set(iata, {
       iata,

@@ -4,7 +4,7 @@
  * status: the HTTP layer (src/http/error-handler.ts) maps every kind to a 400 problem body.
  */
 
-export type CalculatorInputErrorKind =
+type CalculatorInputErrorKind =
   | 'invalid_parameter'
   | 'missing_parameter'
   | 'conflicting_parameters'

@@ -35,13 +35,17 @@ function route<Q extends TObject, R extends TSchema> (row: CalculatorRoute<Q, R>
   return row as unknown as CalculatorRoute<TObject, TSchema>
 }
 
-const ANSWER_NOTE = 'Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary\'s figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country\'s whole per-person footprint.'
+const ANSWER_NOTE = 'Every answer gives co2e on the requested boundary (life_cycle by default) with the other ' +
+  'boundary\'s figure, a range over cited alternatives, the defaults used with their basis, every country figure ' +
+  'with its year, and warnings when the result exceeds the country\'s whole per-person footprint.'
 
-export const CALCULATOR_ROUTES = [
+const CALCULATOR_ROUTES = [
   route({
     path: '/countries',
     summary: 'Supported countries',
-    description: 'Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement system (imperial for USA, LBR and MMR).',
+    description: 'Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO ' +
+      '3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement ' +
+      'system (imperial for USA, LBR and MMR).',
     querystring: EmptyQuery,
     response: CountryList,
     answer: (data) => listCountries(data)
@@ -49,7 +53,8 @@ export const CALCULATOR_ROUTES = [
   route({
     path: '/config',
     summary: 'Default units and options for a country',
-    description: 'The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults (household_size is the country\'s average).',
+    description: 'The measurement system inputs are read in for the country, its units, every enumerated parameter ' +
+      'with its allowed values, and the defaults (household_size is the country\'s average).',
     querystring: ConfigQuery,
     response: ConfigResult,
     answer: countryConfig
@@ -57,7 +62,8 @@ export const CALCULATOR_ROUTES = [
   route({
     path: '/footprint',
     summary: 'Average footprint of a person in a country',
-    description: 'National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison.',
+    description: 'National per-capita emissions (consumption-based CO2 by default), with the other bases and the ' +
+      'world average for comparison.',
     querystring: FootprintQuery,
     response: FootprintResult,
     answer: footprintAnswer
@@ -65,7 +71,10 @@ export const CALCULATOR_ROUTES = [
   route({
     path: '/flight',
     summary: 'Emissions of flights',
-    description: `Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative forcing on by default, and both values are returned. ${ANSWER_NOTE}`,
+    description: 'Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by ' +
+      'IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class ' +
+      '(plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative ' +
+      `forcing on by default, and both values are returned. ${ANSWER_NOTE}`,
     querystring: FlightQuery,
     response: FlightResult,
     answer: flightAnswer
@@ -73,7 +82,9 @@ export const CALCULATOR_ROUTES = [
   route({
     path: '/diet',
     summary: 'Emissions of a diet',
-    description: `A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the low-meat group where the country's meat eaten is under 50 g a day, else the middle group. ${ANSWER_NOTE}`,
+    description: 'A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; ' +
+      'everything = the low-meat group where the country\'s meat eaten is under 50 g a day, else the middle group. ' +
+      `${ANSWER_NOTE}`,
     querystring: DietQuery,
     response: DietResult,
     answer: dietAnswer
@@ -81,7 +92,9 @@ export const CALCULATOR_ROUTES = [
   route({
     path: '/car',
     summary: 'Emissions of car, rail or bus travel',
-    description: `A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. ${ANSWER_NOTE}`,
+    description: 'A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). ' +
+      'Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail ' +
+      `on the country's grid; UK figures labelled as such elsewhere. ${ANSWER_NOTE}`,
     querystring: CarQuery,
     response: CarResult,
     answer: carAnswer
@@ -89,7 +102,8 @@ export const CALCULATOR_ROUTES = [
   route({
     path: '/clothes',
     summary: 'Emissions of clothes shopping',
-    description: `A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. ${ANSWER_NOTE}`,
+    description: 'A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by ' +
+      `garments bought: exactly one of these. ${ANSWER_NOTE}`,
     querystring: ClothesQuery,
     response: ClothesResult,
     answer: clothesAnswer
@@ -97,7 +111,9 @@ export const CALCULATOR_ROUTES = [
   route({
     path: '/energy',
     summary: 'Emissions of home electricity and heating',
-    description: `A year of home energy per person: measured kWh, or the country's average household (electricity demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). ${ANSWER_NOTE}`,
+    description: 'A year of home energy per person: measured kWh, or the country\'s average household (electricity ' +
+      'demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the ' +
+      `DESNZ fuel factor, divided by household size (default the country's average). ${ANSWER_NOTE}`,
     querystring: EnergyQuery,
     response: EnergyResult,
     answer: energyAnswer
@@ -116,7 +132,13 @@ export const calculatorRoutes: FastifyPluginAsyncTypebox<{ data: CalculatorData 
     // Runs before ajv: rejects unknown, repeated, empty and non-decimal parameters (query-guard.ts).
     const guard = queryGuard(row.querystring)
     app.get(row.path, {
-      schema: { tags, summary: row.summary, description: row.description, querystring: row.querystring, response: { 200: row.response, ...errorResponses(400) } },
+      schema: {
+        tags,
+        summary: row.summary,
+        description: row.description,
+        querystring: row.querystring,
+        response: { 200: row.response, ...errorResponses(400) }
+      },
       preValidation: async (request) => { guard(request.query) }
     }, async (request) => row.answer(data, request.query as Static<TObject>))
   }

@@ -13,13 +13,17 @@ import { ENUMS } from './countries.ts'
 const countryCode = Type.String({
   minLength: 1,
   maxLength: 64,
-  description: 'ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.'
+  description: 'ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET ' +
+    '/countries. Required.'
 })
 const measurementSystem = Type.Optional(StringEnum(ENUMS.measurement_system, {
-  description: 'Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country\'s system (see /config). Results are always in kg, t and lb.'
+  description: 'Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 ' +
+    'mi; converted exactly). Default: the country\'s system (see /config). Results are always in kg, t and lb.'
 }))
 const boundary = Type.Optional(StringEnum(ENUMS.boundary, {
-  description: 'life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion).'
+  description: 'life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and ' +
+    'electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the ' +
+    'answer gives both figures (co2e_life_cycle, co2e_combustion).'
 }))
 const common = { country_code: countryCode, measurement_system: measurementSystem }
 const category = { ...common, boundary }
@@ -36,7 +40,9 @@ export type ConfigQuery = Static<typeof ConfigQuery>
 export const FootprintQuery = query({
   ...category,
   basis: Type.Optional(StringEnum(ENUMS.basis, {
-    description: 'Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption.'
+    description: 'Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back ' +
+      'to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all ' +
+      'greenhouse gases including land use, CO2e). Default: consumption.'
   }))
 })
 export type FootprintQuery = Static<typeof FootprintQuery>
@@ -44,64 +50,186 @@ export type FootprintQuery = Static<typeof FootprintQuery>
 export const FlightQuery = query({
   ...category,
   frequency: Type.Optional(StringEnum(ENUMS.frequency, {
-    description: 'Flowcarbon profile. never; rare = 1 return short-haul flight a year; sometimes = 2 return short-haul and 1 return medium-haul; often = 4 return short-haul, 2 medium-haul and 1 long-haul. One of four input modes (frequency, flight counts, legs, distance): give exactly one.'
+    description: 'Flowcarbon profile. never; rare = 1 return short-haul flight a year; sometimes = 2 return ' +
+      'short-haul and 1 return medium-haul; often = 4 return short-haul, 2 medium-haul and 1 long-haul. One of four ' +
+      'input modes (frequency, flight counts, legs, distance): give exactly one.'
   })),
-  short_haul: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: 'Return short-haul flights a year (about 1,484 km each way). Flight-count mode, with medium_haul and long_haul.' })),
-  medium_haul: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: 'Return medium-haul flights a year (3,000 km each way). Flight-count mode.' })),
-  long_haul: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: 'Return long-haul flights a year (about 6,799 km each way). Flight-count mode.' })),
+  short_haul: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: 200,
+    description: 'Return short-haul flights a year (about 1,484 km each way). Flight-count mode, with medium_haul ' +
+      'and long_haul.'
+  })),
+  medium_haul: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: 200,
+    description: 'Return medium-haul flights a year (3,000 km each way). Flight-count mode.'
+  })),
+  long_haul: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: 200,
+    description: 'Return long-haul flights a year (about 6,799 km each way). Flight-count mode.'
+  })),
   legs: Type.Optional(Type.String({
     maxLength: 800,
-    description: 'Flights by IATA airport code: comma-separated routes, each two or more codes joined by "-", e.g. "FRA-JFK,JFK-FRA" or "LHR-SIN-SYD". At most 50 legs. Distance is the great-circle distance between the airports.'
+    description: 'Flights by IATA airport code: comma-separated routes, each two or more codes joined by "-", e.g. ' +
+      '"FRA-JFK,JFK-FRA" or "LHR-SIN-SYD". At most 50 legs. Distance is the great-circle distance between the airports.'
   })),
-  distance: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 20038, description: 'One-way great-circle distance of one flight, in km (or miles when imperial). At most half the Earth\'s circumference (20,038 km).' })),
-  trips: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'How many times a year the legs or the distance are flown. Default 1. Legs and distance modes only.' })),
-  round_trip: Type.Optional(Type.Boolean({ description: 'true: each leg or distance is also flown back. Default false. Legs and distance modes only.' })),
-  cabin_class: Type.Optional(StringEnum(ENUMS.cabin_class, { description: 'Cabin class; average = DESNZ average passenger. Default economy. In every band economy <= premium_economy <= business <= first.' })),
-  radiative_forcing: Type.Optional(Type.Boolean({ description: 'Include the non-CO2 warming effect of aviation (DESNZ "with RF" factors). Default true. The response carries both values either way.' }))
+  distance: Type.Optional(Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 20038,
+    description: 'One-way great-circle distance of one flight, in km (or miles when imperial). At most half the ' +
+      'Earth\'s circumference (20,038 km).'
+  })),
+  trips: Type.Optional(Type.Integer({
+    minimum: 1,
+    maximum: 500,
+    description: 'How many times a year the legs or the distance are flown. Default 1. Legs and distance modes ' +
+      'only.'
+  })),
+  round_trip: Type.Optional(
+    Type.Boolean(
+      { description: 'true: each leg or distance is also flown back. Default false. Legs and distance modes only.' })),
+  cabin_class: Type.Optional(StringEnum(ENUMS.cabin_class,
+    {
+      description: 'Cabin class; average = DESNZ average passenger. Default economy. In every band economy <= ' +
+      'premium_economy <= business <= first.'
+    })),
+  radiative_forcing: Type.Optional(
+    Type.Boolean(
+      {
+        description: 'Include the non-CO2 warming effect of aviation (DESNZ "with RF" factors). Default true. The ' +
+        'response carries both values either way.'
+      }))
 })
 export type FlightQuery = Static<typeof FlightQuery>
 
 export const DietQuery = query({
   ...category,
   diet_form: StringEnum(ENUMS.diet_form, {
-    description: 'Diet. everything = an omnivore: the low-meat group where the country\'s meat eaten (FAO supply x 0.76, Colombani and Brunner 2024) is under 50 g a day, else the middle (medium-meat) group; pescetarian and pescatarian are the same. Required.'
+    description: 'Diet. everything = an omnivore: the low-meat group where the country\'s meat eaten (FAO supply x ' +
+      '0.76, Colombani and Brunner 2024) is under 50 g a day, else the middle (medium-meat) group; pescetarian and ' +
+      'pescatarian are the same. Required.'
   }),
-  calories: Type.Optional(Type.Integer({ minimum: 1200, maximum: 4000, description: 'Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000.' })),
-  study: Type.Optional(StringEnum(ENUMS.study, { description: 'Which Scarborough et al. study supplies the factors. Default scarborough_2023.' }))
+  calories: Type.Optional(Type.Integer({
+    minimum: 1200,
+    maximum: 4000,
+    description: 'Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000.'
+  })),
+  study: Type.Optional(StringEnum(ENUMS.study,
+    { description: 'Which Scarborough et al. study supplies the factors. Default scarborough_2023.' }))
 })
 export type DietQuery = Static<typeof DietQuery>
 
 export const CarQuery = query({
   ...category,
-  distance: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Distance travelled a year, in km (or miles when imperial). At most 1,000,000 km. Required.' }),
-  mode: Type.Optional(StringEnum(ENUMS.mode, { description: 'car (default), rail, bus (average local bus) or coach.' })),
-  fuel_type: Type.Optional(StringEnum(ENUMS.fuel_type, { description: 'Car fuel. Default unknown (DESNZ average of the fleet). Car mode only.' })),
-  car_size: Type.Optional(StringEnum(ENUMS.car_size, { description: 'DESNZ size band: small (petrol < 1.4 l, diesel < 1.7 l), medium, large (> 2.0 l) or average. Default average. Car mode only.' })),
-  occupancy: Type.Optional(Type.Integer({ minimum: 1, maximum: 9, description: 'People sharing the car, the result is divided between them. Default 1. Car mode only.' })),
-  fuel_economy: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Measured fuel economy; replaces the size and fuel factor. Unit in fuel_economy_unit. Car mode only; needs fuel_type petrol, diesel, hybrid, lpg or electric.' })),
-  fuel_economy_unit: Type.Optional(StringEnum(ENUMS.fuel_economy_unit, { description: 'Unit of fuel_economy. Default l_per_100km (metric) or mpg_us (imperial); kwh_per_100km or kwh_per_100mi for electric cars.' })),
-  rail_type: Type.Optional(StringEnum(ENUMS.rail_type, { description: 'national (default), international (e.g. Eurostar), light_rail (light rail and tram) or underground. Rail mode only.' }))
+  distance: Type.Number({
+    minimum: 0,
+    maximum: 1_000_000,
+    description: 'Distance travelled a year, in km (or miles when imperial). At most 1,000,000 km. Required.'
+  }),
+  mode: Type.Optional(StringEnum(ENUMS.mode,
+    { description: 'car (default), rail, bus (average local bus) or coach.' })),
+  fuel_type: Type.Optional(StringEnum(ENUMS.fuel_type,
+    { description: 'Car fuel. Default unknown (DESNZ average of the fleet). Car mode only.' })),
+  car_size: Type.Optional(StringEnum(ENUMS.car_size,
+    {
+      description: 'DESNZ size band: small (petrol < 1.4 l, diesel < 1.7 l), medium, large (> 2.0 l) or average. ' +
+      'Default average. Car mode only.'
+    })),
+  occupancy: Type.Optional(Type.Integer({
+    minimum: 1,
+    maximum: 9,
+    description: 'People sharing the car, the result is divided between them. Default 1. Car mode only.'
+  })),
+  fuel_economy: Type.Optional(Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1000,
+    description: 'Measured fuel economy; replaces the size and fuel factor. Unit in fuel_economy_unit. Car mode ' +
+      'only; needs fuel_type petrol, diesel, hybrid, lpg or electric.'
+  })),
+  fuel_economy_unit: Type.Optional(StringEnum(ENUMS.fuel_economy_unit,
+    {
+      description: 'Unit of fuel_economy. Default l_per_100km (metric) or mpg_us (imperial); kwh_per_100km or ' +
+      'kwh_per_100mi for electric cars.'
+    })),
+  rail_type: Type.Optional(StringEnum(ENUMS.rail_type,
+    {
+      description: 'national (default), international (e.g. Eurostar), light_rail (light rail and tram) or ' +
+      'underground. Rail mode only.'
+    }))
 })
 export type CarQuery = Static<typeof CarQuery>
 
 export const ClothesQuery = query({
   ...category,
-  amount: Type.Optional(StringEnum(ENUMS.amount, { description: 'How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing, footwear and household textiles (270 kg CO2e a year, 2020), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one.' })),
-  spend_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description: 'Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode.' })),
-  new_items: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'New garments bought a year. Item mode, with secondhand_items.' })),
-  secondhand_items: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Second-hand garments bought a year. Item mode, with new_items.' }))
+  amount: Type.Optional(StringEnum(ENUMS.amount,
+    {
+      description: 'How much clothing the person buys compared with the average: none, little (half), average, much ' +
+      '(twice); average = the EEA EU-27 footprint of clothing, footwear and household textiles (270 kg CO2e a year, ' +
+      '2020), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give ' +
+      'exactly one.'
+    })),
+  spend_usd: Type.Optional(Type.Number({
+    minimum: 0,
+    maximum: 100_000,
+    description: 'Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode.'
+  })),
+  new_items: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    description: 'New garments bought a year. Item mode, with secondhand_items.'
+  })),
+  secondhand_items: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    description: 'Second-hand garments bought a year. Item mode, with new_items.'
+  }))
 })
 export type ClothesQuery = Static<typeof ClothesQuery>
 
 export const EnergyQuery = query({
   ...category,
-  household_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'People living in the home; the result is per person. Default: the country\'s average household size (UN DESA), so the default answer is the average resident\'s.' })),
-  home_size: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 60_000, description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Accepted for Flowcarbon clients and checked, but not used: no per-country dwelling-size data is cited, so the defaults describe the country\'s average household (see docs/methodology.md).' })),
-  energy_type: Type.Optional(StringEnum(ENUMS.energy_type, { description: 'conventional (default): the grid; green: a renewable electricity tariff, whose market-based figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero.' })),
-  electricity_method: Type.Optional(StringEnum(ENUMS.electricity_method, { description: 'Which GHG Protocol Scope 2 figure goes into co2e: location_based (default, the country\'s grid) or market_based (the tariff). The answer always gives both (electricity).' })),
-  heating_type: Type.Optional(StringEnum(ENUMS.heating_type, { description: 'Main heating. Default natural_gas; without heating_kwh the heat demand is the country\'s average (buildings CO2 per person as natural-gas kWh).' })),
-  electricity_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Measured electricity use of the household a year, in kWh (excluding electric heating given in heating_kwh). Default: the country\'s household electricity per person x its average household size.' })),
-  heating_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, electricity for electric heating and heat pumps. Default: the country\'s average (see heating_type).' }))
+  household_size: Type.Optional(Type.Integer({
+    minimum: 1,
+    maximum: 20,
+    description: 'People living in the home; the result is per person. Default: the country\'s average household ' +
+      'size (UN DESA), so the default answer is the average resident\'s.'
+  })),
+  home_size: Type.Optional(Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 60_000,
+    description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Accepted for Flowcarbon clients and ' +
+      'checked, but not used: no per-country dwelling-size data is cited, so the defaults describe the country\'s ' +
+      'average household (see docs/methodology.md).'
+  })),
+  energy_type: Type.Optional(StringEnum(ENUMS.energy_type,
+    {
+      description: 'conventional (default): the grid; green: a renewable electricity tariff, whose market-based ' +
+      'figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero.'
+    })),
+  electricity_method: Type.Optional(StringEnum(ENUMS.electricity_method,
+    {
+      description: 'Which GHG Protocol Scope 2 figure goes into co2e: location_based (default, the country\'s grid) ' +
+      'or market_based (the tariff). The answer always gives both (electricity).'
+    })),
+  heating_type: Type.Optional(StringEnum(ENUMS.heating_type,
+    {
+      description: 'Main heating. Default natural_gas; without heating_kwh the heat demand is the country\'s average ' +
+      '(buildings CO2 per person as natural-gas kWh).'
+    })),
+  electricity_kwh: Type.Optional(Type.Number({
+    minimum: 0,
+    maximum: 200_000,
+    description: 'Measured electricity use of the household a year, in kWh (excluding electric heating given in ' +
+      'heating_kwh). Default: the country\'s household electricity per person x its average household size.'
+  })),
+  heating_kwh: Type.Optional(Type.Number({
+    minimum: 0,
+    maximum: 200_000,
+    description: 'Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, ' +
+      'electricity for electric heating and heat pumps. Default: the country\'s average (see heating_type).'
+  }))
 })
 export type EnergyQuery = Static<typeof EnergyQuery>
 
@@ -123,7 +251,8 @@ const BreakdownItem = Type.Object({
   factor_unit: Type.String(),
   factor_id: Type.String({ description: '<source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1.' }),
   factor_status: StringEnum(['published', 'unverified', 'assumption'] as const, {
-    description: 'published: read from the publisher\'s file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).'
+    description: 'published: read from the publisher\'s file; unverified: transcribed by a third party, not yet ' +
+      'checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).'
   }),
   source: Type.String({ description: 'Id of the entry in sources.' }),
   derivation: Type.Optional(Type.String({ description: 'How a derived factor was computed from published ones.' })),
@@ -131,8 +260,13 @@ const BreakdownItem = Type.Object({
   range: Type.Object({
     low_kg: Type.Number(),
     high_kg: Type.Number(),
-    basis: Type.Array(Type.String(), { description: 'The cited alternatives the range spans, or a statement that none is cited.' })
-  }, { additionalProperties: false, description: 'Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs).' })
+    basis: Type.Array(Type.String(),
+      { description: 'The cited alternatives the range spans, or a statement that none is cited.' })
+  }, {
+    additionalProperties: false,
+    description: 'Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative ' +
+      'forcing, both electricity methods, cited intervals of inputs).'
+  })
 }, { additionalProperties: false })
 
 const DefaultUsed = Type.Object({
@@ -148,7 +282,8 @@ const CountryDatum = Type.Object({
   unit: Type.String(),
   year: Type.Integer({ description: 'The year the figure describes.' }),
   factor_id: Type.String(),
-  factor_status: StringEnum(['published', 'unverified', 'assumption'] as const, { description: 'assumption: a regional value stands in for a missing or impossible national one.' }),
+  factor_status: StringEnum(['published', 'unverified', 'assumption'] as const,
+    { description: 'assumption: a regional value stands in for a missing or impossible national one.' }),
   source: Type.String(),
   description: Type.String()
 }, { additionalProperties: false })
@@ -166,7 +301,8 @@ const Source = Type.Object({
 function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, description: string) {
   return Type.Object({
     country_code: Type.String(),
-    measurement_system: StringEnum(ENUMS.measurement_system, { description: 'The measurement system the inputs were read in.' }),
+    measurement_system: StringEnum(ENUMS.measurement_system,
+      { description: 'The measurement system the inputs were read in.' }),
     t_co2: Type.Number({ description: 'Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible).' }),
     ton: Type.Literal('t', { description: 'Unit label of t_co2 (Flowcarbon-compatible).' }),
     co2e: Mass,
@@ -179,27 +315,39 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
       low: Mass,
       high: Mass,
       basis: Type.Array(Type.String())
-    }, { additionalProperties: false, description: 'Sum of the breakdown entries\' ranges: cited alternatives only; low <= co2e <= high.' }),
-    warnings: Type.Array(Type.String(), { description: 'Set when the result exceeds the country\'s whole per-person footprint.' }),
+    }, {
+      additionalProperties: false,
+      description: 'Sum of the breakdown entries\' ranges: cited alternatives only; low <= co2e <= high.'
+    }),
+    warnings: Type.Array(Type.String(),
+      { description: 'Set when the result exceeds the country\'s whole per-person footprint.' }),
     inputs,
     ...extra,
     breakdown: Type.Array(BreakdownItem, { description: 'Entries sum to co2e (allowing for rounding).' }),
-    defaults_used: Type.Array(DefaultUsed, { description: 'Every parameter left out and the default that stood in, with its basis.' }),
+    defaults_used: Type.Array(DefaultUsed,
+      { description: 'Every parameter left out and the default that stood in, with its basis.' }),
     country_data: Type.Array(CountryDatum, { description: 'Every country figure used, with its year and source.' }),
     assumptions: Type.Array(Type.String()),
     sources: Type.Array(Source)
   }, { additionalProperties: false, description })
 }
 
-const Airport = Type.Object({ iata: Type.String(), name: Type.String(), city: Type.String(), country: Type.String() }, { additionalProperties: false })
+const Airport = Type.Object({ iata: Type.String(), name: Type.String(), city: Type.String(), country: Type.String() },
+  { additionalProperties: false })
 const Length = Type.Object({ value: Type.Number(), unit: Type.String() }, { additionalProperties: false })
-const Stat = Type.Object({ t: Type.Number(), year: Type.Integer(), unit: Type.String(), source: Type.String() }, { additionalProperties: false })
+const Stat = Type.Object({ t: Type.Number(), year: Type.Integer(), unit: Type.String(), source: Type.String() },
+  { additionalProperties: false })
 
 export const FlightInputs = Type.Object({
   mode: StringEnum(['frequency', 'flight_counts', 'legs', 'distance'] as const),
   frequency: Type.Optional(Type.String()),
-  return_flights: Type.Optional(Type.Object({ short_haul: Type.Integer(), medium_haul: Type.Integer(), long_haul: Type.Integer() }, { additionalProperties: false })),
-  legs: Type.Optional(Type.Array(Type.Object({ from: Airport, to: Airport, distance_km: Type.Number() }, { additionalProperties: false }))),
+  return_flights: Type.Optional(Type.Object({
+    short_haul: Type.Integer(),
+    medium_haul: Type.Integer(),
+    long_haul: Type.Integer()
+  }, { additionalProperties: false })),
+  legs: Type.Optional(Type.Array(Type.Object({ from: Airport, to: Airport, distance_km: Type.Number() },
+    { additionalProperties: false }))),
   distance: Type.Optional(Length),
   distance_km: Type.Optional(Type.Number()),
   trips: Type.Optional(Type.Integer()),
@@ -224,7 +372,8 @@ export const DietInputs = Type.Object({
   calories: Type.Integer(),
   meat_supply: Type.Optional(Type.Object({
     kg_per_year: Type.Number({ description: 'FAO meat supply (carcass weight).' }),
-    eaten_g_per_day: Type.Number({ description: 'Estimated meat eaten: supply x 0.7623 (Colombani and Brunner 2024) / 365 x 1000.' }),
+    eaten_g_per_day: Type.Number(
+      { description: 'Estimated meat eaten: supply x 0.7623 (Colombani and Brunner 2024) / 365 x 1000.' }),
     year: Type.Integer(),
     country_code: Type.String()
   }, { additionalProperties: false }))
@@ -240,9 +389,15 @@ export const CarInputs = Type.Object({
   fuel_type: Type.Optional(Type.String()),
   car_size: Type.Optional(Type.String()),
   occupancy: Type.Optional(Type.Integer()),
-  fuel_economy: Type.Optional(Type.Object({ value: Type.Number(), unit: Type.String(), per_km: Type.Number(), per_km_unit: Type.String() }, { additionalProperties: false })),
+  fuel_economy: Type.Optional(Type.Object({
+    value: Type.Number(),
+    unit: Type.String(),
+    per_km: Type.Number(),
+    per_km_unit: Type.String()
+  }, { additionalProperties: false })),
   rail_type: Type.Optional(Type.String()),
-  factor_region: Type.String({ description: 'Whose figure the factor is: GBR for DESNZ UK factors, or the country when its own grid is used.' })
+  factor_region: Type.String(
+    { description: 'Whose figure the factor is: GBR for DESNZ UK factors, or the country when its own grid is used.' })
 }, { additionalProperties: false })
 export type CarInputs = Static<typeof CarInputs>
 
@@ -254,14 +409,19 @@ export const ClothesInputs = Type.Object({
   spend_usd: Type.Optional(Type.Number()),
   new_items: Type.Optional(Type.Integer()),
   secondhand_items: Type.Optional(Type.Integer()),
-  factor_region: Type.String({ description: 'Whose figure the factor is: EU-27 (EEA) for amount, US (US EPA) for spend, global (one LCA) for items.' })
+  factor_region: Type.String(
+    {
+      description: 'Whose figure the factor is: EU-27 (EEA) for amount, US (US EPA) for spend, global (one LCA) for ' +
+      'items.'
+    })
 }, { additionalProperties: false })
 export type ClothesInputs = Static<typeof ClothesInputs>
 
 export const ClothesResult = result(ClothesInputs, {}, 'A year of clothes shopping.')
 
 export const EnergyInputs = Type.Object({
-  household_size: Type.Number({ description: 'People sharing the home: as given, or the country\'s average household size.' }),
+  household_size: Type.Number(
+    { description: 'People sharing the home: as given, or the country\'s average household size.' }),
   home_size: Type.Optional(Length),
   home_size_m2: Type.Optional(Type.Number()),
   energy_type: Type.String(),
@@ -269,7 +429,8 @@ export const EnergyInputs = Type.Object({
   heating_type: Type.String(),
   electricity_kwh: Type.Number({ description: 'Household electricity a year (kWh), measured or the country default.' }),
   electricity_source: StringEnum(['measured', 'country_default'] as const),
-  heating_kwh: Type.Number({ description: 'Household heating energy bought a year (kWh), measured or the country default.' }),
+  heating_kwh: Type.Number(
+    { description: 'Household heating energy bought a year (kWh), measured or the country default.' }),
   heating_source: StringEnum(['measured', 'country_default', 'none'] as const)
 }, { additionalProperties: false })
 export type EnergyInputs = Static<typeof EnergyInputs>
@@ -280,7 +441,10 @@ export const EnergyResult = result(EnergyInputs, {
     location_based: Mass,
     market_based: Mass,
     market_based_basis: Type.String()
-  }, { additionalProperties: false, description: 'The answer\'s total by each GHG Protocol Scope 2 method (same boundary).' })
+  }, {
+    additionalProperties: false,
+    description: 'The answer\'s total by each GHG Protocol Scope 2 method (same boundary).'
+  })
 }, 'A year of home electricity and heating, per person.')
 
 export const FootprintInputs = Type.Object({
@@ -289,8 +453,10 @@ export const FootprintInputs = Type.Object({
 export type FootprintInputs = Static<typeof FootprintInputs>
 
 export const FootprintResult = result(FootprintInputs, {
-  basis: StringEnum(ENUMS.basis, { description: 'The basis used (consumption falls back to territorial where missing).' }),
-  gases: StringEnum(['co2', 'co2e'] as const, { description: 'co2 for the consumption and territorial bases (CO2 only), co2e for ghg.' }),
+  basis: StringEnum(ENUMS.basis,
+    { description: 'The basis used (consumption falls back to territorial where missing).' }),
+  gases: StringEnum(['co2', 'co2e'] as const,
+    { description: 'co2 for the consumption and territorial bases (CO2 only), co2e for ghg.' }),
   values: Type.Object({
     consumption_co2: Type.Union([Stat, Type.Null()]),
     territorial_co2: Stat,
@@ -300,7 +466,7 @@ export const FootprintResult = result(FootprintInputs, {
   ratio_to_world: Type.Number({ description: 'Country value / world value, same basis.' })
 }, 'The average footprint of a person living in the country.')
 
-export const CountryItem = Type.Object({
+const CountryItem = Type.Object({
   country_code: Type.String({ description: 'ISO 3166-1 alpha-3.' }),
   country_name: Type.String(),
   sub_region: Type.String({ description: 'UN M49 sub-region.' }),
@@ -308,14 +474,16 @@ export const CountryItem = Type.Object({
   measurement_system: StringEnum(ENUMS.measurement_system)
 }, { additionalProperties: false })
 
-export const CountryList = Type.Array(CountryItem, { description: 'Every supported country, ordered by name (Intl.Collator("en")).' })
+export const CountryList = Type.Array(CountryItem,
+  { description: 'Every supported country, ordered by name (Intl.Collator("en")).' })
 
 export const ConfigResult = Type.Object({
   country_code: Type.String(),
   country_name: Type.String(),
   sub_region: Type.String(),
   region: Type.String(),
-  measurement_system: StringEnum(ENUMS.measurement_system, { description: 'The system inputs are read in (the requested one, else the country\'s).' }),
+  measurement_system: StringEnum(ENUMS.measurement_system,
+    { description: 'The system inputs are read in (the requested one, else the country\'s).' }),
   default_measurement_system: StringEnum(ENUMS.measurement_system, { description: 'The country\'s usual system.' }),
   units: Type.Object({
     distance: Type.String(),
@@ -325,7 +493,8 @@ export const ConfigResult = Type.Object({
     electric_fuel_economy: Type.String(),
     emissions: Type.String()
   }, { additionalProperties: false }),
-  enums: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Allowed values of every enumerated parameter.' }),
+  enums: Type.Record(Type.String(), Type.Array(Type.String()),
+    { description: 'Allowed values of every enumerated parameter.' }),
   defaults: Type.Object({
     diet_form: Type.String(),
     study: Type.String(),

@@ -21,17 +21,29 @@ export function clothesAnswer (data: CalculatorData, query: ClothesQuery): Prese
   const modes: Array<{ mode: ClothesInputs['mode'], parameter: string }> = []
   if (query.amount !== undefined) modes.push({ mode: 'amount', parameter: 'amount' })
   if (query.spend_usd !== undefined) modes.push({ mode: 'spend', parameter: 'spend_usd' })
-  if (query.new_items !== undefined || query.secondhand_items !== undefined) modes.push({ mode: 'items', parameter: query.new_items !== undefined ? 'new_items' : 'secondhand_items' })
+  if (query.new_items !== undefined ||
+    query.secondhand_items !== undefined) {
+    modes.push({
+      mode: 'items',
+      parameter: query.new_items !== undefined ? 'new_items' : 'secondhand_items'
+    })
+  }
   const mode = modes[0]
   if (mode === undefined) {
-    throw CalculatorInputError.missing('amount', 'Describe clothes shopping with one of: amount (none, little, average, much), spend_usd, or new_items and secondhand_items.')
+    throw CalculatorInputError.missing('amount',
+      'Describe clothes shopping with one of: amount (none, little, average, much), spend_usd, or new_items and ' +
+        'secondhand_items.')
   }
   const second = modes[1]
   if (second !== undefined) {
-    throw CalculatorInputError.conflicting(second.parameter, `Give one way of describing clothes shopping, not several: ${modes.map((m) => m.parameter).join(' and ')} were both given.`)
+    throw CalculatorInputError.conflicting(second.parameter,
+      `Give one way of describing clothes shopping, not several: ${modes.map((m) =>
+        m.parameter).join(' and ')} were both given.`)
   }
   const boundary = query.boundary ?? 'life_cycle'
-  const assumptions: string[] = ['Clothes factors cover production and the supply chain up to purchase, with no combustion-only part: both boundaries give the same figure. No interval is cited for them.']
+  const assumptions: string[] = [
+    'Clothes factors cover production and the supply chain up to purchase, with no combustion-only part: both ' +
+      'boundaries give the same figure. No interval is cited for them.']
   const used: Factor[] = []
   let breakdown: BreakdownItem[]
   const inputs: ClothesInputs = { mode: mode.mode, factor_region: 'EU-27' }
@@ -42,14 +54,20 @@ export function clothesAnswer (data: CalculatorData, query: ClothesQuery): Prese
     const baseline = factorOf(data, 'clothing:eea.textiles_per_capita_2020')
     const multiplier = factorOf(data, `param:clothes.multiplier.${amount}`)
     used.push(multiplier)
-    assumptions.push(`The average is the EU-27's (EEA, 2020: ${baseline.value} kg CO2e per person a year for clothing, footwear and household textiles), the one cited per-person figure; it is used for ${country.name} as an EU figure, not a national one.`)
-    breakdown = [item(baseline, 'clothes', `${amount} clothes shopping (EU-27 average x ${multiplier.value})`, multiplier.value, 'x EU-27 average purchases', `multiplier ${multiplier.value} (${multiplier.id})`)]
+    assumptions.push(
+      `The average is the EU-27's (EEA, 2020: ${baseline.value} kg CO2e per person a year for clothing, footwear and ` +
+        `household textiles), the one cited per-person figure; it is used for ${country.name} as an EU figure, not a ` +
+        'national one.')
+    breakdown = [item(baseline, 'clothes', `${amount} clothes shopping (EU-27 average x ${multiplier.value})`,
+      multiplier.value, 'x EU-27 average purchases', `multiplier ${multiplier.value} (${multiplier.id})`)]
   } else if (mode.mode === 'spend') {
     const spend = query.spend_usd ?? 0
     inputs.spend_usd = spend
     inputs.factor_region = 'US'
     const factor = factorOf(data, 'clothing:useeio_v1_2.apparel_315000')
-    assumptions.push('Spending is read as 2021 US dollars at purchaser price; the US EPA factor describes US supply chains and understates imported clothing made with coal-heavy electricity.')
+    assumptions.push(
+      'Spending is read as 2021 US dollars at purchaser price; the US EPA factor describes US supply chains and ' +
+        'understates imported clothing made with coal-heavy electricity.')
     breakdown = [item(factor, 'clothes', 'clothes bought (by spend)', spend, 'USD (2021)')]
   } else {
     const newItems = query.new_items ?? 0
@@ -77,14 +95,18 @@ export function clothesAnswer (data: CalculatorData, query: ClothesQuery): Prese
       derivation: `${perItem.value} kg (${perItem.id}) x ${share.value} (${share.id})`,
       status: 'assumption'
     })
-    assumptions.push('Every new garment is counted as a pair of jeans (Levi\'s 501 LCA, 20 kg cradle to retail), the heavy end of the 1 to 20 kg range per garment: an order-of-magnitude estimate.')
+    assumptions.push(
+      'Every new garment is counted as a pair of jeans (Levi\'s 501 LCA, 20 kg cradle to retail), the heavy end of ' +
+        'the 1 to 20 kg range per garment: an order-of-magnitude estimate.')
     breakdown = [
       item(newItem, 'new_clothes', 'new garments', newItems, 'garments'),
       item(usedItem, 'secondhand_clothes', 'second-hand garments', secondhand, 'garments')
     ]
   }
   const defaults = [...systemDefault(country, query), ...defaultsFor(query, ['boundary'])]
-  const run = (_scenario: Scenario): Calculation<ClothesInputs> => ({ countryCode: country.code, measurementSystem: system, inputs, breakdown, assumptions, used, defaults })
-  const runs = runScenarios({ boundary, radiativeForcing: false, method: 'location_based', bound: 'central' }, { radiativeForcing: false, method: false }, run)
+  const run = (_scenario: Scenario): Calculation<ClothesInputs> =>
+    ({ countryCode: country.code, measurementSystem: system, inputs, breakdown, assumptions, used, defaults })
+  const runs = runScenarios({ boundary, radiativeForcing: false, method: 'location_based', bound: 'central' },
+    { radiativeForcing: false, method: false }, run)
   return present(data, runs, { category: 'clothes', warn: true })
 }

@@ -1,12 +1,16 @@
 import { CalculatorInputError } from './calculator.errors.ts'
-import { CABIN_CLASSES, CAR_SIZES, CLOTHING_AMOUNTS, FLIGHT_FREQUENCIES, type CalculatorData, type Country } from './calculator.data.ts'
+import {
+  CABIN_CLASSES, CAR_SIZES, CLOTHING_AMOUNTS, FLIGHT_FREQUENCIES, type CalculatorData,
+  type Country
+} from './calculator.data.ts'
 import { BOUNDARIES, ELECTRICITY_METHODS, type DefaultUsed } from './calculation.ts'
 import { FUEL_ECONOMY_UNITS, UNITS, type MeasurementSystem } from './units.ts'
 
 /** Input enums as clients send them; the single list the schemas, /config and the docs share. */
 export const ENUMS = {
   measurement_system: ['metric', 'imperial'],
-  diet_form: ['everything', 'pescetarian', 'pescatarian', 'vegetarian', 'vegan', 'low_meat', 'medium_meat', 'high_meat'],
+  diet_form: ['everything', 'pescetarian', 'pescatarian', 'vegetarian', 'vegan', 'low_meat', 'medium_meat',
+    'high_meat'],
   study: ['scarborough_2023', 'scarborough_2014'],
   frequency: FLIGHT_FREQUENCIES,
   cabin_class: CABIN_CLASSES,
@@ -23,7 +27,7 @@ export const ENUMS = {
   electricity_method: ELECTRICITY_METHODS
 } as const
 
-export const DEFAULTS = {
+const DEFAULTS = {
   diet_form: 'everything',
   study: 'scarborough_2023',
   cabin_class: 'economy',
@@ -46,7 +50,7 @@ export const DEFAULTS = {
 type DefaultParameter = keyof typeof DEFAULTS
 
 /** Where each fixed default comes from (country defaults say so in their own entries). */
-export const DEFAULT_BASIS: Record<DefaultParameter, string> = {
+const DEFAULT_BASIS: Record<DefaultParameter, string> = {
   diet_form: 'Flowcarbon\'s diet_form is required; everything is its omnivore (see the diet_used input)',
   study: 'Scarborough et al. 2023, the newer study with a 95 % interval',
   cabin_class: 'Tonne default: the cabin most passengers fly',
@@ -59,27 +63,35 @@ export const DEFAULT_BASIS: Record<DefaultParameter, string> = {
   occupancy: 'Tonne default: the person drives alone',
   rail_type: 'DESNZ 2025 national rail',
   energy_type: 'Flowcarbon\'s default tariff: the grid',
-  heating_type: 'Tonne default; the default heat demand is calibrated so that natural gas gives the country\'s buildings CO2 per person',
+  heating_type: 'Tonne default; the default heat demand is calibrated so that natural gas gives the country\'s ' +
+    'buildings CO2 per person',
   calories: 'Scarborough et al. standardise diets to 2,000 kcal a day',
   basis: 'Consumption-based CO2 (what residents consume, wherever it is emitted); territorial where a country has none',
   boundary: 'Tonne default: one life-cycle boundary for every category (direct emissions plus upstream and losses)',
-  electricity_method: 'GHG Protocol Scope 2: location-based is reported everywhere; market-based where contractual instruments exist'
+  electricity_method: 'GHG Protocol Scope 2: location-based is reported everywhere; market-based where contractual ' +
+    'instruments exist'
 }
 
 /** The fixed defaults that stood in for parameters the request left out. */
 export function defaultsFor (query: object, parameters: readonly DefaultParameter[]): DefaultUsed[] {
   const given = query as Record<string, unknown>
-  return parameters.filter((name) => given[name] === undefined).map((name) => ({ parameter: name, value: DEFAULTS[name], basis: DEFAULT_BASIS[name] }))
+  return parameters.filter((name) => given[name] === undefined).map((name) =>
+    ({ parameter: name, value: DEFAULTS[name], basis: DEFAULT_BASIS[name] }))
 }
 
 /** The measurement system default, when the request gave none. */
-export function systemDefault (country: Country, query: { measurement_system?: MeasurementSystem | undefined }): DefaultUsed[] {
+export function systemDefault (country: Country,
+  query: { measurement_system?: MeasurementSystem | undefined }): DefaultUsed[] {
   return query.measurement_system === undefined
-    ? [{ parameter: 'measurement_system', value: country.measurementSystem, basis: `${country.name}'s everyday units (Unicode CLDR: imperial for USA, LBR and MMR)` }]
+    ? [{
+        parameter: 'measurement_system',
+        value: country.measurementSystem,
+        basis: `${country.name}'s everyday units (Unicode CLDR: imperial for USA, LBR and MMR)`
+      }]
     : []
 }
 
-export interface CountryItem {
+interface CountryItem {
   country_code: string
   country_name: string
   sub_region: string
@@ -87,7 +99,7 @@ export interface CountryItem {
   measurement_system: MeasurementSystem
 }
 
-export function countryItem (country: Country): CountryItem {
+function countryItem (country: Country): CountryItem {
   return {
     country_code: country.code,
     country_name: country.name,
@@ -109,9 +121,11 @@ export function resolveCountry (data: CalculatorData, code: string): Country {
   if (country !== undefined) return country
   const unsupported = data.unsupportedCountries.find((entry) => entry.code === normalised)
   const detail = unsupported !== undefined
-    ? `country_code "${normalised}" (${unsupported.name}) is not supported: ${unsupported.reason}. GET /countries lists the supported countries.`
+    ? `country_code "${normalised}" (${unsupported.name}) is not supported: ${unsupported.reason}. GET /countries ` +
+      'lists the supported countries.'
     : /^[A-Z]{2}$/.test(normalised)
-      ? `Unknown country_code "${code}": use an ISO 3166-1 alpha-3 code such as DEU, not an alpha-2 code. GET /countries lists the supported countries.`
+      ? `Unknown country_code "${code}": use an ISO 3166-1 alpha-3 code such as DEU, not an alpha-2 code. GET ` +
+        '/countries lists the supported countries.'
       : `Unknown country_code "${code}": use an ISO 3166-1 alpha-3 code listed by GET /countries.`
   throw new CalculatorInputError('unknown_country', 'country_code', detail)
 }
@@ -120,7 +134,8 @@ export function measurementSystemFor (country: Country, requested: MeasurementSy
   return requested ?? country.measurementSystem
 }
 
-export function countryConfig (data: CalculatorData, query: { country_code: string, measurement_system?: MeasurementSystem | undefined }) {
+export function countryConfig (data: CalculatorData,
+  query: { country_code: string, measurement_system?: MeasurementSystem | undefined }) {
   const country = resolveCountry(data, query.country_code)
   const system = measurementSystemFor(country, query.measurement_system)
   const units = UNITS[system]

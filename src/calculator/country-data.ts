@@ -11,7 +11,7 @@ import type { MeasurementSystem } from './units.ts'
  */
 
 /** Countries whose everyday units are US customary (Unicode CLDR measurementData). */
-export const IMPERIAL_COUNTRIES: ReadonlySet<string> = new Set(['USA', 'LBR', 'MMR'])
+const IMPERIAL_COUNTRIES: ReadonlySet<string> = new Set(['USA', 'LBR', 'MMR'])
 
 export interface Country {
   code: string
@@ -59,15 +59,78 @@ const OLDEST_GRID_YEAR = 2015
 interface Spec { figure: string, source: string, unit: string, what: string, min: number, max: number }
 
 const SPECS = {
-  territorialCo2: { figure: 'territorial_co2', source: 'gcp-gcb-2024-owid', unit: 't CO2 per person per year', what: 'Territorial fossil CO2 per person', min: 0, max: 100 },
-  consumptionCo2: { figure: 'consumption_co2', source: 'gcp-gcb-2023-owid', unit: 't CO2 per person per year', what: 'Consumption-based CO2 per person', min: 0, max: 100 },
-  ghg: { figure: 'ghg', source: 'owid-ghg-2024', unit: 't CO2e per person per year', what: 'Greenhouse gases (incl. land use) per person', min: -200, max: 200 },
-  gridIntensity: { figure: 'grid_intensity', source: 'ember-ei-owid', unit: 'g CO2e per kWh', what: 'Carbon intensity of electricity generation', min: 0, max: 2000 },
-  meatSupply: { figure: 'meat_supply', source: 'fao-owid', unit: 'kg meat per person per year', what: 'Meat supply per person', min: 0, max: 500 },
-  electricityDemand: { figure: 'electricity_demand', source: 'ember-ei-owid-demand', unit: 'kWh per person per year', what: 'Electricity demand per person (all sectors)', min: 0, max: 100_000 },
-  buildingsCo2: { figure: 'buildings_co2', source: 'climate-watch-owid', unit: 't CO2 per person per year', what: 'CO2 burned on site in residential and commercial buildings per person', min: 0, max: 20 },
-  householdSize: { figure: 'household_size', source: 'un-desa-household-2022', unit: 'people per household', what: 'Average household size', min: 1, max: 20 },
-  tdLosses: { figure: 'td_losses', source: 'world-bank-wdi-td-losses', unit: '% of electricity output', what: 'Transmission and distribution losses', min: 0, max: 100 }
+  territorialCo2: {
+    figure: 'territorial_co2',
+    source: 'gcp-gcb-2024-owid',
+    unit: 't CO2 per person per year',
+    what: 'Territorial fossil CO2 per person',
+    min: 0,
+    max: 100
+  },
+  consumptionCo2: {
+    figure: 'consumption_co2',
+    source: 'gcp-gcb-2023-owid',
+    unit: 't CO2 per person per year',
+    what: 'Consumption-based CO2 per person',
+    min: 0,
+    max: 100
+  },
+  ghg: {
+    figure: 'ghg',
+    source: 'owid-ghg-2024',
+    unit: 't CO2e per person per year',
+    what: 'Greenhouse gases (incl. land use) per person',
+    min: -200,
+    max: 200
+  },
+  gridIntensity: {
+    figure: 'grid_intensity',
+    source: 'ember-ei-owid',
+    unit: 'g CO2e per kWh',
+    what: 'Carbon intensity of electricity generation',
+    min: 0,
+    max: 2000
+  },
+  meatSupply: {
+    figure: 'meat_supply',
+    source: 'fao-owid',
+    unit: 'kg meat per person per year',
+    what: 'Meat supply per person',
+    min: 0,
+    max: 500
+  },
+  electricityDemand: {
+    figure: 'electricity_demand',
+    source: 'ember-ei-owid-demand',
+    unit: 'kWh per person per year',
+    what: 'Electricity demand per person (all sectors)',
+    min: 0,
+    max: 100_000
+  },
+  buildingsCo2: {
+    figure: 'buildings_co2',
+    source: 'climate-watch-owid',
+    unit: 't CO2 per person per year',
+    what: 'CO2 burned on site in residential and commercial buildings per person',
+    min: 0,
+    max: 20
+  },
+  householdSize: {
+    figure: 'household_size',
+    source: 'un-desa-household-2022',
+    unit: 'people per household',
+    what: 'Average household size',
+    min: 1,
+    max: 20
+  },
+  tdLosses: {
+    figure: 'td_losses',
+    source: 'world-bank-wdi-td-losses',
+    unit: '% of electricity output',
+    what: 'Transmission and distribution losses',
+    min: 0,
+    max: 100
+  }
 } as const satisfies Record<string, Spec>
 
 function countryFactor (spec: Spec, code: string, name: string, year: number, value: number): Factor {
@@ -87,7 +150,12 @@ function countryFactor (spec: Spec, code: string, name: string, year: number, va
 
 function isoCode (raw: string | undefined, label: string, record: number, allowWorld: boolean): string {
   const code = text(raw, label, record, 'iso_code')
-  if (!/^[A-Z]{3}$/.test(code) && !(allowWorld && code === WORLD)) throw new Error(`${label}: record ${record}: iso_code "${code}" is not an ISO 3166-1 alpha-3 code`)
+  if (!/^[A-Z]{3}$/.test(code) &&
+    !(allowWorld &&
+      code === WORLD)) {
+    throw new Error(
+        `${label}: record ${record}: iso_code "${code}" is not an ISO 3166-1 alpha-3 code`)
+  }
   return code
 }
 
@@ -107,7 +175,9 @@ function loadPerCountry (read: Read, column: string, spec: Spec): Map<string, Fa
     const code = isoCode(row.iso_code, label, record, true)
     if (values.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
     const year = number(row.year, label, record, 'year', { min: 1990, max: 2100 })
-    values.set(code, countryFactor(spec, code, text(row.country, label, record, 'country'), year, number(row[column], label, record, column, spec)))
+    values.set(code,
+      countryFactor(spec, code, text(row.country, label, record, 'country'), year,
+        number(row[column], label, record, column, spec)))
   })
   return values
 }
@@ -122,9 +192,11 @@ function loadBuildings (read: Read): { perPerson: Map<string, Factor>, populatio
     const code = isoCode(row.iso_code, label, record, true)
     if (perPerson.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
     const year = number(row.year, label, record, 'year', { min: 1990, max: 2100 })
-    const value = number(row.buildings_co2_t_per_capita, label, record, 'buildings_co2_t_per_capita', SPECS.buildingsCo2)
+    const value = number(row.buildings_co2_t_per_capita, label, record, 'buildings_co2_t_per_capita',
+      SPECS.buildingsCo2)
     const total = number(row.buildings_co2_total_t, label, record, 'buildings_co2_total_t', { min: 0, max: 1e11 })
-    perPerson.set(code, countryFactor(SPECS.buildingsCo2, code, text(row.country, label, record, 'country'), year, value))
+    perPerson.set(code,
+      countryFactor(SPECS.buildingsCo2, code, text(row.country, label, record, 'country'), year, value))
     // The file's total / per-person value is OWID's population; it weights regional means.
     if (value > 0 && total > 0) population.set(code, total / value)
   })
@@ -151,14 +223,19 @@ function loadHouseholds (read: Read): Map<string, Factor> {
  * gets its UN M49 area's mean, like every other figure). */
 function loadTdLosses (read: Read): Map<string, Factor> {
   const { table, label } = read
-  requireColumns(read, ['iso_code', 'name', 'kind', 'latest_year', 'td_losses_pct_of_output', 'value_2021', 'value_2022', 'value_2023'])
+  requireColumns(read,
+    ['iso_code', 'name', 'kind', 'latest_year', 'td_losses_pct_of_output', 'value_2021', 'value_2022', 'value_2023'])
   const values = new Map<string, Factor>()
   table.rows.forEach((row, index) => {
     const record = index + 2
     const code = isoCode(row.iso_code, label, record, false)
     if (values.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
     const kind = row.kind
-    if (kind !== 'country' && kind !== 'aggregate') throw new Error(`${label}: record ${record}: kind "${kind ?? ''}" must be country or aggregate`)
+    if (kind !== 'country' &&
+      kind !== 'aggregate') {
+      throw new Error(`${label}: record ${record}: kind "${kind ??
+        ''}" must be country or aggregate`)
+    }
     const year = number(row.latest_year, label, record, 'latest_year', { min: 1990, max: 2100 })
     const value = number(row.td_losses_pct_of_output, label, record, 'td_losses_pct_of_output', SPECS.tdLosses)
     const name = text(row.name, label, record, 'name')
@@ -167,7 +244,11 @@ function loadTdLosses (read: Read): Map<string, Factor> {
       .map((column) => number(row[column], label, record, column, SPECS.tdLosses))
     const spread = [value, ...years]
     const factor = countryFactor(SPECS.tdLosses, code, name, year, value)
-    factor.interval = { low: Math.min(...spread), high: Math.max(...spread), basis: `spread of the published ${name} values 2021-${year} (World Bank WDI)` }
+    factor.interval = {
+      low: Math.min(...spread),
+      high: Math.max(...spread),
+      basis: `spread of the published ${name} values 2021-${year} (World Bank WDI)`
+    }
     if (kind === 'country') values.set(code, factor)
   })
   return values
@@ -178,19 +259,23 @@ interface RegionOverride { region: string, subRegion: string, evidence: string[]
 /** Region overrides for countries UN M49 does not list (Taiwan): every evidence row must agree. */
 function loadRegionOverrides (read: Read): Map<string, RegionOverride> {
   const { table, label } = read
-  requireColumns(read, ['iso_code', 'un_m49_style_region', 'un_m49_style_sub_region', 'evidence_publisher', 'evidence_grouping'])
+  requireColumns(read,
+    ['iso_code', 'un_m49_style_region', 'un_m49_style_sub_region', 'evidence_publisher', 'evidence_grouping'])
   const overrides = new Map<string, RegionOverride>()
   table.rows.forEach((row, index) => {
     const record = index + 2
     const code = isoCode(row.iso_code, label, record, false)
     const region = text(row.un_m49_style_region, label, record, 'un_m49_style_region')
     const subRegion = text(row.un_m49_style_sub_region, label, record, 'un_m49_style_sub_region')
-    const evidence = `${text(row.evidence_publisher, label, record, 'evidence_publisher')}: ${text(row.evidence_grouping, label, record, 'evidence_grouping')}`
+    const evidence = `${text(row.evidence_publisher, label, record,
+      'evidence_publisher')}: ${text(row.evidence_grouping, label, record, 'evidence_grouping')}`
     const known = overrides.get(code)
     if (known === undefined) {
       overrides.set(code, { region, subRegion, evidence: [evidence] })
     } else if (known.region !== region || known.subRegion !== subRegion) {
-      throw new Error(`${label}: record ${record}: the evidence for ${code} disagrees (${region} / ${subRegion} vs ${known.region} / ${known.subRegion})`)
+      throw new Error(
+        `${label}: record ${record}: the evidence for ${code} disagrees (${region} / ${subRegion} vs ${known.region} ` +
+          `/ ${known.subRegion})`)
     } else {
       known.evidence.push(evidence)
     }
@@ -201,7 +286,13 @@ function loadRegionOverrides (read: Read): Map<string, RegionOverride> {
 interface Area { kind: string, name: string, members: readonly string[] }
 
 /** A weighted mean over an area's other countries, and a sentence saying what it is. */
-interface AreaEstimate { value: number, year: number, area: string, kind: string, interval: { low: number, high: number } | undefined }
+interface AreaEstimate {
+  value: number,
+  year: number,
+  area: string,
+  kind: string,
+  interval: { low: number, high: number } | undefined
+}
 
 /** The weighted mean of a figure over an area's other countries; undefined when no member has both. */
 function areaEstimate (code: string, area: Area, figure: (member: string) => Factor | undefined,
@@ -231,7 +322,8 @@ function areaEstimate (code: string, area: Area, figure: (member: string) => Fac
     // Four significant digits: a regional estimate claims no more.
     value: Number((sum / weights).toPrecision(4)),
     year,
-    area: `${area.kind} ${area.name} (weighted mean of ${plural(used.length, 'country', 'countries')}: ${used.join(', ')}; data up to ${year})`,
+    area: `${area.kind} ${area.name} (weighted mean of ${plural(used.length, 'country',
+      'countries')}: ${used.join(', ')}; data up to ${year})`,
     kind: area.kind.replace('UN M49 ', '').replace(' ', '-'),
     interval: interval ? { low: low / weights, high: high / weights } : undefined
   }
@@ -250,11 +342,20 @@ function regionalFactor (spec: Spec, code: string, estimate: AreaEstimate, value
     year: estimate.year,
     country: code,
     figure: spec.figure,
-    ...(estimate.interval === undefined ? {} : { interval: { ...estimate.interval, basis: 'weighted means of the area\'s countries\' own intervals' } })
+    ...(estimate.interval === undefined
+      ? {}
+      : { interval: { ...estimate.interval, basis: 'weighted means of the area\'s countries\' own intervals' } })
   }
 }
 
-interface IsoRow { code: string, name: string, region: string, subRegion: string, intermediateRegion: string, regionSource: string | undefined }
+interface IsoRow {
+  code: string,
+  name: string,
+  region: string,
+  subRegion: string,
+  intermediateRegion: string,
+  regionSource: string | undefined
+}
 
 export function loadCountries (read: (file: string) => Read, options: Options): {
   countries: Map<string, Country>
@@ -264,18 +365,25 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
 } {
   const tables = {
     territorialCo2: loadPerCountry(read('co2_per_capita.csv'), 'co2_per_capita_t', SPECS.territorialCo2),
-    consumptionCo2: loadPerCountry(read('consumption_co2_per_capita.csv'), 'consumption_co2_per_capita_t', SPECS.consumptionCo2),
+    consumptionCo2: loadPerCountry(read('consumption_co2_per_capita.csv'), 'consumption_co2_per_capita_t',
+      SPECS.consumptionCo2),
     ghg: loadPerCountry(read('ghg_per_capita.csv'), 'ghg_per_capita_t_co2e', SPECS.ghg),
-    gridIntensity: loadPerCountry(read('electricity_carbon_intensity.csv'), 'carbon_intensity_elec_gco2_per_kwh', SPECS.gridIntensity),
-    meatSupply: loadPerCountry(read('meat_supply_per_capita.csv'), 'meat_supply_kg_per_capita_per_year', SPECS.meatSupply),
-    electricityDemand: loadPerCountry(read('electricity_demand_per_capita.csv'), 'electricity_demand_per_capita_kwh', SPECS.electricityDemand)
+    gridIntensity: loadPerCountry(read('electricity_carbon_intensity.csv'), 'carbon_intensity_elec_gco2_per_kwh',
+      SPECS.gridIntensity),
+    meatSupply: loadPerCountry(read('meat_supply_per_capita.csv'), 'meat_supply_kg_per_capita_per_year',
+      SPECS.meatSupply),
+    electricityDemand: loadPerCountry(read('electricity_demand_per_capita.csv'), 'electricity_demand_per_capita_kwh',
+      SPECS.electricityDemand)
   }
   const buildings = loadBuildings(read('buildings_co2_per_capita.csv'))
   const households = loadHouseholds(read('household_size.csv'))
   const tdLosses = loadTdLosses(read('td_losses_pct_of_output.csv'))
   const overrides = loadRegionOverrides(read('taiwan_region_override.csv'))
   for (const spec of Object.values(SPECS)) {
-    if (!options.knownSources.has(spec.source)) throw new Error(`data/calculator/sources.csv: source "${spec.source}" (${spec.what}) is missing`)
+    if (!options.knownSources.has(spec.source)) {
+      throw new Error(
+      `data/calculator/sources.csv: source "${spec.source}" (${spec.what}) is missing`)
+    }
   }
   for (const source of ['owid-regions']) {
     if (!options.knownSources.has(source)) throw new Error(`data/calculator/sources.csv: source "${source}" is missing`)
@@ -296,9 +404,16 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
   const byIntermediate = groupBy(iso, (row) => row.intermediateRegion)
   const bySubRegion = groupBy(iso, (row) => row.subRegion)
   const byRegion = groupBy(iso, (row) => row.region)
-  // The smallest UN M49 area first: Middle Africa describes the Central African Republic better than Sub-Saharan Africa.
+  // The smallest UN M49 area first: Middle Africa describes the Central African Republic better than Sub-Saharan
+  // Africa.
   const areas = (row: IsoRow): Area[] => [
-    ...(row.intermediateRegion === '' ? [] : [{ kind: 'UN M49 intermediate region', name: row.intermediateRegion, members: byIntermediate.get(row.intermediateRegion) ?? [] }]),
+    ...(row.intermediateRegion === ''
+      ? []
+      : [{
+          kind: 'UN M49 intermediate region',
+          name: row.intermediateRegion,
+          members: byIntermediate.get(row.intermediateRegion) ?? []
+        }]),
     { kind: 'UN M49 sub-region', name: row.subRegion, members: bySubRegion.get(row.subRegion) ?? [] },
     { kind: 'UN M49 region', name: row.region, members: byRegion.get(row.region) ?? [] }
   ]
@@ -310,7 +425,8 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     return demand === undefined || people === undefined ? undefined : demand.value * people
   }
   const gridIsPlausible = (factor: Factor | undefined): factor is Factor =>
-    factor !== undefined && factor.value > 0 && factor.value <= options.plausibleMaxGrid && (factor.year ?? 0) >= OLDEST_GRID_YEAR
+    factor !== undefined && factor.value > 0 && factor.value <= options.plausibleMaxGrid &&
+      (factor.year ?? 0) >= OLDEST_GRID_YEAR
   /** The country's own figure, else the first area (sub-region, then region) that has one. */
   /** The first area (intermediate region, sub-region, region) with an estimate. */
   const estimate = (row: IsoRow, spec: Spec, figure: (member: string) => Factor | undefined,
@@ -326,7 +442,8 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     figure: (member: string) => Factor | undefined, weight: (member: string) => number | undefined): Factor => {
     if (own !== undefined) return own
     const found = estimate(row, spec, figure, weight)
-    return regionalFactor(spec, row.code, found, found.value, `${spec.what}, ${row.name}: ${reason}; the ${found.area} value is used instead`)
+    return regionalFactor(spec, row.code, found, found.value,
+      `${spec.what}, ${row.name}: ${reason}; the ${found.area} value is used instead`)
   }
 
   /**
@@ -338,14 +455,17 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     const share = estimate(row, SPECS.buildingsCo2, (member) => {
       const own = buildings.perPerson.get(member)
       const total = tables.territorialCo2.get(member)
-      return own === undefined || total === undefined || total.value <= 0 ? undefined : { ...own, value: own.value / total.value }
+      return own === undefined || total === undefined || total.value <= 0
+        ? undefined
+        : { ...own, value: own.value / total.value }
     }, (member) => {
       const total = tables.territorialCo2.get(member)
       const people = population(member)
       return total === undefined || people === undefined ? undefined : total.value * people
     })
     return regionalFactor(SPECS.buildingsCo2, row.code, share, share.value * territorial.value,
-      `${SPECS.buildingsCo2.what}, ${row.name}: no buildings CO2 figure; ${territorial.value} t territorial CO2 per person ` +
+      `${SPECS.buildingsCo2.what}, ${row.name}: no buildings CO2 figure; ${territorial.value} t territorial CO2 per ` +
+        'person ' +
       `(${territorial.id}) x ${share.value}, the share of buildings in territorial CO2 of the ${share.area}`)
   }
 
@@ -366,15 +486,18 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
       unsupported.push({ code, name, reason: missing.join('; ') })
       continue
     }
-    const demand = withFallback(row, SPECS.electricityDemand, tables.electricityDemand.get(code), 'no electricity demand figure',
+    const demand = withFallback(row, SPECS.electricityDemand, tables.electricityDemand.get(code),
+      'no electricity demand figure',
       (member) => tables.electricityDemand.get(member), population)
     const gridReason = grid.value <= 0
       ? `the published ${grid.value} g CO2e/kWh (${grid.year ?? ''}) is impossible for a life-cycle figure`
       : grid.value > options.plausibleMaxGrid
-        ? `the published ${grid.value} g CO2e/kWh (${grid.year ?? ''}) is above the life-cycle intensity of any generation technology (${options.plausibleMaxGrid} g)`
+        ? `the published ${grid.value} g CO2e/kWh (${grid.year ??
+          ''}) is above the life-cycle intensity of any generation technology (${options.plausibleMaxGrid} g)`
         : `the published figure is from ${grid.year ?? ''}, too old to describe today's grid`
     const gridIntensity = withFallback(row, SPECS.gridIntensity, gridIsPlausible(grid) ? grid : undefined, gridReason,
-      (member) => { const own = tables.gridIntensity.get(member); return gridIsPlausible(own) ? own : undefined }, electricityUse)
+      (member) => { const own = tables.gridIntensity.get(member); return gridIsPlausible(own) ? own : undefined },
+      electricityUse)
     const buildingsCo2 = buildings.perPerson.get(code) ?? buildingsFromShare(row, territorialCo2)
     const householdSize = withFallback(row, SPECS.householdSize, households.get(code), 'no household size figure',
       (member) => households.get(member), population)
@@ -398,9 +521,15 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     })
   }
   const label = 'data/countries/iso3166-un-m49.csv'
-  if (countries.size < 150) throw new Error(`${label}: only ${countries.size} countries have the data the calculator needs; the data files look damaged`)
+  if (countries.size < 150) {
+    throw new Error(
+    `${label}: only ${countries.size} countries have the data the calculator needs; the data files look damaged`)
+  }
   for (const code of IMPERIAL_COUNTRIES) {
-    if (!countries.has(code)) throw new Error(`${label}: imperial country ${code} is not supported; check the data files`)
+    if (!countries.has(code)) {
+      throw new Error(
+      `${label}: imperial country ${code} is not supported; check the data files`)
+    }
   }
   const collator = new Intl.Collator('en')
   const countryList = [...countries.values()].sort((a, b) => collator.compare(a.name, b.name))
@@ -421,9 +550,23 @@ function readIsoRows ({ table, label }: Read, overrides: Map<string, RegionOverr
     const name = text(row.name, label, record, 'name')
     const override = overrides.get(code)
     if ((row.region ?? '') === '' && override !== undefined) {
-      return { code, name, region: override.region, subRegion: override.subRegion, intermediateRegion: '', regionSource: override.evidence.join('; ') }
+      return {
+        code,
+        name,
+        region: override.region,
+        subRegion: override.subRegion,
+        intermediateRegion: '',
+        regionSource: override.evidence.join('; ')
+      }
     }
-    return { code, name, region: row.region ?? '', subRegion: row['sub-region'] ?? '', intermediateRegion: row['intermediate-region'] ?? '', regionSource: undefined }
+    return {
+      code,
+      name,
+      region: row.region ?? '',
+      subRegion: row['sub-region'] ?? '',
+      intermediateRegion: row['intermediate-region'] ?? '',
+      regionSource: undefined
+    }
   })
 }
 

@@ -36,14 +36,17 @@ export type Read = { table: CsvTable, label: string }
 
 export const WORLD = 'OWID_WRL'
 
-export function number (raw: string | undefined, label: string, record: number, column: string, range: { min: number, max: number }): number {
+export function number (raw: string | undefined, label: string, record: number, column: string,
+  range: { min: number, max: number }): number {
   // Number('') is 0 and Number(' 1 ') is 1: insist on a plain decimal so a blank cell is an error.
   if (raw === undefined || !/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(raw)) {
     throw new Error(`${label}: record ${record}: column "${column}" is not a number ("${raw ?? ''}")`)
   }
   const value = Number(raw)
   if (!Number.isFinite(value) || value < range.min || value > range.max) {
-    throw new Error(`${label}: record ${record}: column "${column}" = ${raw} is outside the plausible range ${range.min} to ${range.max}`)
+    throw new Error(
+      `${label}: record ${record}: column "${column}" = ${raw} is outside the plausible range ${range.min} to ` +
+        `${range.max}`)
   }
   return value
 }

@@ -44,7 +44,8 @@ function withLosses (base: Factor, generation: number, country: Country, scenari
       value: generation / (1 - percent / 100),
       unit: 'kg CO2e per kWh',
       description: `${what}, with ${country.name}'s transmission and distribution losses`,
-      derivation: `${base.value} g CO2e/kWh (${base.id}) / 1000 / (1 - ${Number(percent.toPrecision(6))} % losses (${losses.id}))`
+      derivation: `${base.value} g CO2e/kWh (${base.id}) / 1000 / (1 - ${Number(
+        percent.toPrecision(6))} % losses (${losses.id}))`
     }),
     intervals: scenario.bound === 'central' || losses.interval === undefined
       ? []
@@ -65,6 +66,8 @@ export function greenTariffFactor (data: CalculatorData, country: Country, scena
   const wind = factorOf(data, `param:energy.green_tariff.wind_onshore${end}`)
   const what = 'Renewable tariff (onshore wind, IPCC AR5 life-cycle)'
   const result = withLosses(wind, wind.value / 1000, country, scenario, what, `tonne:green_tariff.${country.code}`)
-  const range = scenario.bound === 'central' ? [] : ['Renewable tariff: IPCC AR5 Annex III life-cycle range for wind (7-56 g CO2e/kWh)']
+  const range = scenario.bound === 'central'
+    ? []
+    : ['Renewable tariff: IPCC AR5 Annex III life-cycle range for wind (7-56 g CO2e/kWh)']
   return { ...result, intervals: [...result.intervals, ...range] }
 }

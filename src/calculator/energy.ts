@@ -1,7 +1,10 @@
 import { mass, present, runScenarios, type Mass, type PresentedCalculation } from './answer.ts'
 import { CalculatorInputError } from './calculator.errors.ts'
 import { directKey, factorOf, type CalculatorData, type Country, type Factor } from './calculator.data.ts'
-import { item, onBoundary, plural, totalKg, type BreakdownItem, type Calculation, type DefaultUsed, type Scenario } from './calculation.ts'
+import {
+  item, onBoundary, plural, totalKg, type BreakdownItem, type Calculation, type DefaultUsed,
+  type Scenario
+} from './calculation.ts'
 import type { EnergyInputs, EnergyQuery } from './calculator.schemas.ts'
 import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from './countries.ts'
 import { greenTariffFactor, gridFactor, type ElectricityFactor } from './electricity.ts'
@@ -19,7 +22,7 @@ import { UNITS, areaToM2 } from './units.ts'
  *   tropical countries, whose buildings burn little, get little heating.
  */
 
-export const HOME_M2_RANGE = { min: 1, max: 5000 }
+const HOME_M2_RANGE = { min: 1, max: 5000 }
 
 type HeatingType = NonNullable<EnergyQuery['heating_type']>
 
@@ -30,7 +33,7 @@ const HEATING_FUEL: Partial<Record<HeatingType, string>> = {
   wood: 'wood_logs.kwh'
 }
 
-export interface CountryHousehold {
+interface CountryHousehold {
   people: Factor
   electricityKwh: number
   /** Natural-gas kWh whose combustion emits the household's share of buildings CO2. */
@@ -42,7 +45,7 @@ export interface CountryHousehold {
 }
 
 /** The country's average household: people, electricity kWh and heating kWh a year. */
-export function countryHousehold (data: CalculatorData, country: Country): CountryHousehold {
+function countryHousehold (data: CalculatorData, country: Country): CountryHousehold {
   const people = country.householdSize
   const share = factorOf(data, 'param:energy.residential_share_of_electricity')
   const gas = factorOf(data, 'desnz:fuel.natural_gas.kwh_gross_cv')
@@ -59,14 +62,26 @@ export function countryHousehold (data: CalculatorData, country: Country): Count
     electricityUsed: [people, share, demand, losses],
     heatingUsed: [people, buildings, gas],
     assumptions: [
-      `Household electricity (${country.name} default): ${r(demand.value)} kWh demand per person (${demand.year ?? ''}) x (1 - ${r(losses.value)} % losses) x ${share.value} residential share (IEA, world 2019) x ${r(people.value)} people = ${r(electricityKwh)} kWh a year. The residential share is a world figure: countries differ.`,
-      `Household heating (${country.name} default): ${r(buildings.value)} t CO2 per person burned in buildings (${buildings.year ?? ''}) / ${gas.value} kg CO2e per kWh of natural gas x ${r(people.value)} people = ${r(heatingKwh)} kWh a year. Buildings CO2 includes commercial buildings and cooking, so this is an upper bound for home heating.`
+      `Household electricity (${country.name} default): ${r(demand.value)} kWh demand per person (${demand.year ??
+        ''}) x (1 - ${r(losses.value)} % losses) x ${share.value} residential share (IEA,
+          world 2019) x ${r(people.value)} people = ${
+            r(electricityKwh)} kWh a year. The residential share is a world figure: countries differ.`,
+      `Household heating (${country.name} default): ${r(
+        buildings.value)} t CO2 per person burned in buildings (${buildings.year ??
+          ''}) / ${gas.value} kg CO2e per kWh of natural gas x ${r(people.value)} people = ${
+            r(heatingKwh)} kWh a year. Buildings CO2 includes commercial buildings and cooking,
+              so this is an upper bound for home heating.`
     ]
   }
 }
 
-export interface EnergyAnswer extends PresentedCalculation<EnergyInputs> {
-  electricity: { method: 'location_based' | 'market_based', location_based: Mass, market_based: Mass, market_based_basis: string }
+interface EnergyAnswer extends PresentedCalculation<EnergyInputs> {
+  electricity: {
+    method: 'location_based' | 'market_based',
+    location_based: Mass,
+    market_based: Mass,
+    market_based_basis: string
+  }
 }
 
 export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyAnswer {
@@ -83,22 +98,48 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   if (query.home_size !== undefined) {
     homeM2 = areaToM2(query.home_size, system)
     if (homeM2 < HOME_M2_RANGE.min || homeM2 > HOME_M2_RANGE.max) {
-      throw CalculatorInputError.invalid('home_size', `home_size ${query.home_size} ${UNITS[system].area} is outside the plausible range of ${HOME_M2_RANGE.min} to ${HOME_M2_RANGE.max} m2`)
+      throw CalculatorInputError.invalid('home_size',
+        `home_size ${query.home_size} ${UNITS[
+          system].area} is outside the plausible range of ${HOME_M2_RANGE.min} to ${HOME_M2_RANGE.max} m2`)
     }
   }
   const household = countryHousehold(data, country)
   const people = query.household_size ?? household.people.value
   const defaults: DefaultUsed[] = [
     ...systemDefault(country, query),
-    ...(query.household_size === undefined ? [{ parameter: 'household_size', value: Number(people.toPrecision(4)), basis: `${country.name}'s average household size: ${household.people.description} (${household.people.id})` }] : []),
-    ...(query.electricity_kwh === undefined ? [{ parameter: 'electricity_kwh', value: Number(household.electricityKwh.toPrecision(6)), basis: `${country.name}'s average household: electricity demand per person x (1 - T&D losses) x residential share x household size (see assumptions)` }] : []),
-    ...(query.heating_kwh === undefined && heating !== 'none' ? [{ parameter: 'heating_kwh', value: Number(household.heatingKwh.toPrecision(6)), basis: `${country.name}'s average household: buildings CO2 per person as natural-gas kWh x household size (see assumptions)` }] : []),
+    ...(query.household_size === undefined
+      ? [{
+          parameter: 'household_size',
+          value: Number(people.toPrecision(4)),
+          basis: `${country.name}'s average household size: ${household.people.description} (${household.people.id})`
+        }]
+      : []),
+    ...(query.electricity_kwh === undefined
+      ? [{
+          parameter: 'electricity_kwh',
+          value: Number(household.electricityKwh.toPrecision(6)),
+          basis: `${country.name}'s average household: electricity demand per person x (1 - T&D losses) x ` +
+            'residential share x household size (see assumptions)'
+        }]
+      : []),
+    ...(query.heating_kwh === undefined && heating !== 'none'
+      ? [{
+          parameter: 'heating_kwh',
+          value: Number(household.heatingKwh.toPrecision(6)),
+          basis: `${country.name}'s average household: buildings CO2 per person as natural-gas kWh x household size ` +
+          '(see assumptions)'
+        }]
+      : []),
     ...defaultsFor(query, ['heating_type', 'energy_type', 'electricity_method', 'boundary'])
   ]
   // A green tariff's market-based figure is in every answer: its source and status are listed too.
   const used: Factor[] = green ? [factorOf(data, 'param:energy.green_tariff.wind_onshore')] : []
   const baseAssumptions: string[] = []
-  if (query.home_size !== undefined) baseAssumptions.push('home_size was checked but not used: no per-country dwelling size is cited, so the defaults describe the country\'s average household. Give electricity_kwh and heating_kwh for your own home.')
+  if (query.home_size !== undefined) {
+    baseAssumptions.push(
+      'home_size was checked but not used: no per-country dwelling size is cited, so the defaults describe the ' +
+      'country\'s average household. Give electricity_kwh and heating_kwh for your own home.')
+  }
   const [electricityLine, heatingLine] = household.assumptions
   if (query.household_size === undefined) used.push(household.people)
   if (query.electricity_kwh === undefined && electricityLine !== undefined) {
@@ -116,22 +157,42 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   if (heating !== 'none') {
     if (query.heating_kwh !== undefined) {
       heatingKwh = query.heating_kwh
-      if (heating === 'heat_pump') baseAssumptions.push('Measured heating_kwh for a heat pump is read as the electricity it used.')
+      if (heating === 'heat_pump') {
+        baseAssumptions.push(
+          'Measured heating_kwh for a heat pump is read as the electricity it used.')
+      }
     } else if (heating === 'heat_pump') {
       used.push(cop)
       heatingKwh = household.heatingKwh / cop.value
-      baseAssumptions.push(`A heat pump delivers ${cop.value} kWh of heat per kWh of electricity (seasonal performance), so it uses ${household.heatingKwh.toFixed(0)} / ${cop.value} kWh.`)
+      baseAssumptions.push(
+        `A heat pump delivers ${cop.value} kWh of heat per kWh of electricity (seasonal performance), so it uses ` +
+          `${household.heatingKwh.toFixed(0)} / ${cop.value} kWh.`)
     } else {
       heatingKwh = household.heatingKwh
-      if (heating === 'electric') baseAssumptions.push('Electric heating: the country\'s heat demand (as natural-gas kWh) is met by as many kWh of electricity. The default household electricity already includes the country\'s average electric heating, so this may count some of it twice.')
+      if (heating === 'electric') {
+        baseAssumptions.push(
+          'Electric heating: the country\'s heat demand (as natural-gas kWh) is met by as many kWh of electricity. ' +
+            'The ' +
+          'default household electricity already includes the country\'s average electric heating, so this may count ' +
+          'some of it twice.')
+      }
     }
   }
   if (heating === 'wood') {
     const biogenic = factorOf(data, 'desnz:biogenic.wood_logs.kwh')
-    baseAssumptions.push(`Wood: only methane and nitrous oxide count (DESNZ scope 1); the biogenic CO2 of burning it (${biogenic.value} kg per kWh) is reported by DESNZ outside the scopes and left out here.`)
+    baseAssumptions.push(
+      `Wood: only methane and nitrous oxide count (DESNZ scope 1); the biogenic CO2 of burning it (${biogenic.value} ` +
+        'kg per kWh) is reported by DESNZ outside the scopes and left out here.')
   }
-  if (heating === 'district_heating') baseAssumptions.push('District heating uses the DESNZ UK district heat and steam factor (and its 5 % distribution loss on the life-cycle boundary); networks elsewhere may differ widely.')
-  if (people !== 1) baseAssumptions.push(`The household's energy is shared equally by ${plural(Number(people.toPrecision(4)), 'person', 'people')}.`)
+  if (heating === 'district_heating') {
+    baseAssumptions.push(
+      'District heating uses the DESNZ UK district heat and steam factor (and its 5 % distribution loss on the ' +
+      'life-cycle boundary); networks elsewhere may differ widely.')
+  }
+  if (people !== 1) {
+    baseAssumptions.push(
+    `The household's energy is shared equally by ${plural(Number(people.toPrecision(4)), 'person', 'people')}.`)
+  }
 
   const inputs: EnergyInputs = {
     household_size: Number(people.toPrecision(6)),
@@ -149,34 +210,45 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   }
 
   const electricityFor = (scenario: Scenario): ElectricityFactor =>
-    scenario.method === 'market_based' && green ? greenTariffFactor(data, country, scenario) : gridFactor(country, scenario)
+    scenario.method === 'market_based' && green
+      ? greenTariffFactor(data, country, scenario)
+      : gridFactor(country, scenario)
   const run = (scenario: Scenario): Calculation<EnergyInputs> => {
     const assumptions = [...baseAssumptions]
     const electricity = electricityFor(scenario)
-    const tariff = scenario.method === 'market_based' && green ? 'renewable tariff, market-based' : `${country.name} grid, location-based`
+    const tariff = scenario.method === 'market_based' && green
+      ? 'renewable tariff, market-based'
+      : `${country.name} grid, location-based`
     const breakdown: BreakdownItem[] = [
-      item(electricity.factor, 'electricity', `electricity (${tariff})`, electricityKwh / people, 'kWh', `${electricityKwh.toFixed(1)} kWh for the household${perPerson}`, electricity.intervals)
+      item(electricity.factor, 'electricity', `electricity (${tariff})`, electricityKwh / people, 'kWh',
+        `${electricityKwh.toFixed(1)} kWh for the household${perPerson}`, electricity.intervals)
     ]
     if (heating !== 'none') {
       const fuel = HEATING_FUEL[heating]
       let factor: Factor
       let intervals: string[] = []
       if (fuel !== undefined) {
-        factor = onBoundary(scenario.boundary, factorOf(data, `desnz:${directKey(fuel)}`), [factorOf(data, `desnz:wtt.${fuel}`)], `DESNZ 2025 ${heating.replace('_', ' ')}`)
+        factor = onBoundary(scenario.boundary, factorOf(data, `desnz:${directKey(fuel)}`),
+          [factorOf(data, `desnz:wtt.${fuel}`)], `DESNZ 2025 ${heating.replace('_', ' ')}`)
       } else if (heating === 'district_heating') {
         factor = onBoundary(scenario.boundary, factorOf(data, 'desnz:heat.district_heat_and_steam.kwh'),
-          [factorOf(data, 'desnz:heat.district_distribution_loss_5pct.kwh'), factorOf(data, 'desnz:wtt.district_heat_and_steam.kwh')], 'DESNZ 2025 district heat and steam')
+          [factorOf(data, 'desnz:heat.district_distribution_loss_5pct.kwh'),
+            factorOf(data, 'desnz:wtt.district_heat_and_steam.kwh')], 'DESNZ 2025 district heat and steam')
       } else {
         ({ factor, intervals } = electricityFor(scenario))
       }
-      breakdown.push(item(factor, 'heating', `heating (${heating.replaceAll('_', ' ')})`, heatingKwh / people, 'kWh', `${heatingKwh.toFixed(1)} kWh for the household${perPerson}`, intervals))
+      breakdown.push(item(factor, 'heating', `heating (${heating.replaceAll('_', ' ')})`, heatingKwh / people, 'kWh',
+        `${heatingKwh.toFixed(1)} kWh for the household${perPerson}`, intervals))
     }
     if (scenario.method === 'market_based' && !green) {
-      assumptions.push('Market-based, conventional tariff: no residual-mix figure is cited for any country, so the grid average stands in (GHG Protocol Scope 2 hierarchy).')
+      assumptions.push(
+        'Market-based, conventional tariff: no residual-mix figure is cited for any country, so the grid average ' +
+          'stands in (GHG Protocol Scope 2 hierarchy).')
     }
     return { countryCode: country.code, measurementSystem: system, inputs, breakdown, assumptions, used, defaults }
   }
-  const runs = runScenarios({ boundary, radiativeForcing: false, method, bound: 'central' }, { radiativeForcing: false, method: true }, run)
+  const runs = runScenarios({ boundary, radiativeForcing: false, method, bound: 'central' },
+    { radiativeForcing: false, method: true }, run)
   return {
     ...present(data, runs, { category: 'home energy', warn: true }),
     electricity: {
@@ -184,7 +256,8 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
       location_based: mass(totalKg(runs.get({ method: 'location_based' }))),
       market_based: mass(totalKg(runs.get({ method: 'market_based' }))),
       market_based_basis: green
-        ? 'Renewable tariff: the IPCC AR5 life-cycle median of onshore wind (11 g CO2e/kWh), plus transmission losses on the life-cycle boundary; never zero.'
+        ? 'Renewable tariff: the IPCC AR5 life-cycle median of onshore wind (11 g CO2e/kWh), plus transmission ' +
+          'losses on the life-cycle boundary; never zero.'
         : 'Conventional tariff: no residual mix is cited, so the market-based figure equals the location-based one.'
     }
   }

@@ -11,9 +11,9 @@ import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from
 
 type Basis = NonNullable<FootprintQuery['basis']>
 
-export interface Stat { t: number, year: number, unit: string, source: string }
+interface Stat { t: number, year: number, unit: string, source: string }
 
-export interface FootprintCalculation extends Calculation<FootprintInputs> {
+interface FootprintCalculation extends Calculation<FootprintInputs> {
   basis: Basis
   values: { consumption_co2: Stat | null, territorial_co2: Stat, ghg_co2e: Stat | null }
   world: Stat
@@ -37,18 +37,30 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
   } else if (requested === 'consumption' && country.consumptionCo2 !== undefined) {
     national = country.consumptionCo2
   } else {
-    if (requested !== 'territorial') assumptions.push(`${country.name} has no ${requested === 'ghg' ? 'greenhouse-gas' : 'consumption-based'} figure; the territorial CO2 figure is used instead.`)
+    if (requested !== 'territorial') {
+      assumptions.push(`${country.name} has no ${requested === 'ghg'
+? 'greenhouse-gas'
+      : 'consumption-based'} figure; the territorial CO2 figure is used instead.`)
+    }
     basis = 'territorial'
     national = country.territorialCo2
   }
-  const world = basis === 'ghg' ? data.world.ghg : basis === 'consumption' ? data.world.consumptionCo2 : data.world.territorialCo2
+  const world = basis === 'ghg'
+    ? data.world.ghg
+    : basis === 'consumption'
+      ? data.world.consumptionCo2
+      : data.world.territorialCo2
   assumptions.push(basis === 'ghg'
     ? 'All greenhouse gases including land use (CO2e), as published by Our World in Data.'
     : basis === 'consumption'
-      ? 'Consumption-based CO2: emissions from what residents consume, wherever it was produced (trade-adjusted). CO2 only: methane and nitrous oxide are not included.'
-      : 'Territorial CO2: fossil CO2 emitted inside the country (fuels and industry), excluding land use. CO2 only: methane and nitrous oxide are not included.')
+      ? 'Consumption-based CO2: emissions from what residents consume, wherever it was produced (trade-adjusted). ' +
+        'CO2 only: methane and nitrous oxide are not included.'
+      : 'Territorial CO2: fossil CO2 emitted inside the country (fuels and industry), excluding land use. CO2 only: ' +
+        'methane and nitrous oxide are not included.')
   assumptions.push('A national average per person, not a personal estimate: use the other endpoints for that.')
-  assumptions.push('National inventories count emissions where they happen; the boundary parameter does not change them, and no interval is cited for them.')
+  assumptions.push(
+    'National inventories count emissions where they happen; the boundary parameter does not change them, and no ' +
+      'interval is cited for them.')
 
   const factor = derive([national], {
     key: `derived:footprint.${national.key}`,
@@ -58,7 +70,9 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
     description: national.description,
     derivation: `${national.value} t per person (${national.id}) x 1000`
   })
-  const breakdown = [item(factor, 'national_average', `${basis} ${basis === 'ghg' ? 'greenhouse gases' : 'CO2'} per person, ${country.name} ${national.year ?? ''}`.trim(), 1, 'person-year')]
+  const breakdown = [item(factor, 'national_average',
+    `${basis} ${basis === 'ghg' ? 'greenhouse gases' : 'CO2'} per person, ${country.name} ${national.year ??
+      ''}`.trim(), 1, 'person-year')]
   return {
     countryCode: country.code,
     measurementSystem: system,
@@ -79,7 +93,7 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
   }
 }
 
-export interface FootprintAnswer extends PresentedCalculation<FootprintInputs> {
+interface FootprintAnswer extends PresentedCalculation<FootprintInputs> {
   basis: Basis
   gases: 'co2' | 'co2e'
   values: FootprintCalculation['values']
@@ -90,8 +104,14 @@ export interface FootprintAnswer extends PresentedCalculation<FootprintInputs> {
 export function footprintAnswer (data: CalculatorData, query: FootprintQuery): FootprintAnswer {
   const calculation = calculateFootprint(data, query)
   const country = data.countries.get(calculation.countryCode)
-  const shown = [calculation.worldFactor, country?.territorialCo2, country?.consumptionCo2, country?.ghg].filter((factor) => factor !== undefined)
-  const runs = runScenarios({ boundary: query.boundary ?? 'life_cycle', radiativeForcing: false, method: 'location_based', bound: 'central' }, { radiativeForcing: false, method: false }, () => calculation)
+  const shown = [calculation.worldFactor, country?.territorialCo2, country?.consumptionCo2,
+    country?.ghg].filter((factor) => factor !== undefined)
+  const runs = runScenarios({
+    boundary: query.boundary ?? 'life_cycle',
+    radiativeForcing: false,
+    method: 'location_based',
+    bound: 'central'
+  }, { radiativeForcing: false, method: false }, () => calculation)
   return {
     ...present(data, runs, { category: 'national average', warn: false, shown }),
     basis: calculation.basis,

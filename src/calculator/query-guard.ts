@@ -20,21 +20,32 @@ function kindOf (schema: unknown): Kind {
 }
 
 export function queryGuard (schema: TObject): (query: unknown) => void {
-  const kinds = new Map<string, Kind>(Object.entries(schema.properties).map(([name, property]) => [name, kindOf(property)]))
+  const kinds = new Map<string,
+    Kind>(Object.entries(schema.properties).map(([name, property]) => [name, kindOf(property)]))
   const names = [...kinds.keys()]
   return (query) => {
     for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
       const kind = kinds.get(name)
       if (kind === undefined) {
-        const accepted = names.length === 0 ? 'This endpoint takes no parameters.' : `This endpoint accepts: ${names.join(', ')}.`
-        throw CalculatorInputError.invalid(name, `Unknown parameter "${name}". ${accepted}`, names.length === 0 ? undefined : names)
+        const accepted = names.length === 0
+          ? 'This endpoint takes no parameters.'
+          : `This endpoint accepts: ${names.join(', ')}.`
+        throw CalculatorInputError.invalid(name, `Unknown parameter "${name}". ${accepted}`,
+          names.length === 0 ? undefined : names)
       }
-      if (Array.isArray(value)) throw CalculatorInputError.invalid(name, `${name} was given ${value.length} times; give it once.`)
+      if (Array.isArray(value)) {
+        throw CalculatorInputError.invalid(name,
+        `${name} was given ${value.length} times; give it once.`)
+      }
       if (typeof value !== 'string') continue
       const trimmed = value.trim()
-      if (trimmed === '') throw CalculatorInputError.invalid(name, `${name} is empty; give a value or leave the parameter out.`)
+      if (trimmed === '') {
+        throw CalculatorInputError.invalid(name,
+        `${name} is empty; give a value or leave the parameter out.`)
+      }
       if (kind === 'number' && (!DECIMAL.test(trimmed) || !Number.isFinite(Number(trimmed)))) {
-        throw CalculatorInputError.invalid(name, `${name} must be a plain decimal number such as 12.5, without an exponent (got "${value}").`)
+        throw CalculatorInputError.invalid(name,
+          `${name} must be a plain decimal number such as 12.5, without an exponent (got "${value}").`)
       }
       if (kind === 'integer' && !INTEGER.test(trimmed)) {
         throw CalculatorInputError.invalid(name, `${name} must be a whole number (got "${value}").`)

@@ -7,20 +7,42 @@
 export const MEASUREMENT_SYSTEMS = ['metric', 'imperial'] as const
 export type MeasurementSystem = typeof MEASUREMENT_SYSTEMS[number]
 
-export const KM_PER_MILE = 1.609344
-export const M2_PER_FT2 = 0.09290304
-export const LITRES_PER_US_GALLON = 3.785411784
-export const LITRES_PER_UK_GALLON = 4.54609
-export const KG_PER_LB = 0.45359237
+const KM_PER_MILE = 1.609344
+const M2_PER_FT2 = 0.09290304
+const LITRES_PER_US_GALLON = 3.785411784
+const LITRES_PER_UK_GALLON = 4.54609
+const KG_PER_LB = 0.45359237
 
 export const FUEL_ECONOMY_UNITS = ['l_per_100km', 'mpg_us', 'mpg_uk', 'kwh_per_100km', 'kwh_per_100mi'] as const
 export type FuelEconomyUnit = typeof FUEL_ECONOMY_UNITS[number]
 
 /** The units inputs are read in, per measurement system (what /config reports). */
-export const UNITS: Record<MeasurementSystem, { distance: 'km' | 'mi', area: 'm2' | 'ft2', volume: 'l' | 'gal_us', fuel_economy: FuelEconomyUnit, electric_fuel_economy: FuelEconomyUnit, mass: 'kg' | 'lb' }> = {
-  metric: { distance: 'km', area: 'm2', volume: 'l', fuel_economy: 'l_per_100km', electric_fuel_economy: 'kwh_per_100km', mass: 'kg' },
-  imperial: { distance: 'mi', area: 'ft2', volume: 'gal_us', fuel_economy: 'mpg_us', electric_fuel_economy: 'kwh_per_100mi', mass: 'lb' }
-}
+export const UNITS: Record<MeasurementSystem,
+  {
+    distance: 'km' | 'mi',
+    area: 'm2' | 'ft2',
+    volume: 'l' | 'gal_us',
+    fuel_economy: FuelEconomyUnit,
+    electric_fuel_economy: FuelEconomyUnit,
+    mass: 'kg' | 'lb'
+  }> = {
+    metric: {
+      distance: 'km',
+      area: 'm2',
+      volume: 'l',
+      fuel_economy: 'l_per_100km',
+      electric_fuel_economy: 'kwh_per_100km',
+      mass: 'kg'
+    },
+    imperial: {
+      distance: 'mi',
+      area: 'ft2',
+      volume: 'gal_us',
+      fuel_economy: 'mpg_us',
+      electric_fuel_economy: 'kwh_per_100mi',
+      mass: 'lb'
+    }
+  }
 
 export function distanceToKm (value: number, system: MeasurementSystem): number {
   return system === 'imperial' ? value * KM_PER_MILE : value
@@ -28,14 +50,6 @@ export function distanceToKm (value: number, system: MeasurementSystem): number 
 
 export function areaToM2 (value: number, system: MeasurementSystem): number {
   return system === 'imperial' ? value * M2_PER_FT2 : value
-}
-
-export function kmToDistance (km: number, system: MeasurementSystem): number {
-  return system === 'imperial' ? km / KM_PER_MILE : km
-}
-
-export function m2ToArea (m2: number, system: MeasurementSystem): number {
-  return system === 'imperial' ? m2 / M2_PER_FT2 : m2
 }
 
 export function kgToLb (kg: number): number {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../http/errors.ts'
 import { errorResponses } from '../http/schemas.ts'
+import type { MediaLinker } from '../media/signing.ts'
 import { pageLinks } from '../http/pagination.ts'
 import type { Db } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
@@ -9,7 +10,6 @@ import {
   FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, ProjectFilterQuerySchema, ProjectListQuerySchema, ProjectPageSchema,
   ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
-import type { MediaLinker } from './project.mapper.ts'
 import { CatalogueResponses } from './catalogue.responses.ts'
 import { signLinks } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
@@ -38,7 +38,8 @@ const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
 const security = [{ apiKey: ['catalogue:read'] }]
 
 /** GET /api/v1/commerce/products/, /:id/, /facets/, /geojson/ (under that prefix; the trailing slash is optional). */
-export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, requestUrl, links, answerCache }) => {
+export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app,
+  { db, requestUrl, links, answerCache }) => {
   const responses = new CatalogueResponses(answerCache)
   const sign = (request: FastifyRequest) => (json: string, nowMs: number) => signLinks(json, links(request, nowMs))
   const send = async (
@@ -71,7 +72,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       const page = await listProjectPage(db, request.query, version)
       const { next, previous } = pageLinks(url, limit, offset, page.count)
       // Assembled from each project's stored JSON; the schema above documents the same shape.
-      return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[${page.items.join(',')}]}`
+      return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(
+        previous)},"results":[${page.items.join(',')}]}`
     })
   })
 

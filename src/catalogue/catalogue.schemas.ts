@@ -34,7 +34,8 @@ const ProjectFields = {
   name: Type.String(),
   symbol: Type.String({ description: 'Id code of the project.' }),
   vintages: Type.Array(Type.Integer(), { description: 'Vintage years.' }),
-  registry: NamedValue('The registry that approves and monitors the project.', { name_id: 'VERRA', verbose_name: 'Verra' }),
+  registry: NamedValue('The registry that approves and monitors the project.',
+    { name_id: 'VERRA', verbose_name: 'Verra' }),
   standard: NamedValue('The standard the project is certified against.',
     { name_id: 'VERRA_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' }),
   credit_type: Nullable(NamedValue('The carbon removal or avoidance type; null when the registry gives none.',
@@ -60,7 +61,10 @@ const ProjectFields = {
     icon: Type.String({ description: 'URL of the goal icon.' })
   })),
   co_benefits: Type.String({ description: 'Lines separated by CRLF; may be empty.' }),
-  images: Type.Array(Type.Object({ title: Type.String(), url: Type.String({ description: 'Signed link to the image, valid for a limited time (default 3600 s).' }) })),
+  images: Type.Array(Type.Object({
+    title: Type.String(),
+    url: Type.String({ description: 'Signed link to the image, valid for a limited time (default 3600 s).' })
+  })),
   // Additions beyond the original contract (docs/api.md).
   credits_issued: Nullable(Type.Number({
     description: 'Credits issued over all vintages (tonnes CO2e), as the imported registry data says; null when it ' +
@@ -179,12 +183,23 @@ const FilterFields = {
 
 const ordering = Type.Optional(Type.String({
   maxLength: 500,
-  description: `Comma-separated fields, "-" for descending: ${ORDERING_FIELDS.join(', ')}. Default id; id always breaks ties.`
+  description: `Comma-separated fields, "-" for descending: ${ORDERING_FIELDS.join(
+    ', ')}. Default id; id always breaks ties.`
 }))
 
 export const ProjectListQuerySchema = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT, description: `Page size, 1 to ${LIMIT_MAX}.` }),
-  offset: Type.Integer({ minimum: 0, maximum: OFFSET_MAX, default: 0, description: 'Number of matching projects to skip.' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: LIMIT_MAX,
+    default: LIMIT_DEFAULT,
+    description: `Page size, 1 to ${LIMIT_MAX}.`
+  }),
+  offset: Type.Integer({
+    minimum: 0,
+    maximum: OFFSET_MAX,
+    default: 0,
+    description: 'Number of matching projects to skip.'
+  }),
   ...FilterFields,
   ordering
 })
@@ -278,14 +293,19 @@ export const ImportRecordSchema = strictObject({
     'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at', 'credits', 'source'),
   images: Type.Array(strictObject({
     title: Type.String(),
-    url: Type.String({ minLength: 1, description: 'A path relative to the import file (copied into the media store), or an absolute http(s) URL (kept as an external link).' })
+    url: Type.String({
+      minLength: 1,
+      description: 'A path relative to the import file (copied into the media store), or an absolute http(s) URL ' +
+        '(kept as an external link).'
+    })
   })),
   sustainable_development_goals: Type.Array(strictObject({
     name_id: Type.String({ pattern: '^([1-9]|1[0-7])_[A-Z0-9_]+$' }),
     verbose_name: Type.Optional(Type.String()),
     icon: Type.Optional(Nullable(Type.String()))
   })),
-  in_sale: Type.Boolean({ description: 'Whether the project is currently in sale (a list filter, not a Project field).' }),
+  in_sale: Type.Boolean(
+    { description: 'Whether the project is currently in sale (a list filter, not a Project field).' }),
   credits: Type.Optional(strictObject({
     issued: Quantity('Credits issued over all vintages; null or absent: the sum of the vintages\' (null if none ' +
       'says).'),

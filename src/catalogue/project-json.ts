@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
+import type { MediaLinker } from '../media/signing.ts'
 import type { Db } from '../store/database.ts'
-import { toDetailExtras, toListItem, type MediaLinker } from './project.mapper.ts'
+import { toDetailExtras, toListItem } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
 
 // Each project's list item is stored as JSON, built from its row by the one mapper. Media links

@@ -1,10 +1,6 @@
 import type { Credits, ImportRecord, Project, ProjectListItem, Source } from './catalogue.schemas.ts'
+import type { MediaLinker } from '../media/signing.ts'
 import type { ProjectRecordRow, ProjectRelations } from './projects.repository.ts'
-
-/** Turns a media-store key into an absolute, signed, expiring link at response time; links are never stored. */
-export interface MediaLinker {
-  media(key: string): string
-}
 
 /** The media-store key of an SDG icon (drawn into the store at start-up). */
 export const sdgIconKey = (number: number): string => `sdg/${number}.svg`

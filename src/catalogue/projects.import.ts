@@ -18,7 +18,11 @@ export class ImportError extends Error {
   /** The message without the record and field it names. */
   readonly reason: string
   constructor (message: string, index?: number, field?: string, line?: number) {
-    const where = index === undefined ? '' : `record ${index}${line === undefined ? '' : ` (line ${line})`}${field === undefined ? '' : `, field "${field}"`}: `
+    const where = index === undefined
+      ? ''
+      : `record ${index}${line === undefined ? '' : ` (line ${line})`}${field === undefined
+? ''
+        : `, field "${field}"`}: `
     super(`${where}${message}`)
     this.name = 'ImportError'
     this.index = index
@@ -78,7 +82,8 @@ function fieldPath (instancePath: string): string | undefined {
  * Checks every record against the import schema and the rules a schema cannot say (unique ids,
  * one verbose name per name_id, bundles). Nothing is written unless every record passes.
  */
-export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: ReadonlyMap<string, number>): ImportRecord[] {
+export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: ReadonlyMap<string,
+  number>): ImportRecord[] {
   const ids = new Map<number, number>()
   const externalIds = new Map<string, number>()
   const verboseNames = new Map<string, string>()
@@ -106,7 +111,11 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
     ids.set(record.id, index)
     const externalKey = `${record.registry.name_id}\u0000${record.external_id}`
     const externalAt = externalIds.get(externalKey)
-    if (externalAt !== undefined) fail(`external_id "${record.external_id}" of ${record.registry.name_id} is already used by record ${externalAt}`, 'external_id')
+    if (externalAt !== undefined) {
+      fail(
+      `external_id "${record.external_id}" of ${record.registry.name_id} is already used by record ${externalAt}`,
+      'external_id')
+    }
     externalIds.set(externalKey, index)
 
     if (!record.is_bundle && (record.bundles === null || record.bundles.length > 0)) {
@@ -120,19 +129,24 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
 
     const named: Array<[string, { name_id: string, verbose_name: string } | null]> = [
       ['registry', record.registry], ['standard', record.standard], ['credit_type', record.credit_type],
-      ['rating', record.rating], ...record.certifications.map((c, i) => [`certifications[${i}]`, c] as [string, typeof c])
+      ['rating', record.rating],
+      ...record.certifications.map((c, i) => [`certifications[${i}]`, c] as [string, typeof c])
     ]
     for (const [field, entry] of named) {
       if (entry === null) continue
       const kind = field.startsWith('certifications') ? 'certifications' : field
       const known = verboseNames.get(`${kind}\u0000${entry.name_id}`)
       if (known !== undefined && known !== entry.verbose_name) {
-        fail(`verbose_name "${entry.verbose_name}" differs from "${known}" given earlier for ${entry.name_id}`, `${field}.verbose_name`)
+        fail(`verbose_name "${entry.verbose_name}" differs from "${known}" given earlier for ${entry.name_id}`,
+          `${field}.verbose_name`)
       }
       verboseNames.set(`${kind}\u0000${entry.name_id}`, entry.verbose_name)
     }
     record.sustainable_development_goals.forEach((goal, i) => {
-      if (!sdgNumbers.has(goal.name_id)) fail(`"${goal.name_id}" is not one of the 17 goals`, `sustainable_development_goals[${i}].name_id`)
+      if (!sdgNumbers.has(goal.name_id)) {
+        fail(`"${goal.name_id}" is not one of the 17 goals`,
+        `sustainable_development_goals[${i}].name_id`)
+      }
     })
     if (record.credits !== undefined) {
       const years = record.credits.vintages.map((v) => v.vintage)
@@ -187,7 +201,8 @@ function toRow (record: ImportRecord, location: string): NewProjectRow {
   }
 }
 
-function vocabulary (records: readonly ImportRecord[], pick: (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>): VocabularyTable[] {
+function vocabulary (records: readonly ImportRecord[],
+  pick: (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>): VocabularyTable[] {
   const entries = new Map<string, VocabularyTable>()
   for (const record of records) {
     for (const entry of pick(record)) {
@@ -275,12 +290,15 @@ function readImageFile (baseDir: string, url: string): Buffer {
  * the import file. Every file is read and checked (its bytes must be the image its name says; SVGs
  * are sanitised) before anything is written; only then are the files copied into the media store.
  */
-function resolveImages (records: readonly ImportRecord[], sources: readonly SourcedRecord[], options: ImportOptions): ImageRef[][] {
+function resolveImages (records: readonly ImportRecord[], sources: readonly SourcedRecord[],
+  options: ImportOptions): ImageRef[][] {
   const baseDir = options.baseDir === undefined ? undefined : path.resolve(options.baseDir)
   const checked = new Map<string, Buffer>()
   const files: Array<Array<{ content: Buffer, extension: string } | ImageRef>> = records.map((record, index) =>
     record.images.map((image, i) => {
-      const fail = (message: string): never => { throw new ImportError(message, index, `images[${i}].url`, sources[index]!.line) }
+      const fail = (message: string): never => {
+        throw new ImportError(message, index, `images[${i}].url`, sources[index]!.line)
+      }
       if (/^https?:\/\//i.test(image.url)) {
         if (!isHttpUrl(image.url)) fail('must be an absolute http(s) URL or a path relative to the import file')
         return { media_key: null, external_url: image.url }
@@ -290,7 +308,10 @@ function resolveImages (records: readonly ImportRecord[], sources: readonly Sour
       }
       if (baseDir === undefined || options.media === undefined) fail('image files can only be imported from a file')
       const extension = path.extname(image.url).toLowerCase()
-      if (MEDIA_TYPES[extension] === undefined) fail(`has an unsupported type; allowed: ${Object.keys(MEDIA_TYPES).join(', ')}`)
+      if (MEDIA_TYPES[extension] === undefined) {
+        fail(
+        `has an unsupported type; allowed: ${Object.keys(MEDIA_TYPES).join(', ')}`)
+      }
       const key = path.resolve(baseDir!, image.url)
       let content = checked.get(key)
       if (content === undefined) {
@@ -365,10 +386,12 @@ export async function importRecords (
     } else if (!options.replace) {
       const indexById = new Map(records.map((r, i) => [r.id, i]))
       const indexByExternal = new Map(records.map((r, i) => [`${r.registry.name_id}\u0000${r.external_id}`, i]))
-      for (const existing of await repository.projectsByExternalId(trx, [...new Set(records.map((r) => r.external_id))])) {
+      for (const existing of await repository.projectsByExternalId(trx,
+        [...new Set(records.map((r) => r.external_id))])) {
         const index = indexByExternal.get(`${existing.registry}\u0000${existing.external_id}`)
         if (index !== undefined && records[index]!.id !== existing.id && !indexById.has(existing.id)) {
-          throw new ImportError(`external_id "${existing.external_id}" of ${existing.registry} already belongs to project ${existing.id}`,
+          throw new ImportError(
+            `external_id "${existing.external_id}" of ${existing.registry} already belongs to project ${existing.id}`,
             index, 'external_id', sources[index]!.line)
         }
       }
@@ -383,9 +406,12 @@ export async function importRecords (
         const { issued = null, retired = null } = credits.get(vintage) ?? {}
         children.vintages.push({ project_id: r.id, vintage, issued, retired })
       }
-      r.certifications.forEach((c, position) => children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
-      r.sustainable_development_goals.forEach((g, position) => children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))
-      r.images.forEach((image, position) => children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
+      r.certifications.forEach((c, position) =>
+        children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
+      r.sustainable_development_goals.forEach((g, position) =>
+        children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))
+      r.images.forEach((image, position) =>
+        children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
     })
     await repository.upsertProjects(trx, records.map((r, i) => toRow(r, locations[i]!)), children)
     // Replaced after the upsert, so that the projects that stay keep their created_at.

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { sql, SqliteAdapter, type SqlBool } from 'kysely'
+import { sql, type SqlBool } from 'kysely'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
-import type { Db, NewProjectRow, ProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
+import {
+  databaseKind, type Db, type NewProjectRow, type ProjectRow, type VocabularyName, type VocabularyTable
+} from '../store/database.ts'
 import type { Facet, OrderingField } from './catalogue.schemas.ts'
 
 // All catalogue SQL lives here. Functions take the database (or a transaction) first and deal in rows.
@@ -83,11 +85,12 @@ function filteredProjects (db: Db, filters: ProjectFilters) {
       : query.where((eb) => eb.or([eb('p.longitude', '>=', bbox.minLon), eb('p.longitude', '<=', bbox.maxLon)]))
   }
   if (filters.search !== undefined) {
-    if (db.getExecutor().adapter instanceof SqliteAdapter && [...filters.search].length >= 3) {
+    if (databaseKind(db) === 'sqlite' && [...filters.search].length >= 3) {
       // The trigram index (migration 0003) answers substrings of 3+ characters; as an FTS phrase
       // every character is literal. PostgreSQL's trigram index serves the LIKE below as it is.
       const phrase = `"${filters.search.replace(/"/g, '""')}"`
-      query = query.where('p.id', 'in', sql<number>`(select rowid from projects_search where projects_search match ${phrase})`)
+      query = query.where('p.id', 'in',
+        sql<number>`(select rowid from projects_search where projects_search match ${phrase})`)
     } else {
       const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
       query = query.where(sql<SqlBool>`p.search_text like ${pattern} escape '\\'`)
@@ -247,17 +250,20 @@ export async function setStoredJson (db: Db, items: readonly StoredJson[]): Prom
 }
 
 /** Ids after `after`, in order, `batch` at a time; `missingJsonOnly` for an upgraded database. */
-export async function projectIdsAfter (db: Db, after: number, batch: number, missingJsonOnly = false): Promise<number[]> {
+export async function projectIdsAfter (db: Db, after: number, batch: number,
+  missingJsonOnly = false): Promise<number[]> {
   let query = db.selectFrom('projects').select('id').where('id', '>', after)
   if (missingJsonOnly) query = query.where('item_json', 'is', null)
   return (await query.orderBy('id').limit(batch).execute()).map((r) => r.id)
 }
 
 /** The stored verbose names of these name_ids, to tell which an import renames. */
-export async function vocabularyNames (db: Db, table: VocabularyName, nameIds: readonly string[]): Promise<Map<string, string>> {
+export async function vocabularyNames (db: Db, table: VocabularyName, nameIds: readonly string[]): Promise<Map<string,
+  string>> {
   const names = new Map<string, string>()
   for (let i = 0; i < nameIds.length; i += CHUNK) {
-    const rows = await db.selectFrom(table).select(['name_id', 'verbose_name']).where('name_id', 'in', nameIds.slice(i, i + CHUNK)).execute()
+    const rows = await db.selectFrom(table).select(['name_id', 'verbose_name']).where('name_id', 'in',
+      nameIds.slice(i, i + CHUNK)).execute()
     for (const row of rows) names.set(row.name_id, row.verbose_name)
   }
   return names
@@ -359,7 +365,8 @@ export async function sdgColours (db: Db): Promise<Array<{ number: number, verbo
 
 // --- writes (import) ----------------------------------------------------------------------
 
-export async function upsertVocabulary (db: Db, table: VocabularyName, entries: readonly VocabularyTable[]): Promise<void> {
+export async function upsertVocabulary (db: Db, table: VocabularyName,
+  entries: readonly VocabularyTable[]): Promise<void> {
   for (let i = 0; i < entries.length; i += CHUNK) {
     await db.insertInto(table).values(entries.slice(i, i + CHUNK))
       .onConflict((oc) => oc.column('name_id').doUpdateSet((eb) => ({ verbose_name: eb.ref('excluded.verbose_name') })))
@@ -393,7 +400,11 @@ export async function countriesByKeys (db: Db, keys: readonly string[]): Promise
 }
 
 /** Projects holding one of these (registry, external_id) pairs, to find clashes with other ids. */
-export async function projectsByExternalId (db: Db, externalIds: readonly string[]): Promise<Array<{ id: number, registry: string, external_id: string }>> {
+export async function projectsByExternalId (db: Db, externalIds: readonly string[]): Promise<Array<{
+  id: number,
+  registry: string,
+  external_id: string
+}>> {
   const found: Array<{ id: number, registry: string, external_id: string }> = []
   for (let i = 0; i < externalIds.length; i += CHUNK) {
     found.push(...await db.selectFrom('projects').select(['id', 'registry', 'external_id'])
@@ -445,11 +456,18 @@ const CHILD_TABLES = ['project_certifications', 'project_sdgs', 'project_images'
 export interface ProjectChildren {
   certifications: Array<{ project_id: number, position: number, certification: string }>
   sdgs: Array<{ project_id: number, position: number, sdg: number }>
-  images: Array<{ project_id: number, position: number, title: string, media_key: string | null, external_url: string | null }>
+  images: Array<{
+    project_id: number,
+    position: number,
+    title: string,
+    media_key: string | null,
+    external_url: string | null
+  }>
   vintages: Array<{ project_id: number, vintage: number, issued: number | null, retired: number | null }>
 }
 
-export async function upsertProjects (db: Db, rows: readonly NewProjectRow[], children: ProjectChildren): Promise<void> {
+export async function upsertProjects (db: Db, rows: readonly NewProjectRow[],
+  children: ProjectChildren): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK)
     await db.insertInto('projects').values(chunk)

@@ -145,7 +145,10 @@ async function cachedCount (
 }
 
 /** A page as unsigned JSON parts: the total and each item's stored JSON (media placeholders unsigned). */
-export async function listProjectPage (db: Db, query: ProjectListQuery, version: string): Promise<{ count: number, items: string[] }> {
+export async function listProjectPage (db: Db, query: ProjectListQuery, version: string): Promise<{
+  count: number,
+  items: string[]
+}> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   const [count, rows] = await Promise.all([

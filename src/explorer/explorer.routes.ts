@@ -4,13 +4,13 @@ import type { FastifyPluginAsync } from 'fastify'
 
 /** The explorer's own files: plain HTML, CSS and JavaScript modules, served as they are (no build step). */
 export const EXPLORER_DIR = path.join(import.meta.dirname, 'public')
-export const EXPLORER_ASSETS_PREFIX = '/explorer/'
+const EXPLORER_ASSETS_PREFIX = '/explorer/'
 
 /**
  * The explorer runs only its own scripts and styles and talks only to this service; images are
  * this service's media links (or data: URLs). External project images are shown as links instead.
  */
-export const EXPLORER_CSP = [
+const EXPLORER_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -27,7 +27,7 @@ function clientWentAway (error: Error & { code?: unknown }): boolean {
   return typeof error.code === 'string' && CLIENT_GONE.has(error.code)
 }
 
-export function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const body: Problem = {
     type: 'about:blank',
     title: STATUS_CODES[error.status] ?? 'Error',
@@ -61,13 +61,16 @@ function fromValidation (errors: AjvError[], context: string | undefined): AppEr
       return AppError.invalidParameter(parameter, `${parameter} must be one of: ${allowed.join(', ')}.`, allowed)
     }
     case 'type':
-      return AppError.invalidParameter(parameter, `${parameter} must be ${p['type'] === 'integer' ? 'an integer' : `a single ${String(p['type'])}`}.`)
+      return AppError.invalidParameter(parameter,
+        `${parameter} must be ${p['type'] === 'integer' ? 'an integer' : `a single ${String(p['type'])}`}.`)
     case 'minimum':
     case 'exclusiveMinimum':
-      return AppError.invalidParameter(parameter, `${parameter} must be ${first.keyword === 'minimum' ? 'at least' : 'greater than'} ${String(p['limit'])}.`)
+      return AppError.invalidParameter(parameter,
+        `${parameter} must be ${first.keyword === 'minimum' ? 'at least' : 'greater than'} ${String(p['limit'])}.`)
     case 'maximum':
     case 'exclusiveMaximum':
-      return AppError.invalidParameter(parameter, `${parameter} must be ${first.keyword === 'maximum' ? 'at most' : 'less than'} ${String(p['limit'])}.`)
+      return AppError.invalidParameter(parameter,
+        `${parameter} must be ${first.keyword === 'maximum' ? 'at most' : 'less than'} ${String(p['limit'])}.`)
     case 'maxLength':
       return AppError.invalidParameter(parameter, `${parameter} must be at most ${String(p['limit'])} characters long.`)
     case 'minLength':
@@ -116,7 +119,9 @@ export function installErrorHandling (app: FastifyInstance): void {
     if (error instanceof AppError) return sendProblem(request, reply, error)
     // The calculator's domain error: every kind of bad input is a 400 naming the parameter.
     if (error instanceof CalculatorInputError) {
-      return sendProblem(request, reply, new AppError(400, error.kind, error.message, { parameter: error.parameter, allowedValues: error.allowedValues }))
+      return sendProblem(request, reply,
+        new AppError(400, error.kind, error.message,
+          { parameter: error.parameter, allowedValues: error.allowedValues }))
     }
     if (error.validation !== undefined) {
       return sendProblem(request, reply, fromValidation(error.validation as AjvError[], error.validationContext))

@@ -13,7 +13,8 @@ export const ProblemSchema = Type.Object(
     code: Type.String({ description: 'Stable machine-readable error code, e.g. invalid_parameter.' }),
     detail: Type.String({ description: 'A human-readable explanation.' }),
     parameter: Type.Optional(Type.String({ description: 'The query or path parameter at fault.' })),
-    allowed_values: Type.Optional(Type.Array(Type.String(), { description: 'Valid values, for an unknown enumerated value.' })),
+    allowed_values: Type.Optional(Type.Array(Type.String(),
+      { description: 'Valid values, for an unknown enumerated value.' })),
     request_id: Type.Optional(Type.String())
   },
   { $id: 'Problem', title: 'Problem', additionalProperties: false }
@@ -39,7 +40,7 @@ export type ErrorCode =
   | 'internal_error'
   | 'service_unavailable'
 
-export interface AppErrorExtras {
+interface AppErrorExtras {
   parameter?: string
   allowedValues?: readonly string[]
   headers?: Record<string, string>

@@ -16,7 +16,10 @@ const CHECK_TIMEOUT_MS = 2000
 async function withTimeout (work: Promise<unknown>): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   try {
-    await Promise.race([work, new Promise((_resolve, reject) => { timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS) })])
+    const timeout = new Promise((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS)
+    })
+    await Promise.race([work, timeout])
   } finally {
     clearTimeout(timer)
   }
@@ -26,9 +29,14 @@ async function withTimeout (work: Promise<unknown>): Promise<void> {
  * /health/live: the process answers. /health/ready: every required dependency answers (else 503);
  * an optional one that does not (Redis under RATE_LIMIT_ON_REDIS_ERROR=local) makes it "degraded".
  */
-export const healthRoutes: FastifyPluginAsyncTypebox<{ dependencies: Dependency[] }> = async (app, { dependencies }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ dependencies: Dependency[] }> = async (app,
+  { dependencies }) => {
   app.get('/health/live', {
-    schema: { tags: ['operations'], summary: 'Liveness: the process answers', response: { 200: Type.Object({ status: Type.Literal('ok') }) } }
+    schema: {
+      tags: ['operations'],
+      summary: 'Liveness: the process answers',
+      response: { 200: Type.Object({ status: Type.Literal('ok') }) }
+    }
   }, async () => ({ status: 'ok' as const }))
 
   app.get('/health/ready', {

@@ -5,7 +5,7 @@ const SECRET_NAMES = new Set(['api_key', 'apikey', 'api-key', 'key', 'token', 'a
   'id_token', 'auth', 'authorization', 'password', 'passwd', 'secret', 'client_secret', 'signature', 'sig'])
 // An API key (tonne_<id>_<secret>), also a truncated or mistyped one, wherever it stands.
 const KEY_SHAPED = /tonne_[A-Za-z0-9]+_[A-Za-z0-9_-]{4,}/i
-export const REDACTED = '[redacted]'
+const REDACTED = '[redacted]'
 
 function decoded (text: string): string {
   try {
@@ -19,7 +19,7 @@ function decoded (text: string): string {
  * A request URL fit for the logs: the values of secret-named query parameters and any key-shaped
  * path segment or value are replaced by `[redacted]`; everything else is kept as sent.
  */
-export function redactUrl (url: string): string {
+function redactUrl (url: string): string {
   const queryAt = url.indexOf('?')
   const path = queryAt === -1 ? url : url.slice(0, queryAt)
   const redactedPath = path.split('/')

@@ -2,7 +2,10 @@
  * DRF limit/offset links: absolute URLs that keep every other query parameter and set limit
  * and offset. `previous` drops offset when it would be 0; `next` is null past the last item.
  */
-export function pageLinks (requestUrl: URL, limit: number, offset: number, count: number): { next: string | null, previous: string | null } {
+export function pageLinks (requestUrl: URL, limit: number, offset: number, count: number): {
+  next: string | null,
+  previous: string | null
+} {
   const link = (newOffset: number | null): string => {
     const url = new URL(requestUrl)
     url.searchParams.set('limit', String(limit))

@@ -7,16 +7,16 @@ import type { RedisErrorPolicy } from '../config.ts'
 import { AppError } from './errors.ts'
 
 /** Every limit of the service counts in fixed windows of one minute. */
-export const WINDOW_MS = 60_000
+const WINDOW_MS = 60_000
 /** Keys a process remembers counts for (least recently used go first). */
 const LOCAL_KEYS = 10_000
 const PROBE_INTERVAL_MS = 1000
 
-export interface CounterState { current: number, ttl: number }
+interface CounterState { current: number, ttl: number }
 type Callback = (error: Error | null, state: CounterState | null) => void
 
 /** A fixed-window counter store, in the shape @fastify/rate-limit calls. */
-export interface CounterStore {
+interface CounterStore {
   incr (key: string, callback: Callback, timeWindow: number, max: number): void
   read (key: string, callback: Callback, timeWindow: number, max: number): void
   child (): CounterStore
@@ -94,7 +94,7 @@ export class RateLimitCounters {
   }
 }
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Counter name, so that areas never share counters. */
   name: string
   /** Requests allowed per minute for this request's key. */

@@ -66,13 +66,18 @@ export function cacheAnswersByUrl (app: FastifyInstance, maxBytes: number): void
   // A route-level hook, appended after the rate limiter's own (also route-level), so a cached
   // answer still counts against the limit.
   app.addHook('onRoute', (route) => {
-    const existing = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]
+    const existing = route.preHandler === undefined
+      ? []
+      : Array.isArray(route.preHandler)
+        ? route.preHandler
+        : [route.preHandler]
     route.preHandler = [...existing, lookup]
   })
   app.addHook('onSend', async (request, reply, payload) => {
     // Compressed answers are streams; only plain bodies are kept, and compressed again on reuse.
     if (reply.statusCode === 200 && typeof payload === 'string') {
-      cache.set(request.url, { body: payload, type: String(reply.getHeader('content-type')), bytes: payload.length * 2 })
+      cache.set(request.url,
+        { body: payload, type: String(reply.getHeader('content-type')), bytes: payload.length * 2 })
     }
     return payload
   })

@@ -16,7 +16,7 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
 // Keys are relative paths of lower-case letters, digits and dashes: never "..", never absolute.
 const KEY_PATTERN = /^[a-z0-9-]+(\/[a-z0-9-]+)*\.[a-z0-9]+$/
 
-export function isMediaKey (key: string): boolean {
+function isMediaKey (key: string): boolean {
   return key.length <= 200 && KEY_PATTERN.test(key) && MEDIA_TYPES[path.extname(key)] !== undefined
 }
 

@@ -10,7 +10,7 @@ import { MEDIA_PATH, type MediaSigner } from './signing.ts'
  * Media answers run nothing, whatever a file holds (an SVG stored before import sanitised them, say):
  * no script, no subresource, a sandbox with an opaque origin. Inline styles only, which SVGs use.
  */
-export const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
 /**
  * GET /media/KEY?expires=…&signature=…: a tampered, expired or over-long link is 403, an unknown key

@@ -1,8 +1,3 @@
-import { sdgColours } from '../catalogue/projects.repository.ts'
-import { sdgIconKey } from '../catalogue/project.mapper.ts'
-import type { Db } from '../store/database.ts'
-import type { MediaStore } from './media-store.ts'
-
 /**
  * Draws an SDG icon: the goal's number and short name on the goal's colour. Numbers, names and
  * colours are facts; the UN's own artwork is not ours to copy, so these are our own drawings.
@@ -35,11 +30,4 @@ function wrap (text: string, width: number): string[] {
 
 function escapeXml (text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
-
-/** Draws the 17 goal icons into the media store (idempotent: same content, same file). */
-export async function writeSdgIcons (db: Db, media: MediaStore): Promise<void> {
-  for (const goal of await sdgColours(db)) {
-    media.put(sdgIconKey(goal.number), drawSdgIcon(goal.number, goal.verbose_name, goal.colour))
-  }
 }

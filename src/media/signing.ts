@@ -4,6 +4,11 @@ import path from 'node:path'
 
 export const MEDIA_PATH = '/media'
 
+/** Turns a media-store key into an absolute, signed, expiring link at response time; links are never stored. */
+export interface MediaLinker {
+  media(key: string): string
+}
+
 /**
  * Signed, expiring media links: /media/KEY?expires=UNIX_TIME&signature=HMAC-SHA256(KEY \n expires).
  * Instances that share the secret verify each other's links.
@@ -39,6 +44,21 @@ export class MediaSigner {
     const expiresMs = Number(expires) * 1000
     if (expiresMs <= nowMs) return 'expired'
     return expiresMs > nowMs + this.ttlSeconds * 1000 ? 'invalid' : 'valid'
+  }
+}
+
+/**
+ * Links for one response: `base` (scheme and host) + a signed path expiring relative to `nowMs`.
+ * One response links the same SDG icon many times, with the same expiry: each key is signed once.
+ */
+export function signedLinks (signer: MediaSigner, base: string, nowMs: number): MediaLinker {
+  const signed = new Map<string, string>()
+  return {
+    media: (key) => {
+      let link = signed.get(key)
+      if (link === undefined) signed.set(key, link = `${base}${signer.sign(key, nowMs)}`)
+      return link
+    }
   }
 }
 

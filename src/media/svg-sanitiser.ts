@@ -68,7 +68,7 @@ const CSS_FUNCTIONS = new Set(['url', 'rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab'
   'not', 'is', 'where', 'nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type'])
 
 /** CSS that can only point inside the file: no escapes (they can spell anything), no at-rules, known functions only. */
-export function isSafeCss (css: string): boolean {
+function isSafeCss (css: string): boolean {
   if (/[\\@<]/.test(css) || /javascript:|expression|behavior|binding/i.test(css)) return false
   for (const match of css.matchAll(/([A-Za-z-]*)\s*\(/g)) {
     const name = match[1]!.toLowerCase()

@@ -19,14 +19,16 @@ export function parseCsv (text: string, fileLabel: string): CsvTable {
   }
   const seen = new Set<string>()
   for (const name of header) {
-    if (name === '' || seen.has(name)) throw new Error(`${fileLabel}: header has an empty or repeated column name "${name}"`)
+    if (name === '' ||
+      seen.has(name)) throw new Error(`${fileLabel}: header has an empty or repeated column name "${name}"`)
     seen.add(name)
   }
   const rows: Array<Record<string, string>> = []
   for (let index = 1; index < records.length; index++) {
     const fields = records[index] ?? []
     if (fields.length !== header.length) {
-      throw new Error(`${fileLabel}: record ${index + 1} has ${fields.length} fields, expected ${header.length} (${header.join(',')})`)
+      throw new Error(`${fileLabel}: record ${index +
+        1} has ${fields.length} fields, expected ${header.length} (${header.join(',')})`)
     }
     const row: Record<string, string> = {}
     header.forEach((name, column) => { row[name] = fields[column] ?? '' })

@@ -6,6 +6,11 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+// What pg and ioredis say when the line is gone (they give no code for these).
+const CONNECTION_LOST = new RegExp(['Connection terminated', 'timeout exceeded when trying to connect',
+  'Connection is closed', 'Command timed out', 'Stream isn\'t writeable', 'connect ECONNREFUSED',
+  'Client has encountered a connection error', 'Query read timeout'].join('|'), 'i')
+
 /**
  * Whether an error means a backing service (database, Redis) could not be reached at all: refused,
  * dropped, or no answer in time. The database circuit opens on these.
@@ -15,12 +20,13 @@ export function isUnreachable (error: unknown): boolean {
     const { code, message, name } = e as Error & { code?: unknown }
     if (name === 'DatabaseUnavailableError') return true
     if (typeof code === 'string') {
-      if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true
+      if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND',
+        'EAI_AGAIN'].includes(code)) return true
       // PostgreSQL: class 08 connection exceptions, 57P01-57P03 shutdown and cannot-connect-now.
       if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true
     }
     if (name === 'MaxRetriesPerRequestError') return true
-    if (/Connection terminated|timeout exceeded when trying to connect|Connection is closed|Command timed out|Stream isn't writeable|connect ECONNREFUSED|Client has encountered a connection error|Query read timeout/i.test(message)) return true
+    if (CONNECTION_LOST.test(message)) return true
   }
   return false
 }

@@ -11,7 +11,6 @@ export interface PoolStats { total: number, idle: number, waiting: number, max: 
 
 export interface Store {
   readonly db: Db
-  readonly dialect: 'sqlite' | 'postgres'
   /** Where the data lives, for logs: a file path or host/database, never a password. */
   readonly location: string
   /** Answers whether the database takes a query now (readiness). */
@@ -21,26 +20,28 @@ export interface Store {
   close(): Promise<void>
 }
 
-export const SQLITE_FILE_NAME = 'tonne.sqlite'
-export const POOL_MAX = 10
+const SQLITE_FILE_NAME = 'tonne.sqlite'
+/** PostgreSQL connections of one process when DATABASE_POOL_SIZE does not say (scripts that open a store). */
+const DEFAULT_POOL_SIZE = 10
 /**
  * Statement timeout of batch work (tonne import, export, migrate, and the preparation before
  * serving): a catalogue of a million projects takes minutes, not the seconds a request may.
  */
 export const BATCH_STATEMENT_TIMEOUT_MS = 30 * 60_000
 
-export interface StoreOptions {
+interface StoreOptions {
   /** PostgreSQL statement timeout; requests use DATABASE_STATEMENT_TIMEOUT (config), batch work more. */
   statementTimeoutMs?: number
 }
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export async function openStore (
-  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseStatementTimeoutMs'>>,
+  config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config,
+    'databaseStatementTimeoutMs' | 'databasePoolSize'>>,
   options: StoreOptions = {}
 ): Promise<Store> {
   if (config.databaseUrl === undefined) return openSqliteStore(config.dataDir)
-  return openPostgres(config.databaseUrl,
+  return openPostgres(config.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZE,
     options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
 }
 
@@ -52,7 +53,6 @@ function openSqliteStore (dataDir: string): Store {
   let closed = false
   return {
     db,
-    dialect: 'sqlite',
     location: file,
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: closed ? 0 : 1, idle: closed ? 0 : 1, waiting: 0, max: 1 }),
@@ -75,11 +75,11 @@ class ResilientClient extends pg.Client {
   }
 }
 
-function openPostgres (url: string, statementTimeoutMs: number): Store {
+function openPostgres (url: string, poolSize: number, statementTimeoutMs: number): Store {
   const pool = new pg.Pool({
     Client: ResilientClient,
     connectionString: url,
-    max: POOL_MAX,
+    max: poolSize,
     // Fail fast when the server is away, so a request gets a 503 instead of hanging.
     connectionTimeoutMillis: 3000,
     // The server cancels a statement after this; a query with no answer at all (the server or the line
@@ -103,10 +103,9 @@ function openPostgres (url: string, statementTimeoutMs: number): Store {
   const parsed = new URL(url)
   return {
     db,
-    dialect: 'postgres',
     location: `postgres://${parsed.host}${parsed.pathname}`,
     ping: async () => { await sql`select 1`.execute(db) },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close: async () => { await db.destroy() }
   }
 }

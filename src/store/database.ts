@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Insertable } from 'kysely'
+import { SqliteAdapter, type Kysely, type Selectable, type Insertable } from 'kysely'
 
 /** A row of a vocabulary table: registries, standards, credit types, ratings, certifications. */
 export interface VocabularyTable {
@@ -149,3 +149,11 @@ export type NewProjectRow = Insertable<ProjectTable>
 /** The vocabulary tables that share the `{name_id, verbose_name}` shape. */
 export const VOCABULARY_TABLES = ['registries', 'standards', 'credit_types', 'ratings', 'certifications'] as const
 export type VocabularyName = typeof VOCABULARY_TABLES[number]
+
+/**
+ * Which database `db` runs on; the one place that asks (the search and the import lock differ by
+ * kind). Released migrations keep their own check, as they were written.
+ */
+export function databaseKind (db: Db): 'sqlite' | 'postgres' {
+  return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres'
+}

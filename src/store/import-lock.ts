@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { sql, SqliteAdapter } from 'kysely'
-import type { Db } from './database.ts'
+import { sql } from 'kysely'
+import { databaseKind, type Db } from './database.ts'
 import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-dialect.ts'
 
 /** Another import held the lock for longer than the caller was willing to wait. */
@@ -46,7 +46,7 @@ export async function withImportLock<T> (
     if (pause) await sleep(POLL_MS)
   }
 
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
+  if (databaseKind(db) === 'postgres') {
     return await db.transaction().execute(async (trx) => {
       for (;;) {
         const { rows } = await sql<{ locked: boolean }>`

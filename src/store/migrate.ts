@@ -15,7 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 
-export interface MigrationReport {
+interface MigrationReport {
   applied: string[]
 }
 

@@ -105,7 +105,8 @@ forEachDatabase((database) => {
     test('bad arguments are refused with exit code 2', async (t) => {
       const env = { DATA_DIR: tempDir(t), ...await databaseEnv(t, database) }
       assert.equal((await tonne(['keys', 'create'], env)).code, 2)
-      assert.match((await tonne(['keys', 'create', '--name', 'x', '--scopes', 'catalogue:write'], env)).stderr, /unknown scope/)
+      assert.match((await tonne(['keys', 'create', '--name', 'x', '--scopes', 'catalogue:write'], env)).stderr,
+        /unknown scope/)
       assert.equal((await tonne(['keys', 'create', '--name', 'x', '--rate-limit', 'fast'], env)).code, 2)
       assert.equal((await tonne(['keys', 'rotate'], env)).code, 2)
     })

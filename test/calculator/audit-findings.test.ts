@@ -28,16 +28,19 @@ async function calculator (t: TestContext): Promise<(path: string) => Promise<Bo
 const close = (a: number, b: number, tolerance = 0.01): boolean => Math.abs(a - b) <= tolerance + 1e-9
 
 describe('finding 1: home-energy defaults come from the country\'s own data', () => {
-  test('India, 80 m2, one person: below India\'s whole per-person CO2 (1.739 t), not 3,163.6 kg of UK gas heating', async (t) => {
-    const get = await calculator(t)
-    const india = await get('/energy?country_code=IND&home_size=80&household_size=1')
-    assert.ok(india.co2e.kg < 1739, `${india.co2e.kg} kg`)
-  })
+  test('India, 80 m2, one person: below India\'s whole per-person CO2 (1.739 t), not 3,163.6 kg of UK gas heating',
+    async (t) => {
+      const get = await calculator(t)
+      const india = await get('/energy?country_code=IND&home_size=80&household_size=1')
+      assert.ok(india.co2e.kg < 1739, `${india.co2e.kg} kg`)
+    })
 
-  test('tropical heating is near zero: Brazil\'s default heating for 80 m2 is a small fraction of Germany\'s and Canada\'s', async (t) => {
+  test('tropical heating is near zero: Brazil\'s default heating for 80 m2 is a small fraction of Germany\'s and ' +
+    'Canada\'s', async (t) => {
     const get = await calculator(t)
     const heating = async (code: string): Promise<number> =>
-      (await get(`/energy?country_code=${code}&home_size=80`)).breakdown.find((entry: Body) => entry.category === 'heating').kg_co2e
+      (await get(`/energy?country_code=${code}&home_size=80`)).breakdown.find((entry: Body) =>
+        entry.category === 'heating').kg_co2e
     const [brazil, germany, canada] = [await heating('BRA'), await heating('DEU'), await heating('CAN')]
     assert.ok(brazil < 0.1 * germany && brazil < 0.1 * canada, `BRA ${brazil}, DEU ${germany}, CAN ${canada}`)
   })
@@ -50,18 +53,21 @@ describe('finding 1: home-energy defaults come from the country\'s own data', ()
     assert.match(used.get('household_size')?.basis, /household size/i)
     assert.match(used.get('electricity_kwh')?.basis, /electricity demand/)
     assert.match(used.get('heating_kwh')?.basis, /buildings CO2/)
-    assert.ok(body.assumptions.some((line: string) => /upper bound/.test(line)), 'buildings CO2 includes commercial buildings: an upper bound')
+    assert.ok(body.assumptions.some((line: string) => /upper bound/.test(line)),
+      'buildings CO2 includes commercial buildings: an upper bound')
   })
 })
 
 describe('finding 2: one boundary for every category', () => {
-  test('life cycle by default, with the combustion figure beside it: gas +16.5 %, oil +20.9 %, petrol car +28 %, long-haul economy +35.5 %', async (t) => {
+  test('life cycle by default, with the combustion figure beside it: gas +16.5 %, oil +20.9 %, petrol car +28 %, ' +
+    'long-haul economy +35.5 %', async (t) => {
     const get = await calculator(t)
     const ratio = (body: Body): number => body.co2e_life_cycle.kg / body.co2e_combustion.kg
     const gas = await get('/energy?country_code=GBR&electricity_kwh=0&heating_kwh=10000&household_size=1')
     assert.equal(gas.boundary, 'life_cycle')
     assert.ok(close(ratio(gas), (0.18296 + 0.03021) / 0.18296, 1e-4), 'DESNZ 1_100_1004_6_1 + 11_100_1004_6_1')
-    const oil = await get('/energy?country_code=GBR&electricity_kwh=0&heating_kwh=10000&household_size=1&heating_type=heating_oil')
+    const oil = await get(
+      '/energy?country_code=GBR&electricity_kwh=0&heating_kwh=10000&household_size=1&heating_type=heating_oil')
     assert.ok(close(ratio(oil), (0.24677 + 0.05153) / 0.24677, 1e-4), 'DESNZ 1_101_1010_6_1 + 11_101_1010_6_1')
     const petrol = await get('/car?country_code=GBR&distance=10000&fuel_type=petrol')
     assert.ok(close(ratio(petrol), (0.16272 + 0.04599) / 0.16272, 1e-4), 'DESNZ 25_301_3070_4_1 + 26_904_3070_4_1')
@@ -71,7 +77,8 @@ describe('finding 2: one boundary for every category', () => {
 
   test('boundary=combustion is accepted everywhere and applied the same way', async (t) => {
     const get = await calculator(t)
-    for (const url of ['/flight?country_code=DEU&frequency=rare', '/diet?country_code=DEU&diet_form=vegan', '/car?country_code=DEU&distance=100',
+    for (const url of ['/flight?country_code=DEU&frequency=rare', '/diet?country_code=DEU&diet_form=vegan',
+      '/car?country_code=DEU&distance=100',
       '/clothes?country_code=DEU&amount=average', '/energy?country_code=DEU', '/footprint?country_code=DEU']) {
       const body = await get(`${url}&boundary=combustion`)
       assert.equal(body.boundary, 'combustion', url)
@@ -82,11 +89,13 @@ describe('finding 2: one boundary for every category', () => {
 })
 
 describe('finding 3: cabins are in order in every band', () => {
-  test('1,000 km: economy <= premium economy <= business <= first (premium economy was 201.21 kg, above business 188.63 kg)', async (t) => {
+  test('1,000 km: economy <= premium economy <= business <= first (premium economy was 201.21 kg, above business ' +
+    '188.63 kg)', async (t) => {
     const get = await calculator(t)
     for (const km of [300, 500, 1000, 3000, 3700, 6000]) {
       const kg = []
-      for (const cabin of ['economy', 'premium_economy', 'business', 'first']) kg.push((await get(`/flight?country_code=DEU&distance=${km}&cabin_class=${cabin}`)).co2e.kg)
+      for (const cabin of ['economy', 'premium_economy', 'business',
+        'first']) kg.push((await get(`/flight?country_code=DEU&distance=${km}&cabin_class=${cabin}`)).co2e.kg)
       assert.deepEqual(kg, [...kg].sort((a, b) => a - b), `${km} km: ${kg.join(', ')}`)
     }
   })
@@ -105,45 +114,56 @@ describe('finding 4: no cliff at 3,700 km, and the bands are labelled as Tonne\'
   test('the 3,700 km rule is an assumption in every answer that depends on it, citing DESNZ 8.9', async (t) => {
     const get = await calculator(t)
     const body = await get('/flight?country_code=DEU&distance=5000')
-    assert.ok(body.assumptions.some((line: string) => /^Assumption \(tonne:flight\.band\.short_haul_up_to_km = 3700 km\)/.test(line) && /8\.9/.test(line)), body.assumptions.join('\n'))
+    assert.ok(body.assumptions.some((line: string) =>
+      /^Assumption \(tonne:flight\.band\.short_haul_up_to_km = 3700 km\)/.test(line) && /8\.9/.test(line)),
+    body.assumptions.join('\n'))
   })
 })
 
 describe('finding 5: green electricity is never zero, and both Scope 2 methods are given', () => {
-  test('a green tariff: market-based from the IPCC life-cycle intensity of wind, location-based from the grid, both in the answer', async (t) => {
+  test('a green tariff: market-based from the IPCC life-cycle intensity of wind, location-based from the grid, both ' +
+    'in the answer', async (t) => {
     const get = await calculator(t)
-    const body = await get('/energy?country_code=DEU&electricity_kwh=2400&heating_type=heat_pump&heating_kwh=3000&energy_type=green&household_size=1')
+    const body = await get(
+      '/energy?country_code=DEU&electricity_kwh=2400&heating_type=heat_pump&heating_kwh=3000&energy_type=green&' +
+        'household_size=1')
     assert.equal(body.electricity.method, 'location_based')
     assert.ok(body.electricity.market_based.kg > 0, 'never zero')
     assert.ok(body.electricity.market_based.kg < body.electricity.location_based.kg)
     assert.equal(body.co2e.kg, body.electricity.location_based.kg)
-    const market = await get('/energy?country_code=DEU&electricity_kwh=2400&heating_type=heat_pump&heating_kwh=3000&energy_type=green&household_size=1&electricity_method=market_based')
+    const market = await get(
+      '/energy?country_code=DEU&electricity_kwh=2400&heating_type=heat_pump&heating_kwh=3000&energy_type=green&' +
+        'household_size=1&electricity_method=market_based')
     assert.equal(market.co2e.kg, body.electricity.market_based.kg)
     for (const entry of market.breakdown) assert.ok(entry.kg_co2e > 0, `${entry.label} is not zero`)
   })
 })
 
 describe('finding 6: rail by country where data allow, else the UK figure labelled', () => {
-  test('light rail follows the grid (France vs Poland); national rail and buses say they are the UK figure', async (t) => {
-    const get = await calculator(t)
-    const france = await get('/car?country_code=FRA&distance=1000&mode=rail&rail_type=light_rail')
-    const poland = await get('/car?country_code=POL&distance=1000&mode=rail&rail_type=light_rail')
-    assert.ok(poland.co2e.kg > 5 * france.co2e.kg, `FRA ${france.co2e.kg}, POL ${poland.co2e.kg}`)
-    assert.equal(france.inputs.factor_region, 'FRA')
-    for (const url of ['/car?country_code=FRA&distance=1000&mode=rail', '/car?country_code=FRA&distance=1000&mode=bus']) {
-      const body = await get(url)
-      assert.equal(body.inputs.factor_region, 'GBR', url)
-      assert.ok(body.assumptions.some((line: string) => /UK figure is used for France/.test(line)), url)
-    }
-  })
+  test('light rail follows the grid (France vs Poland); national rail and buses say they are the UK figure',
+    async (t) => {
+      const get = await calculator(t)
+      const france = await get('/car?country_code=FRA&distance=1000&mode=rail&rail_type=light_rail')
+      const poland = await get('/car?country_code=POL&distance=1000&mode=rail&rail_type=light_rail')
+      assert.ok(poland.co2e.kg > 5 * france.co2e.kg, `FRA ${france.co2e.kg}, POL ${poland.co2e.kg}`)
+      assert.equal(france.inputs.factor_region, 'FRA')
+      for (const url of ['/car?country_code=FRA&distance=1000&mode=rail',
+        '/car?country_code=FRA&distance=1000&mode=bus']) {
+        const body = await get(url)
+        assert.equal(body.inputs.factor_region, 'GBR', url)
+        assert.ok(body.assumptions.some((line: string) => /UK figure is used for France/.test(line)), url)
+      }
+    })
 })
 
 describe('finding 7: the omnivore default comes from meat eaten, not carcass supply', () => {
-  test('the UK default is within 20 % of the UK average diet of 2.7 t (Berners-Lee et al. 2012, as quoted by the audit)', async (t) => {
+  test('the UK default is within 20 % of the UK average diet of 2.7 t (Berners-Lee et al. 2012, as quoted by the ' +
+    'audit)', async (t) => {
     const get = await calculator(t)
     const uk = await get('/diet?country_code=GBR&diet_form=everything')
     assert.ok(Math.abs(uk.co2e.kg - 2700) <= 0.2 * 2700, `${uk.co2e.kg} kg`)
-    assert.ok(uk.inputs.meat_supply.eaten_g_per_day < uk.inputs.meat_supply.kg_per_year * 1000 / 365, 'eaten is less than supplied')
+    assert.ok(uk.inputs.meat_supply.eaten_g_per_day < uk.inputs.meat_supply.kg_per_year * 1000 / 365,
+      'eaten is less than supplied')
   })
 })
 
@@ -163,27 +183,37 @@ describe('finding 9: coverage', () => {
     const get = await calculator(t)
     const countries = await get('/countries') as unknown as Body[]
     const taiwan = countries.find((country) => country.country_code === 'TWN')
-    assert.deepEqual(taiwan && { region: taiwan.region, sub_region: taiwan.sub_region }, { region: 'Asia', sub_region: 'Eastern Asia' })
+    assert.deepEqual(taiwan && { region: taiwan.region, sub_region: taiwan.sub_region },
+      { region: 'Asia', sub_region: 'Eastern Asia' })
     const energy = await get('/energy?country_code=TWN')
     assert.ok(energy.co2e.kg > 0)
   })
 
-  test('impossible grid figures are replaced by a labelled regional value: CAF (0 g), TKM (1,306 g), UZB (1,121 g)', async (t) => {
-    const get = await calculator(t)
-    for (const code of ['CAF', 'TKM', 'UZB']) {
-      const body = await get(`/energy?country_code=${code}&electricity_kwh=1000&heating_type=none&household_size=1`)
-      const grid = body.country_data.find((datum: Body) => datum.figure === 'grid_intensity')
-      assert.equal(grid.factor_status, 'assumption', code)
-      assert.match(grid.description, /region/, code)
-      assert.ok(grid.value > 0 && grid.value < 1095, `${code}: ${grid.value}`)
-    }
-  })
+  test('impossible grid figures are replaced by a labelled regional value: CAF (0 g), TKM (1,306 g), UZB (1,121 g)',
+    async (t) => {
+      const get = await calculator(t)
+      for (const code of ['CAF', 'TKM', 'UZB']) {
+        const body = await get(`/energy?country_code=${code}&electricity_kwh=1000&heating_type=none&household_size=1`)
+        const grid = body.country_data.find((datum: Body) => datum.figure === 'grid_intensity')
+        assert.equal(grid.factor_status, 'assumption', code)
+        assert.match(grid.description, /region/, code)
+        assert.ok(grid.value > 0 && grid.value < 1095, `${code}: ${grid.value}`)
+      }
+    })
 
   test('every answer names the year of each country figure it used', async (t) => {
     const get = await calculator(t)
     const body = await get('/energy?country_code=DEU')
     const years = Object.fromEntries(body.country_data.map((datum: Body) => [datum.figure, datum.year]))
-    assert.deepEqual(years, { grid_intensity: 2024, td_losses: 2023, household_size: 2011, electricity_demand: 2023, buildings_co2: 2021, consumption_co2: 2021 })
+    assert.deepEqual(years,
+      {
+        grid_intensity: 2024,
+        td_losses: 2023,
+        household_size: 2011,
+        electricity_demand: 2023,
+        buildings_co2: 2021,
+        consumption_co2: 2021
+      })
   })
 })
 

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync,
+  writeFileSync
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, test, type TestContext } from 'node:test'
@@ -15,7 +18,10 @@ const data = loadCalculatorData()
 function dataCopy (t: TestContext): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tonne-calculator-data-'))
   t.after(() => rmSync(dir, { recursive: true, force: true }))
-  for (const folder of ['calculator', 'countries']) cpSync(path.join(REPO_DATA, folder), path.join(dir, folder), { recursive: true })
+  for (const folder of ['calculator', 'countries']) {
+    cpSync(path.join(REPO_DATA, folder), path.join(dir, folder),
+      { recursive: true })
+  }
   return dir
 }
 
@@ -33,20 +39,96 @@ describe('loadCalculatorData: start-up validation', () => {
   })
 
   const failures: Array<{ name: string, file: string, change: (text: string) => string, message: RegExp }> = [
-    { name: 'a non-numeric factor', file: 'calculator/desnz_2025_factors.csv', change: (text) => text.replace('0.11704,', 'n/a,'), message: /desnz_2025_factors\.csv: record \d+: column "value" is not a number \("n\/a"\)/ },
-    { name: 'an impossible household size', file: 'calculator/household_size.csv', change: (text) => text.replace(',DYB,2.14,', ',DYB,0.5,'), message: /household_size\.csv: record \d+: column "avg_household_size_persons" = 0\.5 is outside the plausible range/ },
-    { name: 'disagreeing region evidence', file: 'calculator/taiwan_region_override.csv', change: (text) => text.replace('TWN,Taiwan,Asia,Eastern Asia,142,030,Our World', 'TWN,Taiwan,Asia,South-eastern Asia,142,035,Our World'), message: /taiwan_region_override\.csv: record \d+: the evidence for TWN disagrees/ },
-    { name: 'a blank value', file: 'calculator/electricity_carbon_intensity.csv', change: (text) => text.replace('DEU,Germany,2024,344.1', 'DEU,Germany,2024,'), message: /electricity_carbon_intensity\.csv: record \d+: column "carbon_intensity_elec_gco2_per_kwh" is not a number/ },
-    { name: 'an implausible value', file: 'calculator/co2_per_capita.csv', change: (text) => text.replace('DEU,Germany,2023,7.051', 'DEU,Germany,2023,7051'), message: /co2_per_capita\.csv: record \d+: column "co2_per_capita_t" = 7051 is outside the plausible range/ },
-    { name: 'a short row', file: 'calculator/parameters.csv', change: (text) => text + 'energy.extra,1\n', message: /parameters\.csv: record \d+ has 2 fields, expected 6/ },
-    { name: 'a renamed column', file: 'calculator/diet_factors.csv', change: (text) => text.replace('kg_co2e_per_person_per_day', 'kg_per_day'), message: /diet_factors\.csv: unexpected header/ },
-    { name: 'a required factor removed', file: 'calculator/desnz_2025_factors.csv', change: (text) => text.split('\n').filter((line) => !line.startsWith('rail.national,')).join('\n'), message: /desnz_2025_factors\.csv: required factor "rail\.national" is missing/ },
-    { name: 'a duplicated key', file: 'calculator/parameters.csv', change: (text) => text + text.split('\n')[1] + '\n', message: /parameters\.csv: duplicate key "param:flight\.distance\.short_haul"/ },
-    { name: 'an unknown source', file: 'calculator/parameters.csv', change: (text) => text.replace('energy.heat_pump_cop,2.8,kWh heat per kWh electricity,unverified,energy-systems-catapult-eoh', 'energy.heat_pump_cop,2.8,kWh heat per kWh electricity,unverified,nobody'), message: /parameters\.csv: "param:energy\.heat_pump_cop" cites unknown source "nobody"/ },
-    { name: 'a missing upstream factor', file: 'calculator/desnz_2025_factors.csv', change: (text) => text.split('\n').filter((line) => !line.startsWith('wtt.car.average.petrol,')).join('\n'), message: /desnz_2025_factors\.csv: required factor "wtt\.car\.average\.petrol" is missing/ },
-    { name: 'an unterminated quote', file: 'calculator/sources.csv', change: (text) => text + 'x,"broken\n', message: /sources\.csv: line \d+: unterminated quoted field/ },
-    { name: 'a malformed airport', file: 'calculator/airports.csv', change: (text) => text.replace(/\nFRA,([^\n]*),50\.033333,/, '\nFRA,$1,95,'), message: /airports\.csv: record \d+: column "latitude" = 95 is outside the plausible range/ },
-    { name: 'a missing World row', file: 'calculator/meat_supply_per_capita.csv', change: (text) => text.split('\n').filter((line) => !line.startsWith('OWID_WRL')).join('\n'), message: /meat_supply_per_capita\.csv: the World row \(OWID_WRL\) is missing/ }
+    {
+      name: 'a non-numeric factor',
+      file: 'calculator/desnz_2025_factors.csv',
+      change: (text) => text.replace('0.11704,', 'n/a,'),
+      message: /desnz_2025_factors\.csv: record \d+: column "value" is not a number \("n\/a"\)/
+    },
+    {
+      name: 'an impossible household size',
+      file: 'calculator/household_size.csv',
+      change: (text) => text.replace(',DYB,2.14,', ',DYB,0.5,'),
+      message: new RegExp('household_size\\.csv: record \\d+: column "avg_household_size_persons" = 0\\.5 ' +
+        'is outside the plausible range')
+    },
+    {
+      name: 'disagreeing region evidence',
+      file: 'calculator/taiwan_region_override.csv',
+      change: (text) =>
+        text.replace('TWN,Taiwan,Asia,Eastern Asia,142,030,Our World',
+          'TWN,Taiwan,Asia,South-eastern Asia,142,035,Our World'),
+      message: /taiwan_region_override\.csv: record \d+: the evidence for TWN disagrees/
+    },
+    {
+      name: 'a blank value',
+      file: 'calculator/electricity_carbon_intensity.csv',
+      change: (text) => text.replace('DEU,Germany,2024,344.1', 'DEU,Germany,2024,'),
+      message: new RegExp('electricity_carbon_intensity\\.csv: record \\d+: ' +
+        'column "carbon_intensity_elec_gco2_per_kwh" is not a number')
+    },
+    {
+      name: 'an implausible value',
+      file: 'calculator/co2_per_capita.csv',
+      change: (text) => text.replace('DEU,Germany,2023,7.051', 'DEU,Germany,2023,7051'),
+      message: /co2_per_capita\.csv: record \d+: column "co2_per_capita_t" = 7051 is outside the plausible range/
+    },
+    {
+      name: 'a short row',
+      file: 'calculator/parameters.csv',
+      change: (text) => text + 'energy.extra,1\n',
+      message: /parameters\.csv: record \d+ has 2 fields, expected 6/
+    },
+    {
+      name: 'a renamed column',
+      file: 'calculator/diet_factors.csv',
+      change: (text) => text.replace('kg_co2e_per_person_per_day', 'kg_per_day'),
+      message: /diet_factors\.csv: unexpected header/
+    },
+    {
+      name: 'a required factor removed',
+      file: 'calculator/desnz_2025_factors.csv',
+      change: (text) => text.split('\n').filter((line) => !line.startsWith('rail.national,')).join('\n'),
+      message: /desnz_2025_factors\.csv: required factor "rail\.national" is missing/
+    },
+    {
+      name: 'a duplicated key',
+      file: 'calculator/parameters.csv',
+      change: (text) => text + text.split('\n')[1] + '\n',
+      message: /parameters\.csv: duplicate key "param:flight\.distance\.short_haul"/
+    },
+    {
+      name: 'an unknown source',
+      file: 'calculator/parameters.csv',
+      change: (text) =>
+        text.replace('energy.heat_pump_cop,2.8,kWh heat per kWh electricity,unverified,energy-systems-catapult-eoh',
+          'energy.heat_pump_cop,2.8,kWh heat per kWh electricity,unverified,nobody'),
+      message: /parameters\.csv: "param:energy\.heat_pump_cop" cites unknown source "nobody"/
+    },
+    {
+      name: 'a missing upstream factor',
+      file: 'calculator/desnz_2025_factors.csv',
+      change: (text) => text.split('\n').filter((line) => !line.startsWith('wtt.car.average.petrol,')).join('\n'),
+      message: /desnz_2025_factors\.csv: required factor "wtt\.car\.average\.petrol" is missing/
+    },
+    {
+      name: 'an unterminated quote',
+      file: 'calculator/sources.csv',
+      change: (text) => text + 'x,"broken\n',
+      message: /sources\.csv: line \d+: unterminated quoted field/
+    },
+    {
+      name: 'a malformed airport',
+      file: 'calculator/airports.csv',
+      change: (text) => text.replace(/\nFRA,([^\n]*),50\.033333,/, '\nFRA,$1,95,'),
+      message: /airports\.csv: record \d+: column "latitude" = 95 is outside the plausible range/
+    },
+    {
+      name: 'a missing World row',
+      file: 'calculator/meat_supply_per_capita.csv',
+      change: (text) => text.split('\n').filter((line) => !line.startsWith('OWID_WRL')).join('\n'),
+      message: /meat_supply_per_capita\.csv: the World row \(OWID_WRL\) is missing/
+    }
   ]
   for (const failure of failures) {
     test(`refuses to start on ${failure.name}, naming the file`, (t) => {
@@ -59,7 +141,8 @@ describe('loadCalculatorData: start-up validation', () => {
   test('refuses to start on a missing file, naming it', (t) => {
     const dir = dataCopy(t)
     rmSync(path.join(dir, 'calculator', 'diet_factors.csv'))
-    assert.throws(() => loadCalculatorData(dir), /data\/calculator\/diet_factors\.csv: cannot read the calculator data file/)
+    assert.throws(() => loadCalculatorData(dir),
+      /data\/calculator\/diet_factors\.csv: cannot read the calculator data file/)
   })
 
   test('refuses an empty file', (t) => {
@@ -94,7 +177,8 @@ describe('countries', () => {
     const names = countries.map((c) => c.country_name)
     assert.deepEqual(names, [...names].sort(collator.compare))
     const ivory = names.indexOf('Côte d\'Ivoire')
-    assert.ok(ivory > 0 && names[ivory - 1]?.startsWith('Costa Rica') === true, 'Côte d\'Ivoire sorts after Costa Rica, not at the end')
+    assert.ok(ivory > 0 && names[ivory - 1]?.startsWith('Costa Rica') === true,
+      'Côte d\'Ivoire sorts after Costa Rica, not at the end')
     assert.equal(names.at(-1), 'Zimbabwe')
   })
 
@@ -123,7 +207,8 @@ describe('countries', () => {
   test('resolveCountry is case-insensitive and explains unknown and unsupported codes', () => {
     assert.equal(resolveCountry(data, 'deu').code, 'DEU')
     const reject = (code: string, detail: RegExp) => assert.throws(() => resolveCountry(data, code), (error: unknown) =>
-      error instanceof CalculatorInputError && error.kind === 'unknown_country' && error.parameter === 'country_code' && detail.test(error.message))
+      error instanceof CalculatorInputError && error.kind === 'unknown_country' &&
+        error.parameter === 'country_code' && detail.test(error.message))
     reject('XYZ', /Unknown country_code "XYZ"/)
     reject('DE', /not an alpha-2 code/)
     reject('ESH', /not supported: no per-capita CO2 figure/)
@@ -142,11 +227,14 @@ describe('shipped data files', () => {
     assert.ok(desnz.header.includes('provenance'))
   })
 
-  test('values read from secondary sources stay marked unverified; DESNZ values checked against the flat file are published', () => {
-    for (const key of ['diet:scarborough_2023.vegan', 'clothing:levis_501.cradle_to_retail', 'param:energy.residential_share_of_electricity', 'param:energy.green_tariff.wind_onshore']) {
+  test('values read from secondary sources stay marked unverified; DESNZ values checked against the flat file are ' +
+    'published', () => {
+    for (const key of ['diet:scarborough_2023.vegan', 'clothing:levis_501.cradle_to_retail',
+      'param:energy.residential_share_of_electricity', 'param:energy.green_tariff.wind_onshore']) {
       assert.equal(data.factors.get(key)?.status, 'unverified', key)
     }
-    for (const key of ['desnz:flight.long_haul.economy.with_rf', 'desnz:fuel.natural_gas.kwh_gross_cv', 'desnz:ev.bev.average.kwh_per_km', 'param:flight.distance.long_haul']) {
+    for (const key of ['desnz:flight.long_haul.economy.with_rf', 'desnz:fuel.natural_gas.kwh_gross_cv',
+      'desnz:ev.bev.average.kwh_per_km', 'param:flight.distance.long_haul']) {
       assert.equal(data.factors.get(key)?.status, 'published', key)
     }
     assert.equal(data.factors.get('param:flight.band.short_haul_up_to_km')?.status, 'assumption')
@@ -170,7 +258,10 @@ describe('shipped data files', () => {
     assert.ok(files.length > 100, `${files.length} files scanned`)
     for (const file of files) {
       const text = readFileSync(file, 'utf8')
-      for (const fragment of outside) assert.ok(!text.includes(fragment), `${path.relative(root, file)} mentions ${fragment}`)
+      for (const fragment of outside) {
+        assert.ok(!text.includes(fragment),
+        `${path.relative(root, file)} mentions ${fragment}`)
+      }
     }
   })
 })

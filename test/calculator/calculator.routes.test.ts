@@ -46,13 +46,15 @@ function assertCalculation (body: Record<string, any>, countryCode: string): voi
   const sourceIds = new Set(body.sources.map((s: { id: string }) => s.id))
   let sum = 0
   for (const entry of body.breakdown) {
-    for (const key of ['category', 'label', 'quantity_unit', 'factor_unit', 'factor_id', 'source']) assert.equal(typeof entry[key], 'string', key)
+    for (const key of ['category', 'label', 'quantity_unit', 'factor_unit', 'factor_id',
+      'source']) assert.equal(typeof entry[key], 'string', key)
     for (const key of ['kg_co2e', 'quantity', 'factor']) assert.equal(typeof entry[key], 'number', key)
     assert.ok(['published', 'unverified', 'assumption'].includes(entry.factor_status))
     assert.ok(sourceIds.has(entry.source), `source ${entry.source} is listed`)
     sum += entry.kg_co2e
   }
-  assert.ok(Math.abs(sum - body.co2e.kg) <= 0.005 * (body.breakdown.length + 1) + 1e-9, `breakdown sums to ${sum}, total ${body.co2e.kg}`)
+  assert.ok(Math.abs(sum - body.co2e.kg) <= 0.005 * (body.breakdown.length + 1) + 1e-9,
+    `breakdown sums to ${sum}, total ${body.co2e.kg}`)
   for (const source of body.sources) {
     assert.equal(typeof source.licence, 'string')
     assert.equal(typeof source.name, 'string')
@@ -63,7 +65,8 @@ function assertCalculation (body: Record<string, any>, countryCode: string): voi
   assert.equal(body.co2e.kg, body.boundary === 'life_cycle' ? body.co2e_life_cycle.kg : body.co2e_combustion.kg)
   assert.ok(body.range.low.kg <= body.co2e.kg && body.co2e.kg <= body.range.high.kg && body.range.basis.length > 0)
   assert.ok(Array.isArray(body.warnings) && Array.isArray(body.defaults_used))
-  assert.ok(body.country_data.every((datum: { year: number, source: string }) => Number.isInteger(datum.year) && sourceIds.has(datum.source)), 'country figures carry their year and a listed source')
+  assert.ok(body.country_data.every((datum: { year: number, source: string }) => Number.isInteger(datum.year) &&
+    sourceIds.has(datum.source)), 'country figures carry their year and a listed source')
 }
 
 describe('calculator: success', () => {
@@ -74,15 +77,27 @@ describe('calculator: success', () => {
 
   test('/countries: a bare array ordered by name, with UN M49 regions and measurement systems', async (t) => {
     const get = await calculatorApp(t)
-    const countries = ok(await get('/countries')) as unknown as Array<{ country_code: string, country_name: string, measurement_system: string }>
+    const countries = ok(await get('/countries')) as unknown as Array<{
+      country_code: string,
+      country_name: string,
+      measurement_system: string
+    }>
     assert.ok(Array.isArray(countries))
     assert.equal(countries.length, 201)
     const names = countries.map((c) => c.country_name)
     assert.deepEqual(names, [...names].sort(new Intl.Collator('en').compare))
     const usa = countries.find((c) => c.country_code === 'USA')
-    assert.deepEqual(usa, { country_code: 'USA', country_name: 'United States of America', sub_region: 'Northern America', region: 'Americas', measurement_system: 'imperial' })
+    assert.deepEqual(usa,
+      {
+        country_code: 'USA',
+        country_name: 'United States of America',
+        sub_region: 'Northern America',
+        region: 'Americas',
+        measurement_system: 'imperial'
+      })
     assert.equal(countries.find((c) => c.country_code === 'DEU')?.measurement_system, 'metric')
-    assert.deepEqual(Object.keys(countries[0] ?? {}).sort(), ['country_code', 'country_name', 'measurement_system', 'region', 'sub_region'])
+    assert.deepEqual(Object.keys(countries[0] ?? {}).sort(),
+      ['country_code', 'country_name', 'measurement_system', 'region', 'sub_region'])
   })
 
   test('/config: default units of a country, all enums and defaults', async (t) => {
@@ -90,8 +105,17 @@ describe('calculator: success', () => {
     const usa = ok(await get('/config?country_code=usa'))
     assert.equal(usa.country_code, 'USA')
     assert.equal(usa.measurement_system, 'imperial')
-    assert.deepEqual(usa.units, { distance: 'mi', area: 'ft2', volume: 'gal_us', fuel_economy: 'mpg_us', electric_fuel_economy: 'kwh_per_100mi', emissions: 't' })
-    assert.deepEqual(usa.enums.diet_form, ['everything', 'pescetarian', 'pescatarian', 'vegetarian', 'vegan', 'low_meat', 'medium_meat', 'high_meat'])
+    assert.deepEqual(usa.units,
+      {
+        distance: 'mi',
+        area: 'ft2',
+        volume: 'gal_us',
+        fuel_economy: 'mpg_us',
+        electric_fuel_economy: 'kwh_per_100mi',
+        emissions: 't'
+      })
+    assert.deepEqual(usa.enums.diet_form,
+      ['everything', 'pescetarian', 'pescatarian', 'vegetarian', 'vegan', 'low_meat', 'medium_meat', 'high_meat'])
     assert.equal(usa.defaults.cabin_class, 'economy')
     const forced = ok(await get('/config?country_code=USA&measurement_system=metric'))
     assert.equal(forced.measurement_system, 'metric')
@@ -115,7 +139,8 @@ describe('calculator: success', () => {
 
   test('/flight: Flowcarbon frequency, flight counts, IATA legs and distance', async (t) => {
     const get = await calculatorApp(t)
-    const often = ok(await get('/flight?country_code=DEU&frequency=often&measurement_system=metric&boundary=combustion'))
+    const often = ok(
+      await get('/flight?country_code=DEU&frequency=often&measurement_system=metric&boundary=combustion'))
     assertCalculation(often, 'DEU')
     assert.equal(often.t_co2, 4.59)
     assert.equal(often.co2e_with_rf.kg, often.co2e.kg)
@@ -131,8 +156,10 @@ describe('calculator: success', () => {
     assert.equal(legs.inputs.legs.length, 2)
     assert.equal(legs.inputs.legs[0].from.iata, 'FRA')
     assert.ok(Math.abs(legs.inputs.legs[0].distance_km - 6189.4) < 0.2)
-    assert.equal(legs.breakdown[0].factor_id, 'desnz-2025:21_316_3174_11_1+22_912_3174_11_1', 'DESNZ business row + its well-to-tank row')
-    assert.ok(legs.sources.some((s: { id: string, licence: string }) => s.id === 'openflights' && s.licence === 'ODbL-1.0'))
+    assert.equal(legs.breakdown[0].factor_id, 'desnz-2025:21_316_3174_11_1+22_912_3174_11_1',
+      'DESNZ business row + its well-to-tank row')
+    assert.ok(legs.sources.some((s: { id: string, licence: string }) => s.id === 'openflights' &&
+      s.licence === 'ODbL-1.0'))
 
     const counts = ok(await get('/flight?country_code=DEU&short_haul=2&long_haul=1'))
     assertCalculation(counts, 'DEU')
@@ -154,7 +181,8 @@ describe('calculator: success', () => {
     assert.equal(vegan.co2e.kg, 1126.94)
     assert.equal(vegan.range.low.kg, 953.56, '2.09 x 365 x 2500 / 2000')
     const old = ok(await get('/diet?country_code=DEU&diet_form=vegan&study=scarborough_2014'))
-    assert.deepEqual([old.range.low.kg, old.range.high.kg], [old.co2e.kg, old.co2e.kg], 'no interval for the 2014 study')
+    assert.deepEqual([old.range.low.kg, old.range.high.kg], [old.co2e.kg, old.co2e.kg],
+      'no interval for the 2014 study')
   })
 
   test('/car: Flowcarbon distance, fuel, size, occupancy, fuel economy, rail and bus', async (t) => {
@@ -163,9 +191,16 @@ describe('calculator: success', () => {
     assertCalculation(plain, 'DEU')
     assert.equal(plain.t_co2, 1.67)
     assert.equal(plain.breakdown[0].factor_id, 'desnz-2025:25_301_3074_4_1')
-    assert.equal(ok(await get('/car?country_code=DEU&distance=10000&fuel_type=diesel&car_size=large&occupancy=2&boundary=combustion')).co2e.kg, 1050.35)
-    assert.equal(ok(await get('/car?country_code=DEU&distance=10000&fuel_type=petrol&fuel_economy=6&boundary=combustion')).co2e.kg, 1241.5)
-    assert.equal(ok(await get('/car?country_code=GBR&distance=1000&mode=rail&rail_type=international&boundary=combustion')).co2e.kg, 4.46)
+    assert.equal(
+      ok(await get(
+        '/car?country_code=DEU&distance=10000&fuel_type=diesel&car_size=large&occupancy=2&' +
+          'boundary=combustion')).co2e.kg, 1050.35)
+    assert.equal(
+      ok(await get(
+        '/car?country_code=DEU&distance=10000&fuel_type=petrol&fuel_economy=6&boundary=combustion')).co2e.kg, 1241.5)
+    assert.equal(
+      ok(await get(
+        '/car?country_code=GBR&distance=1000&mode=rail&rail_type=international&boundary=combustion')).co2e.kg, 4.46)
     assert.equal(ok(await get('/car?country_code=GBR&distance=1000&mode=bus&boundary=combustion')).co2e.kg, 103.85)
     assert.equal(ok(await get('/car?country_code=DEU&distance=0')).co2e.kg, 0)
   })
@@ -178,7 +213,9 @@ describe('calculator: success', () => {
     const km = ok(await get('/car?country_code=USA&distance=160.9344&measurement_system=metric'))
     assert.equal(miles.co2e.kg, km.co2e.kg)
     const mpg = ok(await get('/car?country_code=USA&distance=100&fuel_type=petrol&fuel_economy=30'))
-    const litres = ok(await get('/car?country_code=USA&distance=100&fuel_type=petrol&fuel_economy=7.840486&fuel_economy_unit=l_per_100km'))
+    const litres = ok(
+      await get(
+        '/car?country_code=USA&distance=100&fuel_type=petrol&fuel_economy=7.840486&fuel_economy_unit=l_per_100km'))
     assert.ok(Math.abs(mpg.co2e.kg - litres.co2e.kg) < 0.01)
   })
 
@@ -197,18 +234,27 @@ describe('calculator: success', () => {
 
   test('/energy: Flowcarbon household_size, home_size and energy_type; heating types; measured kWh', async (t) => {
     const get = await calculatorApp(t)
-    const flowcarbon = ok(await get('/energy?country_code=DEU&household_size=2&home_size=80&energy_type=conventional&measurement_system=metric'))
+    const flowcarbon = ok(
+      await get(
+        '/energy?country_code=DEU&household_size=2&home_size=80&energy_type=conventional&measurement_system=metric'))
     assertCalculation(flowcarbon, 'DEU')
     assert.deepEqual(flowcarbon.breakdown.map((e: { category: string }) => e.category), ['electricity', 'heating'])
     assert.equal(flowcarbon.inputs.electricity_source, 'country_default')
-    assert.ok(flowcarbon.assumptions.some((line: string) => line.includes('param:energy.residential_share_of_electricity') || line.includes('energy.residential_share_of_electricity')), 'the residential share is listed as unchecked')
-    const green = ok(await get('/energy?country_code=DEU&household_size=2&home_size=80&energy_type=green&electricity_method=market_based'))
+    assert.ok(flowcarbon.assumptions.some((line: string) =>
+      line.includes('param:energy.residential_share_of_electricity') ||
+        line.includes('energy.residential_share_of_electricity')), 'the residential share is listed as unchecked')
+    const green = ok(
+      await get(
+        '/energy?country_code=DEU&household_size=2&home_size=80&energy_type=green&electricity_method=market_based'))
     assert.ok(green.breakdown[0].kg_co2e > 0, 'a renewable tariff is never zero')
     assert.equal(green.breakdown[0].factor_status, 'unverified', 'IPCC wind from a secondary copy')
     const feet = ok(await get('/energy?country_code=USA&home_size=1000'))
     const metres = ok(await get('/energy?country_code=USA&home_size=92.90304&measurement_system=metric'))
     assert.equal(feet.co2e.kg, metres.co2e.kg)
-    const measured = ok(await get('/energy?country_code=GBR&electricity_kwh=3500&heating_kwh=12000&heating_type=heating_oil&household_size=3&boundary=combustion'))
+    const measured = ok(
+      await get(
+        '/energy?country_code=GBR&electricity_kwh=3500&heating_kwh=12000&heating_type=heating_oil&household_size=3&' +
+          'boundary=combustion'))
     assert.equal(measured.co2e.kg, 1233.13)
     assert.equal(measured.inputs.heating_source, 'measured')
   })
@@ -238,14 +284,18 @@ describe('calculator: bad input gets 400 in the one error shape, naming the para
   test('an unknown enum value lists the valid ones', async (t) => {
     const get = await calculatorApp(t)
     const cases: Array<[string, string, string[]]> = [
-      ['/diet?country_code=DEU&diet_form=carnivore', 'diet_form', ['everything', 'pescetarian', 'pescatarian', 'vegetarian', 'vegan', 'low_meat', 'medium_meat', 'high_meat']],
+      ['/diet?country_code=DEU&diet_form=carnivore', 'diet_form',
+        ['everything', 'pescetarian', 'pescatarian', 'vegetarian', 'vegan', 'low_meat', 'medium_meat', 'high_meat']],
       ['/flight?country_code=DEU&frequency=daily', 'frequency', ['never', 'rare', 'sometimes', 'often']],
-      ['/flight?country_code=DEU&frequency=rare&cabin_class=luxury', 'cabin_class', ['economy', 'premium_economy', 'business', 'first', 'average']],
+      ['/flight?country_code=DEU&frequency=rare&cabin_class=luxury', 'cabin_class',
+        ['economy', 'premium_economy', 'business', 'first', 'average']],
       ['/clothes?country_code=DEU&amount=lots', 'amount', ['none', 'little', 'average', 'much']],
       ['/energy?country_code=DEU&home_size=80&energy_type=solar', 'energy_type', ['conventional', 'green']],
-      ['/energy?country_code=DEU&home_size=80&heating_type=coal', 'heating_type', ['natural_gas', 'heating_oil', 'lpg', 'electric', 'heat_pump', 'district_heating', 'wood', 'none']],
+      ['/energy?country_code=DEU&home_size=80&heating_type=coal', 'heating_type',
+        ['natural_gas', 'heating_oil', 'lpg', 'electric', 'heat_pump', 'district_heating', 'wood', 'none']],
       ['/car?country_code=DEU&distance=1&mode=plane', 'mode', ['car', 'rail', 'bus', 'coach']],
-      ['/car?country_code=DEU&distance=1&fuel_type=coal', 'fuel_type', ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'electric', 'lpg', 'cng', 'unknown']],
+      ['/car?country_code=DEU&distance=1&fuel_type=coal', 'fuel_type',
+        ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'electric', 'lpg', 'cng', 'unknown']],
       ['/footprint?country_code=DEU&measurement_system=nautical', 'measurement_system', ['metric', 'imperial']]
     ]
     for (const [path, parameter, allowed] of cases) {
@@ -267,13 +317,19 @@ describe('calculator: bad input gets 400 in the one error shape, naming the para
         problem(await get(`${path}&${parameter}=${encodeURIComponent(value)}`), 'invalid_parameter', parameter)
       }
     }
-    for (const [path, parameter] of [['/energy?country_code=DEU&home_size=80', 'household_size'], ['/flight?country_code=DEU', 'short_haul'], ['/diet?country_code=DEU&diet_form=vegan', 'calories']]) {
-      for (const value of ['2.5', 'x', '-1', '1e9', '']) problem(await get(`${path}&${parameter}=${value}`), 'invalid_parameter', parameter)
+    for (const [path, parameter] of [['/energy?country_code=DEU&home_size=80', 'household_size'],
+      ['/flight?country_code=DEU', 'short_haul'], ['/diet?country_code=DEU&diet_form=vegan', 'calories']]) {
+      for (const value of ['2.5', 'x', '-1', '1e9', '']) {
+        problem(await get(`${path}&${parameter}=${value}`),
+          'invalid_parameter', parameter)
+      }
     }
-    problem(await get('/flight?country_code=DEU&frequency=rare&radiative_forcing=maybe'), 'invalid_parameter', 'radiative_forcing')
+    problem(await get('/flight?country_code=DEU&frequency=rare&radiative_forcing=maybe'), 'invalid_parameter',
+      'radiative_forcing')
     problem(await get('/flight?country_code=USA&distance=15000'), 'invalid_parameter', 'distance')
     problem(await get('/energy?country_code=DEU&home_size=0.5'), 'invalid_parameter', 'home_size')
-    problem(await get('/car?country_code=DEU&distance=100&fuel_type=petrol&fuel_economy=900'), 'invalid_parameter', 'fuel_economy')
+    problem(await get('/car?country_code=DEU&distance=100&fuel_type=petrol&fuel_economy=900'), 'invalid_parameter',
+      'fuel_economy')
   })
 
   test('conflicting input modes', async (t) => {
@@ -283,10 +339,14 @@ describe('calculator: bad input gets 400 in the one error shape, naming the para
     problem(await get('/flight?country_code=DEU&frequency=rare&trips=2'), 'conflicting_parameters', 'trips')
     problem(await get('/clothes?country_code=DEU&amount=much&spend_usd=10'), 'conflicting_parameters', 'spend_usd')
     problem(await get('/clothes?country_code=DEU&spend_usd=10&new_items=2'), 'conflicting_parameters', 'new_items')
-    problem(await get('/car?country_code=DEU&distance=10&mode=rail&fuel_type=diesel'), 'conflicting_parameters', 'fuel_type')
+    problem(await get('/car?country_code=DEU&distance=10&mode=rail&fuel_type=diesel'), 'conflicting_parameters',
+      'fuel_type')
     problem(await get('/car?country_code=DEU&distance=10&rail_type=national'), 'conflicting_parameters', 'rail_type')
-    problem(await get('/car?country_code=DEU&distance=10&fuel_type=electric&fuel_economy=6&fuel_economy_unit=l_per_100km'), 'conflicting_parameters', 'fuel_economy_unit')
-    problem(await get('/energy?country_code=DEU&home_size=50&heating_type=none&heating_kwh=100'), 'conflicting_parameters', 'heating_kwh')
+    problem(await get(
+      '/car?country_code=DEU&distance=10&fuel_type=electric&fuel_economy=6&fuel_economy_unit=l_per_100km'),
+    'conflicting_parameters', 'fuel_economy_unit')
+    problem(await get('/energy?country_code=DEU&home_size=50&heating_type=none&heating_kwh=100'),
+      'conflicting_parameters', 'heating_kwh')
   })
 
   test('missing input modes', async (t) => {
@@ -305,12 +365,14 @@ describe('calculator: bad input gets 400 in the one error shape, naming the para
     problem(await get('/flight?country_code=DEU&legs=FRA'), 'invalid_parameter', 'legs')
     problem(await get('/flight?country_code=DEU&legs=FRA-FRA'), 'invalid_parameter', 'legs')
     problem(await get('/flight?country_code=DEU&legs=FRANK-JFK'), 'invalid_parameter', 'legs')
-    problem(await get(`/flight?country_code=DEU&legs=${Array.from({ length: 26 }, () => 'FRA-JFK-FRA').join(',')}`), 'invalid_parameter', 'legs')
+    problem(await get(`/flight?country_code=DEU&legs=${Array.from({ length: 26 }, () => 'FRA-JFK-FRA').join(',')}`),
+      'invalid_parameter', 'legs')
   })
 
   test('unknown and repeated parameters are rejected, not ignored', async (t) => {
     const get = await calculatorApp(t)
-    const unknown = problem(await get('/diet?country_code=DEU&diet_form=vegan&calorie=2500'), 'invalid_parameter', 'calorie')
+    const unknown = problem(await get('/diet?country_code=DEU&diet_form=vegan&calorie=2500'), 'invalid_parameter',
+      'calorie')
     assert.ok(unknown.allowed_values.includes('calories'))
     problem(await get('/countries?country_code=DEU'), 'invalid_parameter', 'country_code')
     problem(await get('/car?country_code=DEU&distance=1&distance=2'), 'invalid_parameter', 'distance')
@@ -338,7 +400,10 @@ describe('calculator: routing and documentation', () => {
       assert.equal(typeof operation.summary, 'string')
       assert.ok(operation.responses['200'])
       if (name !== 'ping') assert.ok(operation.responses['400'], `${name} documents 400`)
-      for (const parameter of operation.parameters ?? []) assert.equal(typeof parameter.description, 'string', `${name}.${parameter.name} has a description`)
+      for (const parameter of operation.parameters ?? []) {
+        assert.equal(typeof parameter.description, 'string',
+        `${name}.${parameter.name} has a description`)
+      }
     }
   })
 })

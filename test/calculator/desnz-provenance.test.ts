@@ -12,7 +12,8 @@ import { parseCsv } from '../../src/reference/csv.ts'
  */
 
 const DATA = path.join(import.meta.dirname, '..', '..', 'data', 'calculator')
-const OFFICIAL_HEADER = ['ID', 'Scope', 'Level 1', 'Level 2', 'Level 3', 'Level 4', 'Column Text', 'UOM', 'GHG/Unit', 'GHG Conversion Factor 2025']
+const OFFICIAL_HEADER = ['ID', 'Scope', 'Level 1', 'Level 2', 'Level 3', 'Level 4', 'Column Text', 'UOM', 'GHG/Unit',
+  'GHG Conversion Factor 2025']
 
 function table (file: string) {
   return parseCsv(readFileSync(path.join(DATA, file), 'utf8'), file)
@@ -36,12 +37,16 @@ describe('DESNZ 2025 provenance', () => {
       assert.equal(factor.value, row['GHG Conversion Factor 2025'], `${factor.key} (${factor.desnz_id ?? ''})`)
       // The path names the row's own levels, so a right number on the wrong row is caught too.
       for (const level of ['Level 1', 'Level 2', 'Level 3', 'Level 4', 'Column Text'] as const) {
-        if ((row[level] ?? '') !== '') assert.ok(factor.desnz_path?.includes(row[level] as string), `${factor.key}: path "${factor.desnz_path ?? ''}" names "${row[level] ?? ''}"`)
+        if ((row[level] ?? '') !== '') {
+          assert.ok(factor.desnz_path?.includes(row[level] as string),
+          `${factor.key}: path "${factor.desnz_path ?? ''}" names "${row[level] ?? ''}"`)
+        }
       }
     }
   })
 
-  test('every DESNZ factor the calculator loads is published with its row id, and upstream rows are well-to-tank rows', () => {
+  test('every DESNZ factor the calculator loads is published with its row id, and upstream rows are well-to-tank ' +
+    'rows', () => {
     const data = loadCalculatorData()
     const desnz = [...data.factors.values()].filter((factor) => factor.source === 'desnz-2025')
     assert.equal(desnz.length, factors.rows.length)
@@ -49,7 +54,10 @@ describe('DESNZ 2025 provenance', () => {
       assert.equal(factor.status, 'published', factor.key)
       const id = factor.id.replace('desnz-2025:', '')
       assert.ok(rows.has(id), `${factor.key} shows factor_id desnz-2025:<row id>`)
-      if (factor.key.startsWith('desnz:wtt.')) assert.match(rows.get(id)?.['Level 1'] ?? '', /^WTT-|^Transmission/, factor.key)
+      if (factor.key.startsWith('desnz:wtt.')) {
+        assert.match(rows.get(id)?.['Level 1'] ?? '', /^WTT-|^Transmission/,
+          factor.key)
+      }
     }
   })
 })

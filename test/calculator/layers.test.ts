@@ -40,17 +40,42 @@ describe('calculator domain errors', () => {
     }
   })
 
-  test('invalid, missing and conflicting input, unknown countries and airports are CalculatorInputErrors naming the parameter', () => {
+  test('invalid, missing and conflicting input, unknown countries and airports are CalculatorInputErrors naming the ' +
+    'parameter', () => {
     const cases: Array<{ fn: () => unknown, kind: string, parameter: string, allowed?: string[] }> = [
       { fn: () => resolveCountry(data, 'XYZ'), kind: 'unknown_country', parameter: 'country_code' },
       { fn: () => flightAnswer(data, { country_code: 'DEU' }), kind: 'missing_parameter', parameter: 'frequency' },
-      { fn: () => flightAnswer(data, { country_code: 'DEU', legs: 'FRA-QQQ' }), kind: 'unknown_airport', parameter: 'legs' },
-      { fn: () => flightAnswer(data, { country_code: 'DEU', legs: 'FRA' }), kind: 'invalid_parameter', parameter: 'legs' },
-      { fn: () => carAnswer(data, { country_code: 'DEU', distance: 10, mode: 'rail', fuel_type: 'diesel' }), kind: 'conflicting_parameters', parameter: 'fuel_type' },
+      {
+        fn: () => flightAnswer(data, { country_code: 'DEU', legs: 'FRA-QQQ' }),
+        kind: 'unknown_airport',
+        parameter: 'legs'
+      },
+      {
+        fn: () => flightAnswer(data, { country_code: 'DEU', legs: 'FRA' }),
+        kind: 'invalid_parameter',
+        parameter: 'legs'
+      },
+      {
+        fn: () => carAnswer(data, { country_code: 'DEU', distance: 10, mode: 'rail', fuel_type: 'diesel' }),
+        kind: 'conflicting_parameters',
+        parameter: 'fuel_type'
+      },
       { fn: () => clothesAnswer(data, { country_code: 'DEU' }), kind: 'missing_parameter', parameter: 'amount' },
-      { fn: () => energyAnswer(data, { country_code: 'DEU', heating_type: 'none', heating_kwh: 10 }), kind: 'conflicting_parameters', parameter: 'heating_kwh' },
-      { fn: () => queryGuard(CarQuery)({ country_code: 'DEU', distans: '1' }), kind: 'invalid_parameter', parameter: 'distans' },
-      { fn: () => queryGuard(CarQuery)({ country_code: 'DEU', occupancy: 'many' }), kind: 'invalid_parameter', parameter: 'occupancy' }
+      {
+        fn: () => energyAnswer(data, { country_code: 'DEU', heating_type: 'none', heating_kwh: 10 }),
+        kind: 'conflicting_parameters',
+        parameter: 'heating_kwh'
+      },
+      {
+        fn: () => queryGuard(CarQuery)({ country_code: 'DEU', distans: '1' }),
+        kind: 'invalid_parameter',
+        parameter: 'distans'
+      },
+      {
+        fn: () => queryGuard(CarQuery)({ country_code: 'DEU', occupancy: 'many' }),
+        kind: 'invalid_parameter',
+        parameter: 'occupancy'
+      }
     ]
     for (const { fn, kind, parameter } of cases) {
       const error = thrown(fn)

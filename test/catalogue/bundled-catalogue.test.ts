@@ -23,7 +23,8 @@ forEachDatabase((database) => {
     const { inject, store } = await buildTestApp(t, { database, bundled: true })
     const all = (await inject(`${LIST}?limit=1`)).json()
     assert.equal(all.count, 604)
-    const expected: Record<string, number> = { Zambia: 2, Indonesia: 6, Brazil: 24, Cambodia: 6, Peru: 5, Chile: 3, Colombia: 56, China: 17 }
+    const expected: Record<string,
+      number> = { Zambia: 2, Indonesia: 6, Brazil: 24, Cambodia: 6, Peru: 5, Chile: 3, Colombia: 56, China: 17 }
     for (const [location, count] of Object.entries(expected)) {
       assert.equal((await inject(`${LIST}?location=${location}&limit=1`)).json().count, count, location)
     }
@@ -32,7 +33,8 @@ forEachDatabase((database) => {
     // Real data: no invented ratings or prices, nothing in sale until the operator says so.
     assert.equal((await inject(`${LIST}?in_sale=true`)).json().count, 0)
     const page = (await inject(`${LIST}?limit=1000`)).json()
-    assert.ok(page.results.every((p: { rating: unknown, inventory_price: unknown }) => p.rating === null && p.inventory_price === null))
+    assert.ok(page.results.every((p: { rating: unknown, inventory_price: unknown }) => p.rating === null &&
+      p.inventory_price === null))
 
     // ACR279: issuances from ACR's export; centroid and area (16,908 acres = 6,842.42 ha) from the California
     // forest database.

@@ -13,36 +13,41 @@ const LIST = '/api/v1/commerce/products/'
 
 forEachDatabase((database) => {
   describe(`ETags, compression and stored JSON [${database}]`, () => {
-    test('an ETag on the unsigned payload: a repeat with If-None-Match is 304 though the links were re-signed', async (t) => {
-      const { inject, store } = await buildTestApp(t, { database, records: fixtureProjects() })
-      for (const url of [`${LIST}?limit=5`, `${LIST}1/`]) {
-        const first = await inject(url)
-        const etag = first.headers['etag'] as string
-        assert.match(etag, /^W\/"[A-Za-z0-9_-]{27}"$/)
-        assert.equal(first.headers['cache-control'], 'private, max-age=60')
-        await new Promise((resolve) => setTimeout(resolve, 1100))
-        const again = await inject(url)
-        assert.notEqual(again.body, first.body, 'links are signed anew each second')
-        assert.equal(again.headers['etag'], etag)
-        const notModified = await inject({ url, headers: { 'if-none-match': etag } })
-        assert.equal(notModified.statusCode, 304)
-        assert.equal(notModified.body, '')
-        assert.equal(notModified.headers['etag'], etag)
-        assert.equal((await inject({ url, headers: { 'if-none-match': 'W/"other", ' + etag } })).statusCode, 304)
-        assert.equal((await inject({ url, headers: { 'if-none-match': 'W/"other"' } })).statusCode, 200)
-      }
-      const before = (await inject(`${LIST}1/`)).headers['etag'] as string
-      await importProjects(store.db, JSON.stringify([{ ...fixtureProjects()[0], name: 'Renamed' }]), { replace: false })
-      const changed = await inject({ url: `${LIST}1/`, headers: { 'if-none-match': before } })
-      assert.equal(changed.statusCode, 200)
-      assert.equal(changed.json().name, 'Renamed')
-    })
+    test('an ETag on the unsigned payload: a repeat with If-None-Match is 304 though the links were re-signed',
+      async (t) => {
+        const { inject, store } = await buildTestApp(t, { database, records: fixtureProjects() })
+        // The test's clock: links are signed per second, so the next second is one tick away.
+        t.mock.timers.enable({ apis: ['Date'], now: Date.now() })
+        for (const url of [`${LIST}?limit=5`, `${LIST}1/`]) {
+          const first = await inject(url)
+          const etag = first.headers['etag'] as string
+          assert.match(etag, /^W\/"[A-Za-z0-9_-]{27}"$/)
+          assert.equal(first.headers['cache-control'], 'private, max-age=60')
+          t.mock.timers.tick(1000)
+          const again = await inject(url)
+          assert.notEqual(again.body, first.body, 'links are signed anew each second')
+          assert.equal(again.headers['etag'], etag)
+          const notModified = await inject({ url, headers: { 'if-none-match': etag } })
+          assert.equal(notModified.statusCode, 304)
+          assert.equal(notModified.body, '')
+          assert.equal(notModified.headers['etag'], etag)
+          assert.equal((await inject({ url, headers: { 'if-none-match': 'W/"other", ' + etag } })).statusCode, 304)
+          assert.equal((await inject({ url, headers: { 'if-none-match': 'W/"other"' } })).statusCode, 200)
+        }
+        const before = (await inject(`${LIST}1/`)).headers['etag'] as string
+        await importProjects(store.db, JSON.stringify([{ ...fixtureProjects()[0], name: 'Renamed' }]),
+          { replace: false })
+        const changed = await inject({ url: `${LIST}1/`, headers: { 'if-none-match': before } })
+        assert.equal(changed.statusCode, 200)
+        assert.equal(changed.json().name, 'Renamed')
+      })
 
     test('ANSWER_CACHE=false gives the same answers, built anew each time', async (t) => {
       const cached = await buildTestApp(t, { database, records: fixtureProjects() })
       const uncached = await buildTestApp(t, { database, records: fixtureProjects(), env: { ANSWER_CACHE: 'false' } })
       const strip = (s: string) => s.replace(/\?expires=\d+&signature=[0-9a-f]{64}/g, '')
-      for (const url of [`${LIST}?ordering=-name&limit=4`, `${LIST}1/`, '/api/v1/co2-calculator/diet?country_code=DEU&diet_form=vegan']) {
+      for (const url of [`${LIST}?ordering=-name&limit=4`, `${LIST}1/`,
+        '/api/v1/co2-calculator/diet?country_code=DEU&diet_form=vegan']) {
         const a = await cached.inject({ url, headers: { host: 'x' } })
         const b = await uncached.inject({ url, headers: { host: 'x' } })
         assert.equal(strip(b.body), strip(a.body), url)
@@ -81,10 +86,13 @@ forEachDatabase((database) => {
 
     test("renaming a vocabulary entry updates every project's answer, not only the imported ones", async (t) => {
       const { inject, store } = await buildTestApp(t, { database, records: fixtureProjects() })
-      await importProjects(store.db, JSON.stringify([project(50, { registry: { name_id: 'REGISTRY_A', verbose_name: 'Registry A (renamed)' } })]), { replace: false })
+      await importProjects(store.db,
+        JSON.stringify([project(50, { registry: { name_id: 'REGISTRY_A', verbose_name: 'Registry A (renamed)' } })]),
+        { replace: false })
       assert.equal((await inject(`${LIST}2/`)).json().registry.verbose_name, 'Registry A (renamed)')
       const page = (await inject(`${LIST}?registry=REGISTRY_A&limit=100`)).json()
-      assert.ok(page.results.every((p: { registry: { verbose_name: string } }) => p.registry.verbose_name === 'Registry A (renamed)'))
+      assert.ok(page.results.every((p: { registry: { verbose_name: string } }) =>
+        p.registry.verbose_name === 'Registry A (renamed)'))
     })
 
     test('counts follow imports at once', async (t) => {
@@ -102,7 +110,9 @@ forEachDatabase((database) => {
         database,
         records: [...fixtureProjects(), project(40, { name: 'The "Quoted" Reserve' }), project(41, { name: 'Ox Bow' })]
       })
-      const ids = async (term: string) => (await inject(`${LIST}?search=${encodeURIComponent(term)}&limit=100`)).json().results.map((p: { id: number }) => p.id)
+      const ids = async (term: string) =>
+        (await inject(`${LIST}?search=${encodeURIComponent(term)}&limit=100`)).json().results.map(
+          (p: { id: number }) => p.id)
       assert.deepEqual(await ids('ox'), [41])
       assert.deepEqual(await ids('OX B'), [41])
       assert.deepEqual(await ids('"quoted"'), [40])
@@ -118,7 +128,9 @@ forEachDatabase((database) => {
       const all = (await inject(`${LIST}?limit=1000&registry=SYNTHETIC_REGISTRY_3`)).json()
       let seen: number[] = all.results.map((p: { id: number }) => p.id)
       for (let offset = 1000; offset < all.count; offset += 1000) {
-        seen = seen.concat((await inject(`${LIST}?limit=1000&offset=${offset}&registry=SYNTHETIC_REGISTRY_3`)).json().results.map((p: { id: number }) => p.id))
+        seen = seen.concat(
+          (await inject(`${LIST}?limit=1000&offset=${offset}&registry=SYNTHETIC_REGISTRY_3`)).json().results.map(
+            (p: { id: number }) => p.id))
       }
       assert.equal(seen.length, all.count)
       assert.deepEqual(seen, [...seen].sort((a, b) => a - b))

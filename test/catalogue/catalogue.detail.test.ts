@@ -25,27 +25,33 @@ forEachDatabase((database) => {
     test('fields have the types and exact content of spec section 2.1', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
       const p = (await inject({ url: `${DETAIL}/1/`, headers: { host: 'tonne.test' } })).json()
-      assert.deepEqual(Object.keys(p), ['id', 'external_id', 'name', 'symbol', 'vintages', 'registry', 'standard', 'credit_type',
-        'short_description', 'rating', 'certifications', 'description', 'url', 'is_bundle', 'bundles', 'inventory_price',
-        'location', 'latitude', 'longitude', 'date', 'area', 'estimated_annual_reductions', 'project_developer',
-        'sustainable_development_goals', 'co_benefits', 'images',
-        // Additions beyond the original contract, after its fields.
-        'credits_issued', 'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at',
-        'credits', 'source'])
+      assert.deepEqual(Object.keys(p),
+        ['id', 'external_id', 'name', 'symbol', 'vintages', 'registry', 'standard', 'credit_type',
+          'short_description', 'rating', 'certifications', 'description', 'url', 'is_bundle', 'bundles',
+          'inventory_price',
+          'location', 'latitude', 'longitude', 'date', 'area', 'estimated_annual_reductions', 'project_developer',
+          'sustainable_development_goals', 'co_benefits', 'images',
+          // Additions beyond the original contract, after its fields.
+          'credits_issued', 'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at',
+          'credits', 'source'])
       assert.deepEqual(p.vintages, [2020, 2021])
       assert.deepEqual(p.registry, { name_id: 'REGISTRY_A', verbose_name: 'Registry A' })
-      assert.deepEqual(p.standard, { name_id: 'REGISTRY_A_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' })
+      assert.deepEqual(p.standard,
+        { name_id: 'REGISTRY_A_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' })
       assert.deepEqual(p.rating, { name_id: 'AA', verbose_name: 'AA' })
-      assert.deepEqual(p.certifications, [{ name_id: 'CCB_VALIDATION_APPROVED', verbose_name: 'CCB Validation Approved' }])
+      assert.deepEqual(p.certifications,
+        [{ name_id: 'CCB_VALIDATION_APPROVED', verbose_name: 'CCB Validation Approved' }])
       assert.equal(p.date, '2011-07-01')
       assert.equal(p.inventory_price, 12.5)
       assert.equal(p.is_bundle, false)
       assert.deepEqual(p.bundles, [])
       assert.equal(p.description, '<p>Protects <strong>forest</strong> &amp; wildlife.</p>')
       assert.equal(p.co_benefits, 'Jobs for 300 people\r\nSchools built\r\nWildlife corridors')
-      assert.deepEqual(p.sustainable_development_goals.map((g: { name_id: string }) => g.name_id), ['13_CLIMATE_ACTION', '15_LIFE_ON_LAND'])
+      assert.deepEqual(p.sustainable_development_goals.map((g: { name_id: string }) => g.name_id),
+        ['13_CLIMATE_ACTION', '15_LIFE_ON_LAND'])
       assert.equal(p.sustainable_development_goals[0].verbose_name, 'Climate Action')
-      assert.match(p.sustainable_development_goals[0].icon, /^http:\/\/tonne\.test\/media\/sdg\/13\.svg\?expires=\d+&signature=[0-9a-f]{64}$/)
+      assert.match(p.sustainable_development_goals[0].icon,
+        /^http:\/\/tonne\.test\/media\/sdg\/13\.svg\?expires=\d+&signature=[0-9a-f]{64}$/)
       assert.deepEqual(p.images, [{ title: 'Canopy', url: 'https://example.org/canopy.jpg' }])
 
       const plain = (await inject(`${DETAIL}/7/`)).json()

@@ -40,18 +40,21 @@ forEachDatabase((database) => {
       assert.equal(next.searchParams.get('offset'), '1')
     })
 
-    test('next and previous keep every other parameter; previous drops offset at 0; next is null at the end', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
-      const first = await page(inject, `${LIST}?location=brazil&ordering=-name&limit=1`)
-      assert.equal(first.count, 2)
-      const second = await page(inject, first.next!.replace('http://tonne.test', ''))
-      assert.deepEqual(Object.fromEntries(new URL(first.next!).searchParams), { location: 'brazil', ordering: '-name', limit: '1', offset: '1' })
-      assert.equal(second.next, null)
-      const previous = new URL(second.previous!)
-      assert.deepEqual(Object.fromEntries(previous.searchParams), { location: 'brazil', ordering: '-name', limit: '1' })
-      assert.deepEqual(ids(first), [4])
-      assert.deepEqual(ids(second), [3])
-    })
+    test('next and previous keep every other parameter; previous drops offset at 0; next is null at the end',
+      async (t) => {
+        const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+        const first = await page(inject, `${LIST}?location=brazil&ordering=-name&limit=1`)
+        assert.equal(first.count, 2)
+        const second = await page(inject, first.next!.replace('http://tonne.test', ''))
+        assert.deepEqual(Object.fromEntries(new URL(first.next!).searchParams),
+          { location: 'brazil', ordering: '-name', limit: '1', offset: '1' })
+        assert.equal(second.next, null)
+        const previous = new URL(second.previous!)
+        assert.deepEqual(Object.fromEntries(previous.searchParams),
+          { location: 'brazil', ordering: '-name', limit: '1' })
+        assert.deepEqual(ids(first), [4])
+        assert.deepEqual(ids(second), [3])
+      })
 
     test('walking next links visits every project once; previous from a middle page steps back by limit', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
@@ -87,7 +90,8 @@ forEachDatabase((database) => {
     })
 
     test('PUBLIC_URL sets the origin of the links', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env: { PUBLIC_URL: 'https://api.example.org/tonne/' } })
+      const { inject } = await buildTestApp(t,
+        { database, records: fixtureProjects(), env: { PUBLIC_URL: 'https://api.example.org/tonne/' } })
       const body = await page(inject, `${LIST}?limit=2`)
       assert.equal(body.next, 'https://api.example.org/tonne/api/v1/commerce/products/?limit=2&offset=2')
     })
@@ -104,7 +108,8 @@ forEachDatabase((database) => {
     })
 
     for (const [query, parameter] of [
-      ['limit=abc', 'limit'], ['limit=1.5', 'limit'], ['limit=-1', 'limit'], ['limit=0', 'limit'], ['limit=1001', 'limit'],
+      ['limit=abc', 'limit'], ['limit=1.5', 'limit'], ['limit=-1', 'limit'], ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
       ['offset=-1', 'offset'], ['offset=x', 'offset'], ['offset=2.5', 'offset'], ['limit=1&limit=2', 'limit']
     ] as const) {
       test(`${query} is a 400 naming ${parameter}`, async (t) => {
@@ -153,7 +158,8 @@ forEachDatabase((database) => {
 
     test('a known value that matches nothing is an empty 200 page', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
-      for (const query of ['location=Germany', 'rating=AA&location=Peru', 'registry=REGISTRY_B&in_sale=false&location=Brazil']) {
+      for (const query of ['location=Germany', 'rating=AA&location=Peru',
+        'registry=REGISTRY_B&in_sale=false&location=Brazil']) {
         const body = await page(inject, `${LIST}?${query}`)
         assert.deepEqual(body, { count: 0, next: null, previous: null, results: [] })
       }
@@ -220,7 +226,10 @@ forEachDatabase((database) => {
       const records = Array.from({ length: 30 }, (_, i) => project(i + 1, { name: 'Same name' }))
       const { inject } = await buildTestApp(t, { database, records })
       const seen: unknown[] = []
-      for (let offset = 0; offset < 30; offset += 7) seen.push(...ids(await page(inject, `${LIST}?ordering=name&limit=7&offset=${offset}`)))
+      for (let offset = 0; offset < 30; offset += 7) {
+        seen.push(...ids(await page(inject,
+        `${LIST}?ordering=name&limit=7&offset=${offset}`)))
+      }
       assert.deepEqual(seen, Array.from({ length: 30 }, (_, i) => i + 1))
     })
 

@@ -46,8 +46,13 @@ forEachDatabase((database) => {
       const ws = await workspace(t, database)
       const [before] = await ws.api(['/api/v1/commerce/products/?registry=NEW_REGISTRY'])
       assert.equal(JSON.parse(before!).code, 'invalid_parameter')
-      await tonne(['import', ws.write('a.json', json([project(1, { registry: { name_id: 'NEW_REGISTRY', verbose_name: 'New' }, location: 'Narnia' })]))], ws.env)
-      const [after, narnia] = await ws.api(['/api/v1/commerce/products/?registry=NEW_REGISTRY', '/api/v1/commerce/products/?location=narnia'])
+      await tonne(['import',
+        ws.write('a.json',
+          json([project(1, { registry: { name_id: 'NEW_REGISTRY', verbose_name: 'New' }, location: 'Narnia' })]))],
+      ws.env)
+      const [after,
+        narnia] = await ws.api(['/api/v1/commerce/products/?registry=NEW_REGISTRY',
+        '/api/v1/commerce/products/?location=narnia'])
       assert.equal(JSON.parse(after!).count, 1)
       assert.equal(JSON.parse(narnia!).count, 1)
     })
@@ -56,13 +61,16 @@ forEachDatabase((database) => {
       ['a bad date', (r) => { r['date'] = '2020-13-45' }, /record 2.*field "date"/],
       ['a missing field', (r) => { delete r['name'] }, /record 2.*field "name".*required/],
       ['an unknown field', (r) => { r['colour'] = 'green' }, /record 2.*field "colour"/],
-      ['a malformed name_id', (r) => { r['registry'] = { name_id: 'lower case', verbose_name: 'x' } }, /record 2.*field "registry\.name_id"/],
+      ['a malformed name_id', (r) => { r['registry'] = { name_id: 'lower case', verbose_name: 'x' } },
+        /record 2.*field "registry\.name_id"/],
       ['a string vintage', (r) => { r['vintages'] = [2020, '2021'] }, /record 2.*field "vintages\[1\]"/],
       ['a duplicate id', (r) => { r['id'] = 1 }, /record 2.*field "id".*record 0/],
-      ['an unknown SDG', (r) => { r['sustainable_development_goals'] = [{ name_id: '18_SPACE' }] }, /record 2.*sustainable_development_goals\[0\]\.name_id/],
+      ['an unknown SDG', (r) => { r['sustainable_development_goals'] = [{ name_id: '18_SPACE' }] },
+        /record 2.*sustainable_development_goals\[0\]\.name_id/],
       ['bundles on a non-bundle', (r) => { r['bundles'] = [{ id: 1 }] }, /record 2.*field "bundles"/],
       ['a latitude out of range', (r) => { r['latitude'] = 91 }, /record 2.*field "latitude"/],
-      ['a conflicting verbose name', (r) => { r['registry'] = { name_id: 'REGISTRY_A', verbose_name: 'Other name' } }, /record 2.*registry\.verbose_name/],
+      ['a conflicting verbose name', (r) => { r['registry'] = { name_id: 'REGISTRY_A', verbose_name: 'Other name' } },
+        /record 2.*registry\.verbose_name/],
       ['credits of a year not in vintages', (r) => {
         r['credits'] = { issued: null, retired: null, vintages: [{ vintage: 1999, issued: 1, retired: null }] }
       },
@@ -76,7 +84,8 @@ forEachDatabase((database) => {
         const ws = await workspace(t, database)
         await tonne(['import', ws.write('seed.json', json(fixtureProjects()))], ws.env)
         const [before] = await ws.api([ALL])
-        const records = [project(1, { name: 'changed' }), project(20), project(21)] as unknown as Array<Record<string, unknown>>
+        const records = [project(1, { name: 'changed' }), project(20), project(21)] as unknown as Array<Record<string,
+          unknown>>
         spoil(records[2]!)
         const result = await tonne(['import', ws.write('bad.json', json(records))], ws.env)
         assert.equal(result.code, 1)
@@ -89,7 +98,8 @@ forEachDatabase((database) => {
 
     test('NDJSON errors name the line; invalid JSON is refused whole', async (t) => {
       const ws = await workspace(t, database)
-      const result = await tonne(['import', ws.write('bad.ndjson', `${JSON.stringify(project(1))}\n\n{"id": 2,\n`)], ws.env)
+      const result = await tonne(['import', ws.write('bad.ndjson', `${JSON.stringify(project(1))}\n\n{"id": 2,\n`)],
+        ws.env)
       assert.equal(result.code, 1)
       assert.match(result.stderr, /record 1 \(line 3\)/)
       const broken = await tonne(['import', ws.write('bad.json', '[{"id": 1},')], ws.env)
@@ -121,7 +131,8 @@ forEachDatabase((database) => {
       const imported = await tonne(['import', exportFile], target.env)
       assert.equal(imported.code, 0, imported.stderr)
       const urls = [ALL, ...fixtureProjects().map((p) => `/api/v1/commerce/products/${p.id}/`),
-        '/api/v1/commerce/products/?rating=AA&ordering=-name', '/api/v1/commerce/products/?location=%C3%A5land%20islands']
+        '/api/v1/commerce/products/?rating=AA&ordering=-name',
+        '/api/v1/commerce/products/?location=%C3%A5land%20islands']
       // created_at and updated_at say when this database got the data: the only difference a copy has.
       const untimed = (bodies: string[]) =>
         bodies.map((body) => body.replace(/"(created|updated)_at":"[^"]+"/g, '"$1_at":"…"'))
@@ -142,7 +153,8 @@ describe('tonne command line', () => {
     const ws = await workspace(t, 'sqlite')
     const help = await tonne(['--help'], ws.env)
     assert.equal(help.code, 0)
-    for (const command of ['serve', 'migrate', 'import FILE [--replace]', 'export [FILE]']) assert.ok(help.stdout.includes(command))
+    for (const command of ['serve', 'migrate', 'import FILE [--replace]',
+      'export [FILE]']) assert.ok(help.stdout.includes(command))
     const unknown = await tonne(['frobnicate'], ws.env)
     assert.equal(unknown.code, 2)
     assert.match(unknown.stderr, /unknown command "frobnicate"/)

@@ -20,7 +20,12 @@ test('every calculator endpoint answers through the client, without a key', asyn
   assert.equal(footprint.basis, 'consumption')
   assert.ok(footprint.world.t > 0 && footprint.ratio_to_world > 1)
 
-  const flight = await calculator.flight({ country_code: 'DEU', legs: 'FRA-JFK', round_trip: true, radiative_forcing: false })
+  const flight = await calculator.flight({
+    country_code: 'DEU',
+    legs: 'FRA-JFK',
+    round_trip: true,
+    radiative_forcing: false
+  })
   assert.equal(flight.inputs.flights, 2)
   assert.equal(flight.radiative_forcing.included, false)
   assert.equal(flight.co2e.kg, flight.co2e_without_rf.kg)
@@ -29,9 +34,22 @@ test('every calculator endpoint answers through the client, without a key', asyn
   assert.equal(diet.inputs.calories, 2500)
   assert.ok(diet.breakdown.length > 0 && diet.sources.length > 0)
 
-  assert.equal((await calculator.car({ country_code: 'DEU', distance: 10000, fuel_type: 'diesel', car_size: 'large', occupancy: 2, boundary: 'combustion' })).co2e.kg, 1050.35)
+  assert.equal((await calculator.car({
+    country_code: 'DEU',
+    distance: 10000,
+    fuel_type: 'diesel',
+    car_size: 'large',
+    occupancy: 2,
+    boundary: 'combustion'
+  })).co2e.kg, 1050.35)
   assert.equal((await calculator.clothes({ country_code: 'USA', spend_usd: 1000 })).co2e.kg, 145)
-  const energy = await calculator.energy({ country_code: 'GBR', electricity_kwh: 3500, heating_kwh: 12000, heating_type: 'heating_oil', household_size: 3 })
+  const energy = await calculator.energy({
+    country_code: 'GBR',
+    electricity_kwh: 3500,
+    heating_kwh: 12000,
+    heating_type: 'heating_oil',
+    household_size: 3
+  })
   assert.equal(energy.inputs.electricity_source, 'measured')
   assert.equal(energy.per, 'person')
 })
@@ -44,7 +62,11 @@ test('calculator errors carry the service\'s code and parameter', async (t) => {
   assert.equal(unknown.code, 'unknown_country')
   assert.equal(unknown.parameter, 'country_code')
 
-  const conflicting = await calculator.flight({ country_code: 'DEU', frequency: 'often', distance: 100 }).catch((e: unknown) => e)
+  const conflicting = await calculator.flight({
+    country_code: 'DEU',
+    frequency: 'often',
+    distance: 100
+  }).catch((e: unknown) => e)
   assert.ok(conflicting instanceof TonneApiError)
   assert.equal(conflicting.status, 400)
 

@@ -36,7 +36,8 @@ test('the codes the service really answers with are known ones', async (t) => {
     ['unknown_country', async () => await tonne.calculator.diet({ country_code: 'XYZ', diet_form: 'vegan' })],
     ['unknown_airport', async () => await tonne.calculator.flight({ ...germany, legs: 'FRA-ZZZ' })],
     ['missing_parameter', async () => await tonne.calculator.flight(germany)],
-    ['conflicting_parameters', async () => await tonne.calculator.flight({ ...germany, frequency: 'rare', distance: 1 })],
+    ['conflicting_parameters',
+      async () => await tonne.calculator.flight({ ...germany, frequency: 'rare', distance: 1 })],
     ['rate_limited', async () => { for (;;) await tonne.projects.list({ limit: 1 }) }]
   ]
   for (const [expected, call] of calls) {

@@ -38,7 +38,8 @@ test('projects.get returns the full project, external_id included', async (t) =>
   const project = await new TonneClient({ baseUrl, apiKey: key }).projects.get(1)
   assert.equal(project.external_id, 'EXT-1')
   assert.equal(project.rating?.name_id, 'AA')
-  assert.deepEqual(project.sustainable_development_goals.map((g) => g.name_id), ['13_CLIMATE_ACTION', '15_LIFE_ON_LAND'])
+  assert.deepEqual(project.sustainable_development_goals.map((g) => g.name_id),
+    ['13_CLIMATE_ACTION', '15_LIFE_ON_LAND'])
   assert.match(project.sustainable_development_goals[0]!.icon, new RegExp(`^${baseUrl}/media/`))
 })
 

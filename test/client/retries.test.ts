@@ -70,7 +70,8 @@ test('429: retried after Retry-After plus jitter, at most maxAttempts times', as
   waits.forEach((wait, i) => {
     const retryAfterMs = Number(seen[2 + i]!.retryAfter) * 1000
     const ceiling = Math.min(400, 100 * 2 ** i)
-    assert.ok(wait >= retryAfterMs && wait < retryAfterMs + ceiling, `wait ${wait} ms after Retry-After ${retryAfterMs} ms`)
+    assert.ok(wait >= retryAfterMs && wait < retryAfterMs + ceiling,
+      `wait ${wait} ms after Retry-After ${retryAfterMs} ms`)
   })
 })
 
@@ -78,7 +79,13 @@ test('429: no wait is started that would end past maxElapsedMs', async (t) => {
   const { baseUrl, key } = await startService(t, { records: fixtureProjects(), env: { RATE_LIMIT_CATALOGUE: '1' } })
   const { fetch, seen } = observedFetch()
   const waits: number[] = []
-  const tonne = new TonneClient({ baseUrl, apiKey: key, fetch, sleep: async (ms) => { waits.push(ms) }, retry: { maxAttempts: 10, maxElapsedMs: 500 } })
+  const tonne = new TonneClient({
+    baseUrl,
+    apiKey: key,
+    fetch,
+    sleep: async (ms) => { waits.push(ms) },
+    retry: { maxAttempts: 10, maxElapsedMs: 500 }
+  })
   await tonne.projects.list()
   const limited = await tonne.projects.list().catch((e: unknown) => e)
   assert.ok(limited instanceof TonneApiError && limited.code === 'rate_limited')
@@ -88,7 +95,10 @@ test('429: no wait is started that would end past maxElapsedMs', async (t) => {
 })
 
 test('503: retried with backoff until the service recovers', servers, async (t) => {
-  const redisProxy = await TcpProxy.start({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) })
+  const redisProxy = await TcpProxy.start({
+    host: new URL(REDIS_URL).hostname,
+    port: Number(new URL(REDIS_URL).port || 6379)
+  })
   t.after(async () => { await redisProxy.close() })
   const env = { REDIS_URL: through(REDIS_URL, redisProxy), RATE_LIMIT_ON_REDIS_ERROR: 'deny' }
   const { baseUrl } = await startService(t, { env })
@@ -106,7 +116,12 @@ test('503: retried with backoff until the service recovers', servers, async (t) 
   let waits = 0
   // Redis comes back during the first wait; later waits are real, as the service reconnects.
   const sleep = async (ms: number) => { waits++; redisProxy.restore(); await realSleep(ms) }
-  const tonne = new TonneClient({ baseUrl, fetch, sleep, retry: { maxAttempts: 40, maxElapsedMs: 30_000, baseDelayMs: 100, maxDelayMs: 500 } })
+  const tonne = new TonneClient({
+    baseUrl,
+    fetch,
+    sleep,
+    retry: { maxAttempts: 40, maxElapsedMs: 30_000, baseDelayMs: 100, maxDelayMs: 500 }
+  })
   assert.deepEqual(await tonne.calculator.ping(), { message: 'pong' })
   assert.equal(seen[0]?.status, 503)
   assert.equal(seen.at(-1)?.status, 200)
@@ -130,7 +145,12 @@ test('network failures are TonneNetworkErrors, retried for these GETs, and time-
   // Cut for good: bounded attempts, then a network error (not an API error).
   proxy.cut()
   const waits: number[] = []
-  const down = new TonneClient({ baseUrl, apiKey: key, sleep: async (ms) => { waits.push(ms) }, retry: { maxAttempts: 3 } })
+  const down = new TonneClient({
+    baseUrl,
+    apiKey: key,
+    sleep: async (ms) => { waits.push(ms) },
+    retry: { maxAttempts: 3 }
+  })
   const unreachable = await down.projects.get(1).catch((e: unknown) => e)
   assert.ok(unreachable instanceof TonneNetworkError)
   assert.equal(unreachable.attempts, 3)

@@ -31,7 +31,11 @@ test('CORS is off by default and answers only the configured origins when on', a
   const preflight = await on.app.inject({
     method: 'OPTIONS',
     url: '/api/v1/commerce/products/',
-    headers: { origin: 'https://app.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }
+    headers: {
+      origin: 'https://app.example.org',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization'
+    }
   })
   assert.equal(preflight.statusCode, 204)
   assert.match(preflight.headers['access-control-allow-headers'] as string, /Authorization/)
@@ -48,12 +52,18 @@ test('over-large headers are refused by the server in the error shape (431)', as
   const { app } = await buildTestApp(t)
   await app.listen({ host: '127.0.0.1', port: 0 })
   const { port } = app.server.address() as AddressInfo
-  const { status, type, body } = await new Promise<{ status: number, type: string, body: string }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: PING, headers: { 'x-padding': 'y'.repeat(20_000) } }, (res) => {
-      let text = ''
-      res.on('data', (chunk) => { text += String(chunk) })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? '', body: text }))
-    })
+  const { status, type, body } = await new Promise<{
+    status: number,
+    type: string,
+    body: string
+  }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: PING, headers: { 'x-padding': 'y'.repeat(20_000) } },
+      (res) => {
+        let text = ''
+        res.on('data', (chunk) => { text += String(chunk) })
+        res.on('end',
+          () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? '', body: text }))
+      })
     req.on('error', reject)
     req.end()
   })

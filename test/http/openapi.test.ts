@@ -10,7 +10,8 @@ test('/openapi.json is an OpenAPI 3.1 document generated from the route schemas'
   assert.equal(doc.openapi, '3.1.0')
   const list = doc.paths['/api/v1/commerce/products/'].get
   const names = list.parameters.map((p: { name: string }) => p.name)
-  for (const name of ['limit', 'offset', 'in_sale', 'location', 'credit_type', 'registry', 'rating', 'search', 'ordering']) {
+  for (const name of ['limit', 'offset', 'in_sale', 'location', 'credit_type', 'registry', 'rating', 'search',
+    'ordering']) {
     assert.ok(names.includes(name), `list documents ${name}`)
   }
   const limit = list.parameters.find((p: { name: string }) => p.name === 'limit')

@@ -9,28 +9,29 @@ const PING = '/api/v1/co2-calculator/ping'
 
 forEachDatabase((database) => {
   describe(`rate limits [${database}]`, () => {
-    test('per key on the catalogue: RateLimit headers on every answer, 429 with Retry-After past the limit', async (t) => {
-      const { app, inject, store } = await buildTestApp(t, { database, env: { RATE_LIMIT_CATALOGUE: '3/min' } })
-      for (let i = 1; i <= 3; i++) {
-        const response = await inject(LIST)
-        assert.equal(response.statusCode, 200)
-        assert.equal(response.headers['ratelimit-limit'], '3')
-        assert.equal(response.headers['ratelimit-remaining'], String(3 - i))
-        assert.ok(Number(response.headers['ratelimit-reset']) > 0)
-      }
-      const limited = await inject(LIST)
-      assert.equal(limited.statusCode, 429)
-      assert.match(limited.headers['content-type'] as string, /^application\/problem\+json/)
-      assert.equal(limited.json().code, 'rate_limited')
-      assert.equal(limited.headers['ratelimit-limit'], '3')
-      assert.equal(limited.headers['ratelimit-remaining'], '0')
-      const retryAfter = Number(limited.headers['retry-after'])
-      assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`)
+    test('per key on the catalogue: RateLimit headers on every answer, 429 with Retry-After past the limit',
+      async (t) => {
+        const { app, inject, store } = await buildTestApp(t, { database, env: { RATE_LIMIT_CATALOGUE: '3/min' } })
+        for (let i = 1; i <= 3; i++) {
+          const response = await inject(LIST)
+          assert.equal(response.statusCode, 200)
+          assert.equal(response.headers['ratelimit-limit'], '3')
+          assert.equal(response.headers['ratelimit-remaining'], String(3 - i))
+          assert.ok(Number(response.headers['ratelimit-reset']) > 0)
+        }
+        const limited = await inject(LIST)
+        assert.equal(limited.statusCode, 429)
+        assert.match(limited.headers['content-type'] as string, /^application\/problem\+json/)
+        assert.equal(limited.json().code, 'rate_limited')
+        assert.equal(limited.headers['ratelimit-limit'], '3')
+        assert.equal(limited.headers['ratelimit-remaining'], '0')
+        const retryAfter = Number(limited.headers['retry-after'])
+        assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`)
 
-      // Another key has its own counter.
-      const { key: other } = await createKey(store.db, { name: 'other', scopes: ['catalogue:read'] })
-      assert.equal((await app.inject({ url: LIST, headers: { authorization: `Bearer ${other}` } })).statusCode, 200)
-    })
+        // Another key has its own counter.
+        const { key: other } = await createKey(store.db, { name: 'other', scopes: ['catalogue:read'] })
+        assert.equal((await app.inject({ url: LIST, headers: { authorization: `Bearer ${other}` } })).statusCode, 200)
+      })
 
     test("a key's own limit overrides the default", async (t) => {
       const { app, store } = await buildTestApp(t, { database, env: { RATE_LIMIT_CATALOGUE: '100' } })
@@ -52,7 +53,8 @@ forEachDatabase((database) => {
       assert.equal((await from('10.0.0.2')).statusCode, 200, 'another address has its own counter')
 
       const proxied = await buildTestApp(t, { database, env: { RATE_LIMIT_CALCULATOR: '2', TRUST_PROXY: 'true' } })
-      const via = async (forwarded: string) => await proxied.app.inject({ url: PING, remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': forwarded } })
+      const via = async (forwarded: string) =>
+        await proxied.app.inject({ url: PING, remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': forwarded } })
       assert.equal((await via('1.1.1.1')).statusCode, 200)
       assert.equal((await via('1.1.1.1')).statusCode, 200)
       assert.equal((await via('1.1.1.1')).statusCode, 429)

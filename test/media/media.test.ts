@@ -19,26 +19,33 @@ function pathOf (link: string): string {
 
 forEachDatabase((database) => {
   describe(`signed media links [${database}]`, () => {
-    test('icons link to /media/KEY?expires=NOW+3600&signature=…; a good link serves the file with a bounded cache', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
-      const before = Math.floor(Date.now() / 1000)
-      const icon = (await inject('/api/v1/commerce/products/1/')).json().sustainable_development_goals[0].icon as string
-      const url = new URL(icon)
-      assert.equal(url.pathname, '/media/sdg/13.svg')
-      const expires = Number(url.searchParams.get('expires'))
-      assert.ok(expires >= before + 3600 && expires <= Math.floor(Date.now() / 1000) + 3600)
-      const response = await inject(pathOf(icon))
-      assert.equal(response.statusCode, 200)
-      assert.equal(response.headers['content-type'], 'image/svg+xml')
-      const maxAge = Number(/max-age=(\d+)/.exec(response.headers['cache-control'] as string)?.[1])
-      assert.ok(maxAge > 3500 && maxAge <= 3600, `max-age ${maxAge}`)
-      assert.match(response.body, /<svg[^>]*aria-label="Sustainable Development Goal 13: Climate Action"/)
-    })
+    test('icons link to /media/KEY?expires=NOW+3600&signature=…; a good link serves the file with a bounded cache',
+      async (t) => {
+        const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+        const before = Math.floor(Date.now() / 1000)
+        const icon = (await inject('/api/v1/commerce/products/1/')).json().sustainable_development_goals[
+          0].icon as string
+        const url = new URL(icon)
+        assert.equal(url.pathname, '/media/sdg/13.svg')
+        const expires = Number(url.searchParams.get('expires'))
+        assert.ok(expires >= before + 3600 && expires <= Math.floor(Date.now() / 1000) + 3600)
+        const response = await inject(pathOf(icon))
+        assert.equal(response.statusCode, 200)
+        assert.equal(response.headers['content-type'], 'image/svg+xml')
+        const maxAge = Number(/max-age=(\d+)/.exec(response.headers['cache-control'] as string)?.[1])
+        assert.ok(maxAge > 3500 && maxAge <= 3600, `max-age ${maxAge}`)
+        assert.match(response.body, /<svg[^>]*aria-label="Sustainable Development Goal 13: Climate Action"/)
+      })
 
     test('every SDG in a response has its own signed icon link', async (t) => {
       const { inject } = await buildTestApp(t, { database, bundled: true })
       const page = (await inject('/api/v1/commerce/products/?limit=1000')).json()
-      const goals = page.results.flatMap((p: { sustainable_development_goals: Array<{ name_id: string, icon: string }> }) => p.sustainable_development_goals)
+      const goals = page.results.flatMap((p: {
+        sustainable_development_goals: Array<{
+          name_id: string,
+          icon: string
+        }>
+      }) => p.sustainable_development_goals)
       assert.ok(goals.length > 100)
       const seen = new Set<string>()
       for (const goal of goals) {
@@ -57,7 +64,8 @@ forEachDatabase((database) => {
     })
 
     test('a tampered link is 403, an expired one 403, an unknown key 404', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET } })
+      const { inject } = await buildTestApp(t,
+        { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET } })
       const good = new URL((await inject('/api/v1/commerce/products/1/')).json().sustainable_development_goals[0].icon)
       const expires = good.searchParams.get('expires')!
       const signature = good.searchParams.get('signature')!
@@ -82,22 +90,30 @@ forEachDatabase((database) => {
     })
 
     test('a link signed by one instance verifies on another that shares the secret', async (t) => {
-      const first = await buildTestApp(t, { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET } })
-      const second = await buildTestApp(t, { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET } })
+      const first = await buildTestApp(t,
+        { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET } })
+      const second = await buildTestApp(t,
+        { database, records: fixtureProjects(), env: { MEDIA_SIGNING_SECRET: SECRET } })
       const third = await buildTestApp(t, { database, records: fixtureProjects() })
-      const icon = pathOf((await first.inject('/api/v1/commerce/products/1/')).json().sustainable_development_goals[0].icon)
+      const icon = pathOf(
+        (await first.inject('/api/v1/commerce/products/1/')).json().sustainable_development_goals[0].icon)
       assert.equal((await second.inject(icon)).statusCode, 200)
       assert.equal((await third.inject(icon)).statusCode, 403, 'a generated secret is per data directory')
     })
   })
 
   describe(`images through import and export [${database}]`, () => {
-    test('import copies image files into the store; the API links them; export writes them back; the round trip is exact', async (t) => {
+    test('import copies image files into the store; the API links them; export writes them back; the round trip is ' +
+      'exact', async (t) => {
       const dir = tempDir(t)
       mkdirSync(path.join(dir, 'photos'))
       writeFileSync(path.join(dir, 'photos', 'canopy.png'), PNG)
       const records = [
-        project(1, { images: [{ title: 'Canopy', url: 'photos/canopy.png' }, { title: 'Hosted', url: 'https://example.org/river.jpg' }] }),
+        project(1,
+          {
+            images: [{ title: 'Canopy', url: 'photos/canopy.png' },
+              { title: 'Hosted', url: 'https://example.org/river.jpg' }]
+          }),
         project(2, { images: [{ title: 'Same file', url: './photos/canopy.png' }] })
       ]
       writeFileSync(path.join(dir, 'import.json'), JSON.stringify(records))
@@ -125,7 +141,11 @@ forEachDatabase((database) => {
       assert.match(relative, /^media\/images\/[0-9a-f]{32}\.png$/)
       assert.deepEqual(readFileSync(path.join(out, relative)), PNG)
 
-      const again = { DATA_DIR: path.join(dir, 'data2'), MEDIA_SIGNING_SECRET: SECRET, ...await databaseEnv(t, database) }
+      const again = {
+        DATA_DIR: path.join(dir, 'data2'),
+        MEDIA_SIGNING_SECRET: SECRET,
+        ...await databaseEnv(t, database)
+      }
       assert.equal((await tonne(['import', path.join(out, 'export.json')], again)).code, 0)
       const copy = await buildTestApp(t, { database, env: again })
       const copied = (await copy.inject('/api/v1/commerce/products/1/')).json().images
@@ -139,8 +159,10 @@ forEachDatabase((database) => {
       test(`an image url of ${url} is refused and nothing is written`, async (t) => {
         const dir = tempDir(t)
         writeFileSync(path.join(dir, 'notes.txt'), 'text')
-        writeFileSync(path.join(dir, 'import.json'), JSON.stringify([project(1), project(2, { images: [{ title: 'x', url }] })]))
-        const result = await tonne(['import', path.join(dir, 'import.json')], { DATA_DIR: path.join(dir, 'data'), ...await databaseEnv(t, database) })
+        writeFileSync(path.join(dir, 'import.json'),
+          JSON.stringify([project(1), project(2, { images: [{ title: 'x', url }] })]))
+        const result = await tonne(['import', path.join(dir, 'import.json')],
+          { DATA_DIR: path.join(dir, 'data'), ...await databaseEnv(t, database) })
         assert.equal(result.code, 1)
         assert.match(result.stderr, /record 1.*images\[0\]\.url/)
         assert.match(result.stderr, message)

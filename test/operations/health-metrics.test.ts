@@ -31,10 +31,14 @@ forEachDatabase((database) => {
       assert.equal(response.statusCode, 200)
       assert.match(response.headers['content-type'] as string, /^text\/plain/)
       const text = response.body
-      assert.match(text, /tonne_http_requests_total\{route="\/api\/v1\/commerce\/products\/",method="GET",status="200"\} 1/)
-      assert.match(text, /tonne_http_requests_total\{route="\/api\/v1\/commerce\/products\/:id\/",method="GET",status="200"\} 1/)
-      assert.match(text, /tonne_http_requests_total\{route="\/api\/v1\/commerce\/products\/:id\/",method="GET",status="404"\} 1/)
-      assert.match(text, /tonne_http_request_duration_seconds_bucket\{le="0.5",route="\/api\/v1\/co2-calculator\/ping",method="GET"\} 1/)
+      assert.match(text,
+        /tonne_http_requests_total\{route="\/api\/v1\/commerce\/products\/",method="GET",status="200"\} 1/)
+      assert.match(text,
+        /tonne_http_requests_total\{route="\/api\/v1\/commerce\/products\/:id\/",method="GET",status="200"\} 1/)
+      assert.match(text,
+        /tonne_http_requests_total\{route="\/api\/v1\/commerce\/products\/:id\/",method="GET",status="404"\} 1/)
+      assert.match(text,
+        /tonne_http_request_duration_seconds_bucket\{le="0.5",route="\/api\/v1\/co2-calculator\/ping",method="GET"\} 1/)
       assert.match(text, /tonne_db_pool_connections\{state="max"\} \d+/)
       assert.match(text, /tonne_process_cpu_user_seconds_total/)
     })
@@ -48,9 +52,13 @@ forEachDatabase((database) => {
       const kept = await app.inject({ url: '/nowhere', headers: { 'x-request-id': 'edge-42.abc' } })
       assert.equal(kept.headers['x-request-id'], 'edge-42.abc')
       assert.equal(kept.json().request_id, 'edge-42.abc')
-      const replaced = await app.inject({ url: '/api/v1/co2-calculator/ping', headers: { 'x-request-id': 'bad id\twith spaces' } })
+      const replaced = await app.inject({
+        url: '/api/v1/co2-calculator/ping',
+        headers: { 'x-request-id': 'bad id\twith spaces' }
+      })
       assert.match(replaced.headers['x-request-id'] as string, /^[0-9a-f-]{36}$/)
-      const requestLines = lines.map((l) => JSON.parse(l) as { reqId?: string, msg: string }).filter((l) => /request/.test(l.msg))
+      const requestLines = lines.map((l) => JSON.parse(l) as { reqId?: string, msg: string }).filter((l) =>
+        /request/.test(l.msg))
       assert.ok(requestLines.length >= 6)
       assert.ok(requestLines.every((l) => typeof l.reqId === 'string'))
       assert.ok(requestLines.some((l) => l.reqId === 'edge-42.abc'))

@@ -25,8 +25,14 @@ async function eventually (probe: () => Promise<number>, status: number, seconds
 
 test('a database outage gives 503s, a Redis outage a degraded service; both recover', servers, async (t) => {
   const databaseUrl = await createPostgresDatabase(t)
-  const pgProxy = await TcpProxy.start({ host: new URL(databaseUrl).hostname, port: Number(new URL(databaseUrl).port || 5432) })
-  const redisProxy = await TcpProxy.start({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) })
+  const pgProxy = await TcpProxy.start({
+    host: new URL(databaseUrl).hostname,
+    port: Number(new URL(databaseUrl).port || 5432)
+  })
+  const redisProxy = await TcpProxy.start({
+    host: new URL(REDIS_URL).hostname,
+    port: Number(new URL(REDIS_URL).port || 6379)
+  })
   t.after(async () => { await pgProxy.close(); await redisProxy.close() })
   const { app, inject } = await buildTestApp(t, {
     records: fixtureProjects(),

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'node:test'
 import { tonne } from '../cli.helpers.ts'
 import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.ts'
@@ -19,6 +18,7 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
   const databaseUrl = await createPostgresDatabase(t)
   const shared = {
     DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: '4',
     REDIS_URL,
     MEDIA_SIGNING_SECRET: SECRET,
     MEDIA_DIR: path.join(tempDir(t), 'media'),
@@ -29,8 +29,10 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
   assert.equal(migrated.code, 0, migrated.stderr)
   const a = await startServerProcess(t, { ...shared, DATA_DIR: tempDir(t) })
   const b = await startServerProcess(t, { ...shared, DATA_DIR: tempDir(t) })
-  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'shared', '--rate-limit', '8/min', '--json'], { ...shared, DATA_DIR: tempDir(t) })).stdout).key as string
-  const get = async (base: string, url: string) => await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${key}` } })
+  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'shared', '--rate-limit', '8/min', '--json'],
+    { ...shared, DATA_DIR: tempDir(t) })).stdout).key as string
+  const get = async (base: string, url: string) =>
+    await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${key}` } })
 
   // An import through the CLI is served by both, without a restart.
   assert.equal((await (await get(a.url, '/api/v1/commerce/products/')).json() as { count: number }).count, 0)
@@ -43,7 +45,8 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
   assert.equal((await (await get(b.url, '/api/v1/commerce/products/')).json() as { count: number }).count, 12)
 
   // A media link signed by one is served by the other.
-  const detail = await (await get(a.url, '/api/v1/commerce/products/1/')).json() as { sustainable_development_goals: Array<{ icon: string }> }
+  const detail = await (await get(a.url,
+    '/api/v1/commerce/products/1/')).json() as { sustainable_development_goals: Array<{ icon: string }> }
   const icon = new URL(detail.sustainable_development_goals[0]!.icon)
   const fromB = await fetch(`${b.url}${icon.pathname}${icon.search}`)
   assert.equal(fromB.status, 200)
@@ -51,7 +54,10 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
 
   // The key's limit (8/min) holds across both: 5 requests were made above; 3 more pass, the next fails on either.
   const statuses: number[] = []
-  for (let i = 0; i < 4; i++) statuses.push((await get(i % 2 === 0 ? b.url : a.url, '/api/v1/commerce/products/1/')).status)
+  for (let i = 0; i < 4; i++) {
+    statuses.push((await get(i % 2 === 0 ? b.url : a.url,
+      '/api/v1/commerce/products/1/')).status)
+  }
   assert.deepEqual(statuses, [200, 200, 200, 429])
   const limited = await get(a.url, '/api/v1/commerce/products/')
   assert.equal(limited.status, 429)
@@ -66,18 +72,31 @@ test('SIGTERM: the server stops accepting, finishes an in-flight request, and ex
   const databaseUrl = await createPostgresDatabase(t)
   const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432) })
   t.after(async () => await proxy.close())
-  const env = { DATABASE_URL: through(databaseUrl, proxy), DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }
+  const env = {
+    DATABASE_URL: through(databaseUrl, proxy),
+    DATABASE_POOL_SIZE: '4',
+    DATA_DIR: tempDir(t),
+    CREATE_INITIAL_API_KEY: 'false'
+  }
   const key = JSON.parse((await tonne(['keys', 'create', '--name', 'k', '--json'], env)).stdout).key as string
   const server = await startServerProcess(t, env)
   assert.equal((await fetch(`${server.url}/health/ready`)).status, 200)
 
-  // Hold the database line so the next request is in flight when SIGTERM arrives.
+  // Hold the database line so the next request is in flight (the server has logged it) when SIGTERM arrives.
   proxy.hold()
-  const inFlight = fetch(`${server.url}/api/v1/commerce/products/?limit=3`, { headers: { authorization: `Bearer ${key}` } })
-  await sleep(300)
+  const headers = { authorization: `Bearer ${key}`, 'x-request-id': 'in-flight-1' }
+  const inFlight = fetch(`${server.url}/api/v1/commerce/products/?limit=3`, { headers })
+  await server.line(/"reqId":"in-flight-1".*"msg":"incoming request"/)
   const exit = server.stop()
-  await sleep(300)
-  await assert.rejects(fetch(`${server.url}/health/live`), 'no new connections while stopping')
+  await server.line(/SIGTERM received/)
+  // While it finishes that request it serves nothing new: a 503 (on a kept-alive connection), then
+  // no connection at all once the listener is closed.
+  for (let tries = 0; ; tries++) {
+    const answer = await fetch(`${server.url}/health/live`).catch(() => undefined)
+    if (answer === undefined) break
+    assert.equal(answer.status, 503, 'no new requests while stopping')
+    assert.ok(tries < 100, 'the server still accepts connections while stopping')
+  }
   proxy.release()
   const response = await inFlight
   assert.equal(response.status, 200)
@@ -86,11 +105,13 @@ test('SIGTERM: the server stops accepting, finishes an in-flight request, and ex
 })
 
 test('serve --workers 2 runs two processes on one port and stops them all on SIGTERM', async (t) => {
-  const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }, ['--workers', '2'])
-  const deadline = Date.now() + 15_000
-  while (server.output.filter((l) => /Server listening at/.test(l)).length < 2 && Date.now() < deadline) await sleep(100)
-  const listening = server.output.filter((l) => /Server listening at/.test(l)).map((l) => JSON.parse(l) as { pid: number })
-  assert.equal(new Set(listening.map((l) => l.pid)).size, 2)
+  const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' },
+    ['--workers', '2'])
+  // Each worker logs its own "listening" line: wait for one, then for one from another process.
+  const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
+  const first = pidOf(await server.line(/Server listening at/))
+  const second = pidOf(await server.line(new RegExp(`^(?!.*"pid":${first},).*Server listening at`)))
+  assert.notEqual(second, first)
   for (let i = 0; i < 6; i++) assert.equal((await fetch(`${server.url}/api/v1/co2-calculator/ping`)).status, 200)
   assert.equal(await server.stop(), 0)
 })
@@ -101,6 +122,7 @@ test('SIGTERM with the database stalled: the request in flight gets a 503, not a
   t.after(async () => await proxy.close())
   const env = {
     DATABASE_URL: through(databaseUrl, proxy),
+    DATABASE_POOL_SIZE: '4',
     DATA_DIR: tempDir(t),
     CREATE_INITIAL_API_KEY: 'false',
     DATABASE_STATEMENT_TIMEOUT: '2'

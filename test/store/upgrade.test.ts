@@ -4,7 +4,7 @@ import { Migrator, type Kysely } from 'kysely'
 import { createKey } from '../../src/access/api-keys.service.ts'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
-import { prepareDatabase } from '../../src/server.ts'
+import { prepareDatabase, prepareParts } from '../../src/startup.ts'
 import { openStore } from '../../src/store/connect.ts'
 import * as catalogue0001 from '../../src/store/migrations/2026_11_22_0001_catalogue.ts'
 import * as apiKeys0002 from '../../src/store/migrations/2026_11_22_0002_api_keys.ts'
@@ -91,7 +91,7 @@ forEachDatabase((database) => {
     ])
 
     const { key } = await createKey(store.db, { name: 'reader', scopes: ['catalogue:read'] })
-    const app = await buildApp({ config, store })
+    const app = await buildApp(await prepareParts(config, store))
     t.after(async () => await app.close())
     const headers = { authorization: `Bearer ${key}` }
     const list = async (query: string) =>

@@ -17,7 +17,8 @@ export interface ServerProcess {
 }
 
 /** Starts `tonne serve` as its own process on a free port and waits until it listens. */
-export async function startServerProcess (t: TestContext, env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess (t: TestContext, env: Record<string, string>,
+  args: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'serve', ...args], {
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe']

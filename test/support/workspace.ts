@@ -4,6 +4,7 @@ import type { TestContext } from 'node:test'
 import { createKey } from '../../src/access/api-keys.service.ts'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
+import { prepareParts } from '../../src/startup.ts'
 import { openStore } from '../../src/store/connect.ts'
 import { migrateToLatest } from '../../src/store/migrate.ts'
 import { databaseEnv, type TestDatabase } from '../databases.ts'
@@ -33,7 +34,7 @@ export async function workspace (t: TestContext, database: TestDatabase): Promis
     const store = await openStore(config)
     await migrateToLatest(store.db)
     const { key } = await createKey(store.db, { name: 'reader', scopes: ['catalogue:read'] })
-    const app = await buildApp({ config, store })
+    const app = await buildApp(await prepareParts(config, store))
     try {
       const headers = { host: 'tonne.test', authorization: `Bearer ${key}` }
       // Signed links differ by key and second; compare what they point at.
