@@ -100,7 +100,7 @@ export async function axeViolations (page: Page): Promise<string[]> {
   return result as string[]
 }
 
-// Runs inside the page: controls whose text (selected option, value or placeholder) is wider than the control.
+// Runs inside the page: controls whose text (options, value or placeholder) is wider than the control.
 const CUT_OFF_CHECK = `(() => {
   const context = document.createElement('canvas').getContext('2d')
   const cut = []
@@ -108,9 +108,12 @@ const CUT_OFF_CHECK = `(() => {
     if (control.getClientRects().length === 0) continue
     const style = getComputedStyle(control)
     context.font = style.font
-    const texts = control.tagName === 'SELECT'
-      ? [...control.options].map((option) => option.text)
-      : [control.value, control.placeholder]
+    // A fixed vocabulary must fit whole; a list fed by the data (countries, credit types) must fit its choice.
+    const texts = control.tagName !== 'SELECT'
+      ? [control.value, control.placeholder]
+      : control.hasAttribute('data-open-vocabulary')
+        ? [control.selectedOptions[0]?.text ?? '']
+        : [...control.options].map((option) => option.text)
     // A select's arrow takes about 1.5em of its width.
     const arrow = control.tagName === 'SELECT' ? 1.5 * parseFloat(style.fontSize) : 0
     const room = control.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow

@@ -39,7 +39,7 @@ test('calculator: units follow the country, the result is broken down and compar
   assert.ok(sources.some((s) => /DESNZ/.test(s) && /Licence: OGL-3\.0/.test(s)))
   assert.ok(sources.some((s) => /Global Carbon Project/.test(s)), 'the averages\' source too')
   await page.getByText('Food: how it was calculated').click()
-  assert.match(await page.locator('details[open] li').first().textContent() ?? '', /× [\d.]+ kg CO2e per .* = [\d,.]+ kg CO₂e/, 'the factors behind a category')
+  assert.match(await page.locator('details[open] li').first().textContent() ?? '', /at [\d.,]+ kg CO₂e per .* = [\d,.]+ kg CO₂e/, 'the factors behind a category')
   assert.deepEqual(await accessibilityProblems(page), [])
   await screenshot(page, 'calculator')
 
@@ -58,13 +58,13 @@ test('calculator: units follow the country, the result is broken down and compar
   assert.deepEqual(browser.problems, [])
 })
 
-test('calculator: the service\'s 400 and 429 messages are shown, and the field at fault is marked', async (t) => {
+test('calculator: an input out of range and the service\'s 429 are shown, and the field at fault is marked', async (t) => {
   const { baseUrl } = await startService(t, { env: { RATE_LIMIT_CALCULATOR: '12' } })
   const browser = await launchBrowser(t)
   const page = await browser.newPage()
   await page.goto(`${baseUrl}/#/calculator?country_code=DEU&calories=100`)
-  await page.locator('.problem[data-code="invalid_parameter"]').waitFor()
-  assert.match(await page.locator('#alerts').textContent() ?? '', /calories must be at least 1200/)
+  await page.locator('#calc-calories-error:not(:empty)').waitFor()
+  assert.match(await page.locator('#calc-calories-error').textContent() ?? '', /from 1,200 to 4,000/)
   assert.equal(await page.getByLabel('Food energy a day (kcal)').getAttribute('aria-invalid'), 'true')
   assert.equal(await inPage(page, 'document.activeElement?.id'), 'calc-calories')
   await screenshot(page, 'calculator-error')
@@ -78,6 +78,6 @@ test('calculator: the service\'s 400 and 429 messages are shown, and the field a
     await page.waitForFunction('document.querySelector("#calculator-result[aria-busy]") === null')
   }
   await limited.waitFor()
-  assert.match(await limited.textContent() ?? '', /Too many requests[\s\S]*try again in \d+ seconds/)
+  assert.match(await limited.textContent() ?? '', /Too many requests[\s\S]*Try again in \d+ s/)
   assert.deepEqual(browser.problems, [])
 })

@@ -21,7 +21,7 @@ function records () {
 type Marker = { count: number, width: number, height: number, ids: string }
 const markers = async (page: import('playwright-core').Page) => await page.locator('.map .marker').evaluateAll((list) =>
   list.map((element) => {
-    const e = element as unknown as { dataset: { count: string, ids: string }, getBoundingClientRect: () => DOMRect }
+    const e = element as unknown as { dataset: { count: string, ids: string }, getBoundingClientRect: () => { width: number, height: number } }
     const box = e.getBoundingClientRect()
     return { count: Number(e.dataset.count), width: box.width, height: box.height, ids: e.dataset.ids }
   })) as Marker[]
@@ -53,7 +53,7 @@ test('map: every matching located project, clustered, with pan and zoom, 24 px t
     await page.goto(`${baseUrl}/#/projects?limit=10&ordering=name`)
     await page.locator('.map[data-loaded="true"][data-total="40"]').waitFor()
     const [, , width] = await viewBox(page)
-    await page.getByRole('button', { name: 'Zoom in' }).click()
+    await page.getByRole('button', { name: 'Zoom in', exact: true }).click()
     assert.ok((await viewBox(page))[2]! < width!, 'zoomed in')
     await page.getByRole('button', { name: 'Show the whole world' }).click()
     assert.equal((await viewBox(page))[2], width)
