@@ -10,6 +10,11 @@ export default [
     rules: { '@typescript-eslint/no-redeclare': 'off' }
   },
   {
+    // The explorer's files keep to the house limit of 120 columns.
+    files: ['src/explorer/**', 'test/explorer/**', 'scripts/lighthouse.ts'],
+    rules: { '@stylistic/max-len': ['error', { code: 120 }] }
+  },
+  {
     // The explorer is plain browser JavaScript served as it is.
     files: ['src/explorer/public/**/*.js', 'test/explorer/accessibility-check.js'],
     languageOptions: { globals: { ...globals.browser } }

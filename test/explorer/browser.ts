@@ -12,7 +12,8 @@ const env = process.env
 /** Where the test run saves its screenshots (git-ignored). */
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking',
   '--disable-component-update', '--disable-sync']
 
 export function chromiumPath (): string {
@@ -30,7 +31,8 @@ export function chromiumPath (): string {
   }
   throw new Error('The explorer tests need headless Chromium, and none was found ' +
     `(${given === undefined ? 'no `chromium` on the PATH' : `TONNE_TEST_CHROMIUM=${given} is not executable`}). ` +
-    'Install Debian\'s package (`apt-get install -y --no-install-recommends chromium`, as .ci/run does) or set TONNE_TEST_CHROMIUM.')
+    'Install Debian\'s package (`apt-get install -y --no-install-recommends chromium`, as .ci/run does) ' +
+    'or set TONNE_TEST_CHROMIUM.')
 }
 
 export interface Browser {
@@ -57,14 +59,16 @@ export async function launchBrowser (t: TestContext): Promise<Browser> {
     if (viewport !== undefined) await page.setViewportSize(viewport)
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text())
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) {
+        problems.push(message.text())
+      }
     })
     return page
   }
   return { context, problems, newPage }
 }
 
-/** The value of a JavaScript expression in the page (as text: the DOM is not in this project's TypeScript libraries). */
+/** The value of a JavaScript expression in the page (as text: the DOM is not in this project's TS libraries). */
 export async function inPage (page: Page, expression: string): Promise<unknown> {
   return await page.evaluate(expression)
 }

@@ -85,8 +85,10 @@ test('calculator: compared on one basis, explained for a person, total on screen
     await desktop.getByText('Flights: how it was calculated').click()
     const flights = desktop.locator('details.how[data-category="flight"]')
     const plain = await flights.evaluate((element) => {
-      const copy = element.cloneNode(true) as unknown as { querySelector: (s: string) => { remove: () => void } | null,
-        textContent: string }
+      const copy = element.cloneNode(true) as unknown as {
+        querySelector: (s: string) => { remove: () => void } | null,
+        textContent: string
+      }
       copy.querySelector('details.technical')?.remove()
       return copy.textContent
     })
@@ -136,7 +138,8 @@ test('calculator: a bad country in the link and a 429 each leave a way forward',
   assert.match(await retry.textContent() ?? '', /in \d+ s/)
   await screenshot(page, 'calculator-rate-limited')
   await page.clock.runFor(61_000)
-  await page.waitForFunction('![...document.querySelectorAll("button")].some((b) => /^Try again/.test(b.textContent) && b.disabled)')
+  await page.waitForFunction(
+    '![...document.querySelectorAll("button")].some((b) => /^Try again/.test(b.textContent) && b.disabled)')
   assert.ok(await retry.isEnabled())
   assert.deepEqual(browser.problems.filter((p) => !/429/.test(p)), [])
 })

@@ -51,7 +51,8 @@ test('catalogue: filters offer the values that match, with counts, as removable 
     await showing(page, /of 2 projects/)
     const suggestions = await page.locator('#location-options option').evaluateAll((list) =>
       list.map((option) => (option as unknown as { value: string }).value))
-    assert.ok(suggestions.includes('Brazil') && suggestions.includes('Zambia'), 'the countries offered come from the facets')
+    assert.ok(suggestions.includes('Brazil') && suggestions.includes('Zambia'),
+      'the countries offered come from the facets')
 
     // A country the service does not know: the message sits by the field, not a list of 250 names.
     await page.getByLabel('Country', { exact: true }).fill('Narnia')
@@ -64,7 +65,8 @@ test('catalogue: filters offer the values that match, with counts, as removable 
   })
 
 test('catalogue: filters and orderings the data cannot satisfy are not offered', async (t) => {
-  const records = fixtureProjects().map((record) => ({ ...record, rating: null, inventory_price: null, in_sale: false }))
+  const records = fixtureProjects()
+    .map((record) => ({ ...record, rating: null, inventory_price: null, in_sale: false }))
   const { baseUrl, key } = await startService(t, { records })
   const browser = await launchBrowser(t)
   const page = await browser.newPage(DESKTOP)

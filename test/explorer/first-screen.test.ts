@@ -66,7 +66,8 @@ test('first screen: what this is, the calculator without a key, how to get a key
 
 test('the explorer\'s address is in the README\'s quick start and in the start-up log', async (t) => {
   const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')
-  const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1))
+  const start = readme.indexOf('## Quick start')
+  const quickStart = readme.slice(start, readme.indexOf('\n## ', start + 1))
   assert.match(quickStart, /explorer[^\n]*http:\/\/127\.0\.0\.1:3000\/(?!docs)/i)
 
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'serve'], {

@@ -6,22 +6,29 @@ import { DESKTOP, launchBrowser, PHONE, screenshot } from './browser.ts'
 
 // Issue 15, finding 13: a map of every matching project, not just the page's.
 
-/** 30 projects within half a degree of one another in Gabon, 10 spread over the western hemisphere, 5 without coordinates. */
+/** 30 projects within half a degree of one another in Gabon, 10 spread over the western hemisphere, 5 unlocated. */
 function records () {
   const near = Array.from({ length: 30 }, (_, i) => project(i + 1, {
-    name: `Gabon Forest ${i + 1}`, location: 'Gabon', latitude: -0.5 + (i % 6) * 0.1, longitude: 11.5 + Math.floor(i / 6) * 0.1
+    name: `Gabon Forest ${i + 1}`,
+    location: 'Gabon',
+    latitude: -0.5 + (i % 6) * 0.1,
+    longitude: 11.5 + Math.floor(i / 6) * 0.1
   }))
   const spread = Array.from({ length: 10 }, (_, i) => project(i + 31, {
     name: `Spread ${i + 31}`, location: 'Brazil', latitude: -60 + i * 14, longitude: -170 + i * 18
   }))
-  const unlocated = Array.from({ length: 5 }, (_, i) => project(i + 41, { name: `Unlocated ${i + 41}`, location: 'Peru' }))
+  const unlocated = Array.from({ length: 5 },
+    (_, i) => project(i + 41, { name: `Unlocated ${i + 41}`, location: 'Peru' }))
   return [...near, ...spread, ...unlocated]
 }
 
 type Marker = { count: number, width: number, height: number, ids: string }
 const markers = async (page: import('playwright-core').Page) => await page.locator('.map .marker').evaluateAll((list) =>
   list.map((element) => {
-    const e = element as unknown as { dataset: { count: string, ids: string }, getBoundingClientRect: () => { width: number, height: number } }
+    const e = element as unknown as {
+      dataset: { count: string, ids: string }
+      getBoundingClientRect: () => { width: number, height: number }
+    }
     const box = e.getBoundingClientRect()
     return { count: Number(e.dataset.count), width: box.width, height: box.height, ids: e.dataset.ids }
   })) as Marker[]

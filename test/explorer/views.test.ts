@@ -18,7 +18,11 @@ const VIEWS: View[] = [
   { name: 'project-missing', hash: '#/projects/999', ready: '.problem' },
   { name: 'calculator', hash: '#/calculator', ready: '#calculator-form' },
   { name: 'calculator-result', hash: '#/calculator?country_code=DEU&distance=8000&home_size=70', ready: '#total' },
-  { name: 'calculator-field-error', hash: '#/calculator?country_code=DEU&calories=100', ready: '.field-error:not(:empty)' },
+  {
+    name: 'calculator-field-error',
+    hash: '#/calculator?country_code=DEU&calories=100',
+    ready: '.field-error:not(:empty)'
+  },
   { name: 'calculator-bad-country', hash: '#/calculator?country_code=XXX', ready: '.field-error:not(:empty)' },
   { name: 'not-found', hash: '#/nowhere', ready: 'main h1' }
 ]

@@ -103,7 +103,8 @@ function valuesOf (params) {
 
 /** @param {AbortSignal | undefined} signal */
 async function loadCountries (signal) {
-  countries ??= apiGet(`${CALCULATOR}/countries`, {}, { signal }).catch((error) => { countries = undefined; throw error })
+  countries ??= apiGet(`${CALCULATOR}/countries`, {}, { signal })
+    .catch((error) => { countries = undefined; throw error })
   return await countries
 }
 
@@ -145,7 +146,7 @@ function selectField (name, label, choices, value, extra = {}) {
       // The countries come from the service; their longest names may not fit a closed select.
       'data-open-vocabulary': name === 'country_code'
     },
-      choices.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text))),
+    choices.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text))),
     h('p', { class: 'field-error', id: `calc-${name}-error` }))
 }
 
@@ -213,15 +214,18 @@ function calculatorForm (config, countryList, values) {
             h('legend', {}, 'Food'),
             h('div', { class: 'form-grid' },
               selectField('diet_form', 'Diet', options(e.diet_form ?? []), pick('diet_form')),
-              numberField('calories', 'Food energy a day (kcal)', { range: ranges['calories'], value: pick('calories') }))),
+              numberField('calories', 'Food energy a day (kcal)',
+                { range: ranges['calories'], value: pick('calories') }))),
           h('fieldset', {},
             h('legend', {}, 'Car and public transport'),
             h('div', { class: 'form-grid' },
               selectField('mode', 'Mainly by', options(e.mode ?? []), mode),
               numberField('distance', `Distance a year (${distanceUnit})`,
                 { range: ranges['distance'], hint: 'Leave empty to leave travel out.', value: values['distance'] }),
-              selectField('fuel_type', 'Fuel', options(e.fuel_type ?? []), pick('fuel_type'), { hidden: mode !== 'car' }),
-              selectField('car_size', 'Car size', options(e.car_size ?? []), pick('car_size'), { hidden: mode !== 'car' }),
+              selectField('fuel_type', 'Fuel', options(e.fuel_type ?? []), pick('fuel_type'),
+                { hidden: mode !== 'car' }),
+              selectField('car_size', 'Car size', options(e.car_size ?? []), pick('car_size'),
+                { hidden: mode !== 'car' }),
               selectField('rail_type', 'Kind of train', options(e.rail_type ?? []), pick('rail_type'),
                 { hidden: mode !== 'rail' }))),
           h('fieldset', {},
@@ -232,7 +236,11 @@ function calculatorForm (config, countryList, values) {
             h('legend', {}, 'Home'),
             h('div', { class: 'form-grid' },
               numberField('home_size', `Floor area (${areaUnit})`,
-                { range: ranges['home_size'], hint: 'Leave empty to leave home energy out.', value: values['home_size'] }),
+                {
+                  range: ranges['home_size'],
+                  hint: 'Leave empty to leave home energy out.',
+                  value: values['home_size']
+                }),
               numberField('household_size', 'People in the home', {
                 range: ranges['household_size'],
                 hint: `Empty: ${config.country_name}'s average (${formatNumber(d.household_size, 2)}).`,
@@ -275,7 +283,8 @@ function convertUnits (values, from, to) {
   const converted = { ...values }
   const distance = Number(values['distance'])
   if (values['distance'] !== undefined && Number.isFinite(distance) && from.units.distance !== to.units.distance) {
-    converted['distance'] = String(Math.round(to.units.distance === 'mi' ? distance / KM_PER_MILE : distance * KM_PER_MILE))
+    const km = to.units.distance === 'mi' ? distance / KM_PER_MILE : distance * KM_PER_MILE
+    converted['distance'] = String(Math.round(km))
   }
   const area = Number(values['home_size'])
   if (values['home_size'] !== undefined && Number.isFinite(area) && from.units.area !== to.units.area) {
@@ -416,7 +425,8 @@ export async function renderCalculator (main, params, { signal, rerender }) {
       h('h1', { tabindex: '-1' }, 'Footprint calculator'),
       h('p', {}, 'A year of one person\'s emissions, from cited emission factors, compared with the average person ' +
         'in the country and in the world. No API key needed.'),
-      h('div', { id: 'calculator-slot', class: 'form-placeholder' }, h('p', { class: 'loading' }, 'Loading the countries…')),
+      h('div', { id: 'calculator-slot', class: 'form-placeholder' },
+        h('p', { class: 'loading' }, 'Loading the countries…')),
       h('div', { id: 'calculator-problem', role: 'alert' }),
       h('div', { id: 'calculator-result', 'aria-live': 'polite' }))
     main.dataset['view'] = 'calculator'
@@ -545,7 +555,9 @@ function howItWasCalculated (row, sources) {
       `${humanize(item.label)}: ${formatNumber(item.quantity)} ${item.quantity_unit} at ` +
       `${formatNumber(item.factor, 3)} ${readableUnit(item.factor_unit)} = ${formatNumber(item.kg_co2e, 0)} kg CO₂e` +
       ` (source: ${sources.get(item.source)?.name ?? 'see the sources below'}).`))),
-    plainNotes.length > 0 ? h('ul', { class: 'hint' }, plainNotes.map((/** @type {string} */ a) => h('li', {}, a))) : null,
+    plainNotes.length > 0
+      ? h('ul', { class: 'hint' }, plainNotes.map((/** @type {string} */ a) => h('li', {}, a)))
+      : null,
     h('details', { class: 'technical' },
       h('summary', {}, 'Technical details'),
       h('ul', {}, answer.breakdown.map((/** @type {any} */ item) => h('li', {},
@@ -574,7 +586,8 @@ function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
     h('p', { class: 'stale-note', id: 'stale-note', hidden: true },
       'The inputs above have changed: this result is out of date. Choose Calculate to update it.'),
     skipped.length > 0
-      ? h('p', { class: 'hint' }, `Not included: ${skipped.map((/** @type {Category} */ c) => c.label.toLowerCase()).join(', ')} (no input given).`)
+      ? h('p', { class: 'hint' }, `Not included: ${skipped.map((/** @type {Category} */ c) => c.label.toLowerCase())
+        .join(', ')} (no input given).`)
       : null,
     h('h3', {}, 'By category'),
     h('div', { class: 'table-wrap' },
@@ -593,13 +606,14 @@ function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
             h('td', { class: 'number' }, totalT > 0 ? `${formatNumber((t / totalT) * 100, 0)}%` : '—'),
             h('td', { class: 'bar-cell', 'aria-hidden': 'true' }, bar(t, largest)))
         })),
-        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), h('td', { class: 'number' }, formatNumber(totalT, 2)),
+        h('tfoot', {}, h('tr', {},
+          h('th', { scope: 'row' }, 'Total'), h('td', { class: 'number' }, formatNumber(totalT, 2)),
           h('td', {}), h('td', {}))))),
     rows.map((/** @type {any} */ row) => howItWasCalculated(row, sources)),
     h('h3', {}, 'Compared with the averages'),
     h('p', { class: 'hint', id: 'comparison-basis' },
       'All three in CO₂e, counting all greenhouse gases, per person per year. The averages are everything emitted ' +
-      `in the country (every sector) divided by its people; yours counts only the categories entered. The average ` +
+      'in the country (every sector) divided by its people; yours counts only the categories entered. The average ' +
       `person in ${countryName} emits ${formatNumber(footprint.ratio_to_world, 2)} times the world average.`),
     h('div', { class: 'table-wrap' },
       h('table', { id: 'comparison' },

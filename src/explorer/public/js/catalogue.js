@@ -186,15 +186,25 @@ function filterForm (query) {
     // Fed by the data: its longest labels may not fit a closed select (the chip shows the choice whole).
     h('select', { id: `filter-${s.name}`, name: s.name, 'data-open-vocabulary': true },
       h('option', { value: '' }, s.any))))
-  const form = /** @type {HTMLFormElement} */ (h('form', { class: 'filters', id: 'filters', role: 'search', 'aria-label': 'Filter projects' },
+  const attributes = { class: 'filters', id: 'filters', role: 'search', 'aria-label': 'Filter projects' }
+  const form = /** @type {HTMLFormElement} */ (h('form', attributes,
     h('div', { class: 'form-grid' },
       field('search', 'Search', h('input', {
-        id: 'filter-search', name: 'search', type: 'search', placeholder: 'Name, registry id or developer',
-        autocomplete: 'off', 'aria-describedby': 'filter-search-error'
+        id: 'filter-search',
+        name: 'search',
+        type: 'search',
+        placeholder: 'Name, registry id or developer',
+        autocomplete: 'off',
+        'aria-describedby': 'filter-search-error'
       }), 'wide'),
       field('location', 'Country', h('input', {
-        id: 'filter-location', name: 'location', type: 'text', list: 'location-options', autocomplete: 'off',
-        placeholder: 'Name or ISO code', 'aria-describedby': 'filter-location-hint filter-location-error'
+        id: 'filter-location',
+        name: 'location',
+        type: 'text',
+        list: 'location-options',
+        autocomplete: 'off',
+        placeholder: 'Name or ISO code',
+        'aria-describedby': 'filter-location-hint filter-location-error'
       }), undefined),
       selects,
       field('ordering', 'Order by', h('select', { id: 'filter-ordering', name: 'ordering' })),
@@ -205,7 +215,8 @@ function filterForm (query) {
       h('button', { type: 'submit' }, 'Apply'),
       h('a', { class: 'button secondary', href: '#/projects' }, 'Clear all filters'))))
   const countryLabel = form.querySelector('[data-field="location"] label')
-  countryLabel?.after(h('span', { class: 'visually-hidden', id: 'filter-location-hint' }, 'A country name or an ISO code'))
+  countryLabel?.after(h('span', { class: 'visually-hidden', id: 'filter-location-hint' },
+    'A country name or an ISO code'))
   const apply = () => {
     /** @type {Record<string, string>} */
     const next = {}
@@ -342,7 +353,9 @@ function pager (query, page) {
   const link = (/** @type {string} */ text, /** @type {number} */ target, /** @type {string} */ rel) =>
     h('a', { class: 'button secondary', href: listHash({ ...query, offset: String(target) }), rel }, text)
   return h('nav', { class: 'pager', 'aria-label': 'Pages' },
-    page.previous === null ? h('span', { class: 'disabled' }, 'Previous') : link('Previous', Math.max(0, offset - limit), 'prev'),
+    page.previous === null
+      ? h('span', { class: 'disabled' }, 'Previous')
+      : link('Previous', Math.max(0, offset - limit), 'prev'),
     h('span', {}, `Page ${current} of ${pages}`),
     page.next === null ? h('span', { class: 'disabled' }, 'Next') : link('Next', offset + limit, 'next'))
 }
@@ -380,14 +393,22 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   // The view stays mounted while only its query changes, so focus stays where the user left it.
   const mounted = main.dataset['view'] === 'list'
   if (!mounted) {
+    // The form and the results appear together once the first answers are in, so nothing jumps as they come;
+    // until then a placeholder holds the space (and keeps the footer out of view).
     replaceChildren(main,
       h('h1', { tabindex: '-1' }, heading),
       h('p', { class: 'lede' }, 'Projects from public carbon registries. Filter them, or open one for its details.'),
-      filterForm(query),
-      h('div', { id: 'chips' }),
       h('p', { id: 'results-loading', class: 'loading', hidden: true }, 'Loading the projects…'),
-      h('div', { id: 'results' }))
+      h('div', { id: 'catalogue-body', hidden: true },
+        filterForm(query),
+        h('div', { id: 'chips' }),
+        h('div', { id: 'results' })),
+      h('div', { id: 'catalogue-placeholder', class: 'form-placeholder' }))
     main.dataset['view'] = 'list'
+  }
+  const reveal = () => {
+    main.querySelector('#catalogue-placeholder')?.remove()
+    main.querySelector('#catalogue-body')?.removeAttribute('hidden')
   }
   const form = /** @type {HTMLFormElement} */ (main.querySelector('#filters'))
   const results = /** @type {HTMLElement} */ (main.querySelector('#results'))
@@ -406,10 +427,12 @@ export async function renderProjectList (main, params, { signal, rerender }) {
     if (signal.aborted) return
     loading.hidden = true
     results.removeAttribute('aria-busy')
+    reveal()
     const shapeNow = await catalogueShape(signal).catch(() => undefined)
     if (shapeNow !== undefined) fillForm(form, query, shapeNow.facets, shapeNow)
     syncForm(form, query)
-    replaceChildren(/** @type {HTMLElement} */ (main.querySelector('#chips')), shapeNow ? chips(query, shapeNow, undefined) : null)
+    const chipList = /** @type {HTMLElement} */ (main.querySelector('#chips'))
+    replaceChildren(chipList, shapeNow ? chips(query, shapeNow, undefined) : null)
     replaceChildren(results, h('p', { class: 'summary', tabindex: '-1', id: 'summary' }, 'No results: the service ' +
       'did not accept these filters.'))
     if (error instanceof ApiError && error.status === 400 && showFieldError(main, error, query)) {
@@ -430,6 +453,7 @@ export async function renderProjectList (main, params, { signal, rerender }) {
       `${page.count === 1 ? 'project' : 'projects'}.`
   loading.hidden = true
   results.removeAttribute('aria-busy')
+  reveal()
   if (page.count === 0) {
     replaceChildren(results, h('p', { class: 'summary', id: 'summary', tabindex: '-1' }, summary),
       h('section', { id: 'empty-state', class: 'empty-state', 'aria-labelledby': 'empty-heading' },
@@ -461,7 +485,10 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   geojsonFor(filters, signal).then((geo) => {
     if (signal.aborted) return
     const points = geo.features.map((/** @type {any} */ f) => ({
-      id: f.properties.id, name: f.properties.name, longitude: f.geometry.coordinates[0], latitude: f.geometry.coordinates[1]
+      id: f.properties.id,
+      name: f.properties.name,
+      longitude: f.geometry.coordinates[0],
+      latitude: f.geometry.coordinates[1]
     }))
     map.setPoints(points, `World map: ${formatNumber(geo.count)} of the ${formatNumber(page.count)} matching ` +
       'projects have a recorded location. Drag to pan; numbered circles are groups: select one to zoom in.')
@@ -548,13 +575,17 @@ export async function renderProject (main, id, { signal, rerender }) {
           fact('Estimated annual reductions', project.estimated_annual_reductions === null
             ? null
             : `${formatNumber(project.estimated_annual_reductions)} t CO₂e a year`),
-          fact('Price', project.inventory_price === null ? null : `${formatNumber(project.inventory_price, 2)} per tonne`),
+          fact('Price', project.inventory_price === null
+            ? null
+            : `${formatNumber(project.inventory_price, 2)} per tonne`),
           fact('Developer', project.project_developer),
           fact('Vintages', project.vintages.join(', ')),
           fact('Bundle', project.is_bundle
             ? `Yes${Array.isArray(project.bundles) ? `, of ${project.bundles.length} projects` : ''}`
             : null),
-          fact('Registry page', project.url ? h('a', { href: project.url, rel: 'noopener noreferrer' }, project.url) : null))),
+          fact('Registry page', project.url
+            ? h('a', { href: project.url, rel: 'noopener noreferrer' }, project.url)
+            : null))),
       h('section', { 'aria-labelledby': 'map-heading' },
         h('h2', { id: 'map-heading' }, 'Location'),
         map?.element ?? h('p', {}, 'The registry gives no coordinates for this project.'))),
@@ -564,7 +595,8 @@ export async function renderProject (main, id, { signal, rerender }) {
         h('h2', { id: 'sdg-heading' }, 'Sustainable development goals'),
         h('ul', { class: 'sdgs' }, goals.map((/** @type {any} */ goal) => {
           const number = goal.name_id.split('_')[0]
-          return h('li', {}, h('img', { src: goal.icon, alt: `Goal ${number}: ${goal.verbose_name}`, width: 72, height: 72 }))
+          const alt = `Goal ${number}: ${goal.verbose_name}`
+          return h('li', {}, h('img', { src: goal.icon, alt, width: 72, height: 72 }))
         }))),
     project.description
       ? h('section', { 'aria-labelledby': 'description-heading' },

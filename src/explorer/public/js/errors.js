@@ -40,7 +40,8 @@ export function showError (error, { region, retry } = {}) {
       h('p', {}, String(error?.message ?? error)), retry ? retryButton(alerts, retry, undefined) : null))
     return
   }
-  const heading = HEADINGS[error.status] ?? (error.status >= 500 ? 'The service failed' : 'The request was not accepted')
+  const heading = HEADINGS[error.status] ??
+    (error.status >= 500 ? 'The service failed' : 'The request was not accepted')
   const detail = DETAILS[error.status] ?? error.detail
   const allowed = error.allowedValues?.length > 0 && error.allowedValues.length <= 20 &&
     !detail.includes(error.allowedValues.join(', '))

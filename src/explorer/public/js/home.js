@@ -11,9 +11,9 @@ export function renderHome (main) {
   const haveKey = currentKey() !== undefined
   replaceChildren(main,
     h('h1', { tabindex: '-1' }, 'Carbon-offset projects and your footprint'),
-    h('p', { class: 'lede' }, 'Tonne is an open-source service with two halves: a catalogue of carbon-offset projects ' +
-      'from public registries, and a calculator that estimates one person\'s yearly carbon footprint from cited ' +
-      'emission factors. This explorer is its web page; the same data is open to programs through the ',
+    h('p', { class: 'lede' }, 'Tonne is an open-source service with two halves: a catalogue of carbon-offset ' +
+      'projects from public registries, and a calculator that estimates one person\'s yearly carbon footprint from ' +
+      'cited emission factors. This explorer is its web page; the same data is open to programs through the ',
     h('a', { href: '/docs' }, 'API'), '.'),
     h('div', { class: 'cards' },
       h('section', { class: 'card', 'aria-labelledby': 'calculator-card' },

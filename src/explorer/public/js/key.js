@@ -77,7 +77,8 @@ export function keyForm (onSaved, reason) {
     required: true,
     'aria-describedby': 'api-key-hint'
   })
-  const remember = h('input', { id: 'remember-key', name: 'remember', type: 'checkbox', 'aria-describedby': 'remember-hint' })
+  const remember = h('input',
+    { id: 'remember-key', name: 'remember', type: 'checkbox', 'aria-describedby': 'remember-hint' })
   const form = h('form', { class: 'key-form', id: 'key-form', 'aria-labelledby': 'key-form-heading' },
     h('h2', { id: 'key-form-heading' }, 'Enter your API key'),
     reason ? h('p', {}, reason) : null,

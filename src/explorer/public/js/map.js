@@ -16,10 +16,10 @@ const CLUSTER_PX = 30
 /** @typedef {{ id: number, name: string, latitude: number, longitude: number }} MapPoint */
 /** @typedef {{ x: number, y: number, points: MapPoint[] }} Cluster */
 
-/** @type {Promise<Array<{ name: string, d: string }>> | undefined} */
+/** @type {Promise<string> | undefined} */
 let world
 
-/** Each country as { name, d } (an SVG path), loaded and decoded once per page. */
+/** The land as one SVG path, loaded and decoded once per page. */
 export function loadWorld () {
   world ??= fetch(WORLD_URL)
     .then((response) => {
@@ -74,7 +74,8 @@ function ringPoints (arcs, indexes) {
 
 /** @param {number[][]} points */
 function ringPath (points) {
-  return `M${points.map((p) => project(p).map((n) => n.toFixed(2)).join(',')).join('L')}Z`
+  // A tenth of a degree is finer than the 1:110m source at any zoom the map is drawn at.
+  return `M${points.map((p) => project(p).map((n) => n.toFixed(1)).join(',')).join('L')}Z`
 }
 
 /**
@@ -98,17 +99,27 @@ function ringPaths (points) {
   return paths.join('')
 }
 
-/** @param {any} topology */
-function countryPaths (topology) {
+/**
+ * Every country's rings in one path (one element to draw). The work is split into short tasks, so the page
+ * stays responsive on a slow phone while the map is decoded.
+ * @param {any} topology
+ */
+async function countryPaths (topology) {
   const arcs = decodeArcs(topology)
-  return topology.objects.countries.geometries
+  const geometries = topology.objects.countries.geometries
     .filter((/** @type {any} */ geometry) => geometry.arcs !== undefined && geometry.properties?.name !== 'Antarctica')
-    .map((/** @type {any} */ geometry) => {
-      const polygons = geometry.type === 'Polygon' ? [geometry.arcs] : geometry.arcs
-      const d = polygons.flatMap((/** @type {number[][]} */ rings) =>
-        rings.map((ring) => ringPaths(ringPoints(arcs, ring)))).join('')
-      return { name: geometry.properties?.name ?? '', d }
-    })
+  /** @type {string[]} */
+  const parts = []
+  let started = performance.now()
+  for (const geometry of geometries) {
+    const polygons = geometry.type === 'Polygon' ? [geometry.arcs] : geometry.arcs
+    for (const rings of polygons) for (const ring of rings) parts.push(ringPaths(ringPoints(arcs, ring)))
+    if (performance.now() - started > 20) {
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      started = performance.now()
+    }
+  }
+  return parts.join('')
 }
 
 /**
@@ -303,8 +314,8 @@ export function interactiveMap ({ caption, href, onHover }) {
   }, { passive: false })
   new ResizeObserver(() => drawMarkers()).observe(frame)
 
-  loadWorld().then((countries) => {
-    for (const country of countries) land.append(h('path', { class: 'country', d: country.d }))
+  loadWorld().then((d) => {
+    land.append(h('path', { class: 'country', d }))
     landReady = true
     ready()
   }, (error) => { figure.dataset['loaded'] = 'failed'; console.error(error) })
