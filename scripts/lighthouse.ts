@@ -99,6 +99,8 @@ try {
       rows.push(`| ${view.name} | ${formFactor} | ${scores.join(' | ')} |`)
       console.log(`${view.name} (${formFactor}): ${CATEGORIES.map((id, i) => `${id} ${scores[i]}`).join(', ')}`)
       if (scores.some((score) => score < BAR)) {
+        if (result.lhr.runtimeError !== undefined) console.log(`  ${result.lhr.runtimeError.message}`)
+        for (const warning of result.lhr.runWarnings) console.log(`  ${warning}`)
         for (const audit of Object.values(result.lhr.audits)) {
           if (audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative') {
             console.log(`  ${audit.id}: ${audit.score} ${audit.displayValue ?? ''}`)
