@@ -113,10 +113,11 @@ try {
   writeFileSync(path.join(ROOT, 'docs', 'lighthouse.md'), `# Lighthouse scores of the explorer
 
 Written by \`npm run lighthouse\` ([scripts/lighthouse.ts](../scripts/lighthouse.ts)): Lighthouse ${lighthouseVersion}
-from npm, in ${version} (headless), against \`tonne serve\` on a fresh database with the bundled catalogue.
+from npm, in Chromium ${version} (headless), against \`tonne serve\` on a fresh database with the bundled catalogue.
 "phone" is Lighthouse's default mobile emulation with simulated slow 4G and a 4x slower CPU; "desktop" its
 desktop preset. The catalogue view uses the first API key, kept as "remember this key on this device" would.
-The bar (issue 15) is 95 in every category.
+The bar (issue 15) is 95 in every category. Performance depends on the machine's load (the CPU slowdown is
+applied to what was measured): on a busy machine, run it again before reading much into a few points.
 
 | View | Screen | Performance | Accessibility | Best practices | SEO |
 |---|---|---|---|---|---|
