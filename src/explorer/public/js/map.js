@@ -123,6 +123,16 @@ async function countryPaths (topology) {
 }
 
 /**
+ * The larger of a group's spans in longitude and latitude (degrees).
+ * @param {MapPoint[]} points
+ */
+function spanOf (points) {
+  const longitudes = points.map((p) => p.longitude)
+  const latitudes = points.map((p) => p.latitude)
+  return Math.max(Math.max(...longitudes) - Math.min(...longitudes), Math.max(...latitudes) - Math.min(...latitudes))
+}
+
+/**
  * Greedy clustering on screen: each point joins the first cluster within CLUSTER_PX, else starts one.
  * @param {MapPoint[]} points
  * @param {(p: MapPoint) => [number, number]} toScreen
@@ -184,7 +194,8 @@ export function interactiveMap ({ caption, href, onHover }) {
     h('button', { type: 'button', class: 'secondary', onclick: () => setView(1, WIDTH / 2, HEIGHT / 2) },
       'Show the whole world'))
   const captionElement = h('figcaption', {}, caption)
-  const figure = h('figure', { class: 'map' }, frame, controls, captionElement)
+  const groupList = h('div', { class: 'map-group' })
+  const figure = h('figure', { class: 'map' }, frame, controls, captionElement, groupList)
 
   const viewWidth = () => WIDTH / zoom
   const viewHeight = () => HEIGHT / zoom
@@ -236,19 +247,24 @@ export function interactiveMap ({ caption, href, onHover }) {
   function marker (c) {
     const ids = c.points.map((p) => p.id)
     const single = c.points.length === 1 ? c.points[0] : undefined
+    // Projects at one place (a city's coordinates, say) never split by zooming: their marker lists them instead.
+    const together = single === undefined && (zoom >= MAX_ZOOM || spanOf(c.points) < 1e-3)
+    const action = together ? 'list them' : 'zoom in'
     const element = single !== undefined
       ? h('a', { class: 'marker', href: href(single), 'aria-label': single.name, title: single.name })
       : h('button', {
         type: 'button',
         class: 'marker cluster',
-        'aria-label': `${c.points.length} projects here: zoom in`,
-        title: `${c.points.length} projects: zoom in`
+        'aria-label': `${c.points.length} projects here: ${action}`,
+        title: `${c.points.length} projects: ${action}`
       }, String(c.points.length))
     element.dataset['count'] = String(c.points.length)
     element.dataset['ids'] = ids.join(' ')
     element.style.left = `${c.x.toFixed(1)}px`
     element.style.top = `${c.y.toFixed(1)}px`
-    if (single === undefined) element.addEventListener('click', () => zoomInto(c.points))
+    if (single === undefined) {
+      element.addEventListener('click', () => together ? listGroup(c.points) : zoomInto(c.points))
+    }
     element.addEventListener('mouseenter', () => onHover?.(ids))
     element.addEventListener('mouseleave', () => onHover?.([]))
     element.addEventListener('focus', () => onHover?.(ids))
@@ -269,6 +285,18 @@ export function interactiveMap ({ caption, href, onHover }) {
     setView(Math.max(zoom * 4, fit), (Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2)
   }
 
+  /**
+   * Lists the projects of one place under the map, as links, and moves focus there.
+   * @param {MapPoint[]} group
+   */
+  function listGroup (group) {
+    const heading = h('p', { class: 'map-group-heading', tabindex: '-1' }, `${group.length} projects at this place:`)
+    groupList.replaceChildren(heading,
+      h('ul', {}, group.map((p) => h('li', {}, h('a', { href: href(p) }, p.name)))),
+      h('button', { type: 'button', class: 'secondary', onclick: () => groupList.replaceChildren() }, 'Close the list'))
+    heading.focus()
+  }
+
   function markHighlighted () {
     for (const element of markers.children) {
       const ids = (/** @type {HTMLElement} */ (element).dataset['ids'] ?? '').split(' ').map(Number)
@@ -283,7 +311,15 @@ export function interactiveMap ({ caption, href, onHover }) {
   // Dragging pans; a press that does not move is left to the marker under it.
   /** @type {{ x: number, y: number, cx: number, cy: number, moved: boolean } | undefined} */
   let drag
+  // The click that ends a drag must not open a marker; the next press starts afresh (a drag may end without one).
+  let dragged = false
+  frame.addEventListener('click', (click) => {
+    if (!dragged) return
+    click.preventDefault()
+    click.stopPropagation()
+  }, { capture: true })
   frame.addEventListener('pointerdown', (event) => {
+    dragged = false
     if (event.button !== 0) return
     drag = { x: event.clientX, y: event.clientY, cx, cy, moved: false }
   })
@@ -299,9 +335,7 @@ export function interactiveMap ({ caption, href, onHover }) {
   })
   const endDrag = (/** @type {PointerEvent} */ event) => {
     if (drag?.moved) {
-      // The click that follows a drag must not open a marker.
-      frame.addEventListener('click', (click) => { click.preventDefault(); click.stopPropagation() },
-        { capture: true, once: true })
+      dragged = true
       if (frame.hasPointerCapture(event.pointerId)) frame.releasePointerCapture(event.pointerId)
     }
     drag = undefined
