@@ -80,6 +80,9 @@ test('map: every matching located project, clustered, with pan and zoom, 24 px t
     await page.mouse.move(box.x + box.width / 2 + 100, box.y + box.height / 2, { steps: 5 })
     await page.mouse.up()
     assert.ok((await viewBox(page))[0]! < before[0]!, 'dragging right moves the view west')
+    const dragged = await viewBox(page)
+    await page.getByRole('group', { name: /^Map: arrow keys/ }).press('ArrowRight')
+    assert.ok((await viewBox(page))[0]! > dragged[0]!, 'the arrow keys pan too')
     await page.getByRole('button', { name: 'Show the whole world' }).click()
 
     // Projects at one place are listed, not zoomed into for ever.

@@ -187,7 +187,13 @@ export function interactiveMap ({ caption, href, onHover }) {
   const land = h('g', { class: 'land' })
   svg.append(land)
   const markers = h('div', { class: 'markers' })
-  const frame = h('div', { class: 'map-frame' }, svg, markers)
+  // Focusable, so the keyboard can pan (arrow keys) and zoom (+ and −) as the mouse does.
+  const frame = h('div', {
+    class: 'map-frame',
+    tabindex: '0',
+    role: 'group',
+    'aria-label': 'Map: arrow keys move it, plus and minus zoom'
+  }, svg, markers)
   const controls = h('div', { class: 'map-controls' },
     h('button', { type: 'button', class: 'secondary', 'aria-label': 'Zoom in', onclick: () => zoomBy(2) }, '+'),
     h('button', { type: 'button', class: 'secondary', 'aria-label': 'Zoom out', onclick: () => zoomBy(0.5) }, '−'),
@@ -346,6 +352,17 @@ export function interactiveMap ({ caption, href, onHover }) {
     event.preventDefault()
     zoomBy(event.deltaY < 0 ? 1.5 : 1 / 1.5)
   }, { passive: false })
+  frame.addEventListener('keydown', (event) => {
+    if (event.target !== frame) return
+    /** @type {Record<string, [number, number]>} */
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }
+    const move = moves[event.key]
+    if (move !== undefined) setView(zoom, cx + (move[0] * viewWidth()) / 4, cy + (move[1] * viewHeight()) / 4)
+    else if (event.key === '+' || event.key === '=') zoomBy(2)
+    else if (event.key === '-') zoomBy(0.5)
+    else return
+    event.preventDefault()
+  })
   new ResizeObserver(() => drawMarkers()).observe(frame)
 
   loadWorld().then((d) => {
