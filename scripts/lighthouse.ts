@@ -98,6 +98,9 @@ try {
       if (scores.some((score) => score < BAR)) failed = true
       rows.push(`| ${view.name} | ${formFactor} | ${scores.join(' | ')} |`)
       console.log(`${view.name} (${formFactor}): ${CATEGORIES.map((id, i) => `${id} ${scores[i]}`).join(', ')}`)
+      const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time',
+        'cumulative-layout-shift']
+      console.log(`  ${metrics.map((id) => `${id} ${result.lhr.audits[id]?.displayValue ?? '?'}`).join(', ')}`)
       if (scores.some((score) => score < BAR)) {
         if (result.lhr.runtimeError !== undefined) console.log(`  ${result.lhr.runtimeError.message}`)
         for (const warning of result.lhr.runWarnings) console.log(`  ${warning}`)

@@ -1,7 +1,7 @@
 // The footprint calculator: a form over the calculator endpoints. The URL's hash holds every input
 // (#/calculator?country_code=DEU&…), so a copied link recalculates the same result.
 import { ApiError, apiGet } from './api.js'
-import { formatNumber, h, humanize, replaceChildren } from './dom.js'
+import { append, formatNumber, h, humanize, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
 
 const CALCULATOR = '/api/v1/co2-calculator'
@@ -548,21 +548,29 @@ const readableUnit = (unit) => unit.replaceAll('CO2e', 'CO₂e').replaceAll('CO2
  */
 function howItWasCalculated (row, sources) {
   const answer = row.answer
-  const plainNotes = answer.assumptions.filter((/** @type {string} */ a) => !TECHNICAL.test(a))
-  return h('details', { class: 'how', 'data-category': row.id },
-    h('summary', {}, `${row.label}: how it was calculated`),
-    h('ul', {}, answer.breakdown.map((/** @type {any} */ item) => h('li', {},
-      `${humanize(item.label)}: ${formatNumber(item.quantity)} ${item.quantity_unit} at ` +
-      `${formatNumber(item.factor, 3)} ${readableUnit(item.factor_unit)} = ${formatNumber(item.kg_co2e, 0)} kg CO₂e` +
-      ` (source: ${sources.get(item.source)?.name ?? 'see the sources below'}).`))),
-    plainNotes.length > 0
-      ? h('ul', { class: 'hint' }, plainNotes.map((/** @type {string} */ a) => h('li', {}, a)))
-      : null,
-    h('details', { class: 'technical' },
-      h('summary', {}, 'Technical details'),
+  const summary = h('summary', {}, `${row.label}: how it was calculated`)
+  const details = h('details', { class: 'how', 'data-category': row.id }, summary)
+  // Built when first opened (the click comes before the browser opens it): most people never open most of them,
+  // and a phone then has less to build after Calculate.
+  summary.addEventListener('click', () => {
+    if (details.childElementCount > 1) return
+    const plainNotes = answer.assumptions.filter((/** @type {string} */ a) => !TECHNICAL.test(a))
+    append(details, [
       h('ul', {}, answer.breakdown.map((/** @type {any} */ item) => h('li', {},
-        h('code', {}, item.factor_id), `: ${item.derivation ?? ''} (${item.factor_status})`))),
-      h('ul', {}, answer.assumptions.map((/** @type {string} */ a) => h('li', {}, a)))))
+        `${humanize(item.label)}: ${formatNumber(item.quantity)} ${item.quantity_unit} at ` +
+        `${formatNumber(item.factor, 3)} ${readableUnit(item.factor_unit)} = ${formatNumber(item.kg_co2e, 0)} kg CO₂e` +
+        ` (source: ${sources.get(item.source)?.name ?? 'see the sources below'}).`))),
+      plainNotes.length > 0
+        ? h('ul', { class: 'hint' }, plainNotes.map((/** @type {string} */ a) => h('li', {}, a)))
+        : null,
+      h('details', { class: 'technical' },
+        h('summary', {}, 'Technical details'),
+        h('ul', {}, answer.breakdown.map((/** @type {any} */ item) => h('li', {},
+          h('code', {}, item.factor_id), `: ${item.derivation ?? ''} (${item.factor_status})`))),
+        h('ul', {}, answer.assumptions.map((/** @type {string} */ a) => h('li', {}, a))))
+    ])
+  })
+  return details
 }
 
 /** @param {any} outcome */
