@@ -85,14 +85,20 @@ try {
   for (const [formFactor, config] of [['phone', undefined], ['desktop', desktopConfig]] as const) {
     for (const view of VIEWS) {
       const url = `${service.url}/${view.hash}`
-      const result = await lighthouse(url, {
-        port: debuggingPort,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: CATEGORIES,
-        // The remembered key must survive: Lighthouse clears the origin's storage unless told not to.
-        disableStorageReset: true
-      }, config)
+      let result: Awaited<ReturnType<typeof lighthouse>>
+      // Lighthouse itself sometimes fails to record a trace (NO_NAVSTART); such a run has no scores to report.
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        result = await lighthouse(url, {
+          port: debuggingPort,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: CATEGORIES,
+          // The remembered key must survive: Lighthouse clears the origin's storage unless told not to.
+          disableStorageReset: true
+        }, config)
+        if (result?.lhr.runtimeError === undefined) break
+        console.log(`${view.name} (${formFactor}): ${result.lhr.runtimeError.code}, running it again`)
+      }
       if (result === undefined) throw new Error(`Lighthouse returned nothing for ${url}`)
       const scores = CATEGORIES.map((id) => Math.round((result.lhr.categories[id]?.score ?? 0) * 100))
       if (scores.some((score) => score < BAR)) failed = true

@@ -4,7 +4,7 @@ import { ApiError, apiGet } from './api.js'
 import { formatNumber, h, plainText, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
 import { currentKey, forgetKey, howToGetAKey, keyForm } from './key.js'
-import { interactiveMap } from './map.js'
+import { interactiveMap, loadWorld } from './map.js'
 
 const PRODUCTS = '/api/v1/commerce/products/'
 const PAGE_SIZES = [10, 20, 50, 100]
@@ -387,6 +387,8 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   const heading = 'Carbon-offset projects'
   document.title = 'Projects · Tonne explorer'
   if (!haveKey(main, heading, rerender)) return
+  // The map's borders load while the catalogue answers.
+  loadWorld().catch(() => {})
   const query = listQuery(params)
   const filters = filtersOf(query)
   lastListHash = location.hash || '#/projects'
@@ -418,10 +420,12 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   results.setAttribute('aria-busy', 'true')
   let page, facets, shape
   try {
-    [page, facets, shape] = await Promise.all([
+    // The shape first: it resets the caches for a new key, and its unfiltered facets serve a list without filters.
+    const shapeRequest = catalogueShape(signal)
+    ;[page, facets, shape] = await Promise.all([
       apiGet(PRODUCTS, query, { auth: true, signal }),
       facetsFor(filters, signal),
-      catalogueShape(signal)
+      shapeRequest
     ])
   } catch (error) {
     if (signal.aborted) return

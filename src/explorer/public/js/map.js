@@ -27,6 +27,7 @@ export function loadWorld () {
       return response.json()
     })
     .then(countryPaths)
+    .catch((error) => { world = undefined; throw error })
   return world
 }
 
@@ -39,34 +40,42 @@ function project ([longitude = 0, latitude = 0]) {
 }
 
 /**
- * Delta-decoded, de-quantised arcs (TopoJSON spec: "transform" and "arcs").
+ * Delta-decoded, de-quantised arcs (TopoJSON spec: "transform" and "arcs"), each decoded when first used, so
+ * the work falls into the short tasks of countryPaths.
  * @param {any} topology
- * @returns {number[][][]}
+ * @returns {(index: number) => number[][]}
  */
-function decodeArcs (topology) {
+function arcDecoder (topology) {
   const [sx, sy] = topology.transform.scale
   const [tx, ty] = topology.transform.translate
-  return topology.arcs.map((/** @type {number[][]} */ arc) => {
-    let x = 0
-    let y = 0
-    return arc.map(([dx = 0, dy = 0]) => {
-      x += dx
-      y += dy
-      return [x * sx + tx, y * sy + ty]
-    })
-  })
+  /** @type {Map<number, number[][]>} */
+  const decoded = new Map()
+  return (index) => {
+    let arc = decoded.get(index)
+    if (arc === undefined) {
+      let x = 0
+      let y = 0
+      arc = (topology.arcs[index] ?? []).map(([dx = 0, dy = 0]) => {
+        x += dx
+        y += dy
+        return [x * sx + tx, y * sy + ty]
+      })
+      decoded.set(index, /** @type {number[][]} */ (arc))
+    }
+    return /** @type {number[][]} */ (arc)
+  }
 }
 
 /**
  * A ring is a list of arc indexes; a negative index ~i is arc i reversed. Joined arcs share their end point.
- * @param {number[][][]} arcs
+ * @param {(index: number) => number[][]} arcs
  * @param {number[]} indexes
  */
 function ringPoints (arcs, indexes) {
   /** @type {number[][]} */
   const points = []
   for (const index of indexes) {
-    const arc = index < 0 ? [...(arcs[~index] ?? [])].reverse() : (arcs[index] ?? [])
+    const arc = index < 0 ? [...arcs(~index)].reverse() : arcs(index)
     points.push(...(points.length === 0 ? arc : arc.slice(1)))
   }
   return points
@@ -105,7 +114,7 @@ function ringPaths (points) {
  * @param {any} topology
  */
 async function countryPaths (topology) {
-  const arcs = decodeArcs(topology)
+  const arcs = arcDecoder(topology)
   const geometries = topology.objects.countries.geometries
     .filter((/** @type {any} */ geometry) => geometry.arcs !== undefined && geometry.properties?.name !== 'Antarctica')
   /** @type {string[]} */
