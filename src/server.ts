@@ -25,8 +25,9 @@ export async function startServer (config: Config,
   app.addHook('onClose', async () => await store.close())
   for (const note of notes) app.log.info(note)
   await app.listen({ host: config.host, port: config.port })
-  app.log.info(`API docs at ${config.publicUrl ??
-    `http://${config.host}:${config.port}`}/docs; database: ${store.location}`)
+  // The bound port, not the configured one: PORT=0 picks a free port.
+  const base = config.publicUrl ?? `http://${config.host}:${(app.server.address() as { port: number }).port}`
+  app.log.info(`Explorer at ${base}/; API docs at ${base}/docs; database: ${store.location}`)
   stopOnSignals(async () => await app.close(),
     (message, error) => app.log[error === undefined ? 'info' : 'error']({ err: error }, message))
   return app

@@ -1,4 +1,5 @@
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { TestContext } from 'node:test'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
@@ -11,7 +12,8 @@ const env = process.env
 /** Where the test run saves its screenshots (git-ignored). */
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking',
   '--disable-component-update', '--disable-sync']
 
 export function chromiumPath (): string {
@@ -29,7 +31,8 @@ export function chromiumPath (): string {
   }
   throw new Error('The explorer tests need headless Chromium, and none was found ' +
     `(${given === undefined ? 'no `chromium` on the PATH' : `TONNE_TEST_CHROMIUM=${given} is not executable`}). ` +
-    'Install Debian\'s package (`apt-get install -y --no-install-recommends chromium`, as .ci/run does) or set TONNE_TEST_CHROMIUM.')
+    'Install Debian\'s package (`apt-get install -y --no-install-recommends chromium`, as .ci/run does) ' +
+    'or set TONNE_TEST_CHROMIUM.')
 }
 
 export interface Browser {
@@ -51,17 +54,21 @@ export async function launchBrowser (t: TestContext): Promise<Browser> {
   const problems: string[] = []
   const newPage = async (viewport?: { width: number, height: number }) => {
     const page = await context.newPage()
+    // Long enough for a loaded machine; a failing wait still ends the test in reasonable time.
+    page.setDefaultTimeout(15_000)
     if (viewport !== undefined) await page.setViewportSize(viewport)
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text())
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) {
+        problems.push(message.text())
+      }
     })
     return page
   }
   return { context, problems, newPage }
 }
 
-/** The value of a JavaScript expression in the page (as text: the DOM is not in this project's TypeScript libraries). */
+/** The value of a JavaScript expression in the page (as text: the DOM is not in this project's TS libraries). */
 export async function inPage (page: Page, expression: string): Promise<unknown> {
   return await page.evaluate(expression)
 }
@@ -77,4 +84,79 @@ const ACCESSIBILITY_CHECK = readFileSync(path.join(import.meta.dirname, 'accessi
 /** Problems a person would meet: controls without labels, images without alt text, low text contrast (WCAG AA). */
 export async function accessibilityProblems (page: Page): Promise<string[]> {
   return await page.evaluate(ACCESSIBILITY_CHECK) as string[]
+}
+
+/** The two screens every view is checked on: a laptop and a phone. */
+export const DESKTOP = { width: 1440, height: 900 }
+export const PHONE = { width: 390, height: 844 }
+
+const require = createRequire(import.meta.url)
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+
+/**
+ * axe-core's WCAG 2.2 A/AA and best-practice rules on the page as it is now: each violation as
+ * "rule-id: selector". Evaluated through the DevTools protocol, which the page's CSP does not govern.
+ */
+export async function axeViolations (page: Page): Promise<string[]> {
+  if (await page.evaluate('typeof window.axe') === 'undefined') await page.evaluate(AXE)
+  const result = await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })
+    .then((r) => r.violations.flatMap((v) => v.nodes.map((n) => v.id + ': ' + n.target.join(' '))))`)
+  return result as string[]
+}
+
+// Runs inside the page: controls whose text (options, value or placeholder) is wider than the control.
+const CUT_OFF_CHECK = `(() => {
+  const context = document.createElement('canvas').getContext('2d')
+  const cut = []
+  for (const control of document.querySelectorAll('select, input:not([type=checkbox]):not([type=radio])')) {
+    if (control.getClientRects().length === 0) continue
+    const style = getComputedStyle(control)
+    context.font = style.font
+    // A fixed vocabulary must fit whole; a list fed by the data (countries, credit types) must fit its choice.
+    const texts = control.tagName !== 'SELECT'
+      ? [control.value, control.placeholder]
+      : control.hasAttribute('data-open-vocabulary')
+        ? [control.selectedOptions[0]?.text ?? '']
+        : [...control.options].map((option) => option.text)
+    // A select's arrow takes about 1.5em of its width.
+    const arrow = control.tagName === 'SELECT' ? 1.5 * parseFloat(style.fontSize) : 0
+    const room = control.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow
+    for (const text of texts) {
+      if (context.measureText(text).width > room + 1) cut.push((control.id || control.name) + ': ' + text)
+    }
+  }
+  return cut
+})()`
+
+/** Options, values and placeholders that do not fit in their control (the user would see them cut off). */
+export async function cutOffTexts (page: Page): Promise<string[]> {
+  return await page.evaluate(CUT_OFF_CHECK) as string[]
+}
+
+/** Starts counting layout shifts in every page of the browser from its first paint (call before goto). */
+export async function trackLayoutShift (page: Page): Promise<void> {
+  await page.addInitScript(`window.__layoutShift = { total: 0 }
+    window.__layoutShift.observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift.total += entry.value
+    })
+    window.__layoutShift.observer.observe({ type: 'layout-shift', buffered: true })`)
+}
+
+/** Cumulative layout shift so far (shifts within 500 ms of an input are not counted, as in the Web Vitals). */
+export async function layoutShift (page: Page): Promise<number> {
+  return await page.evaluate(`(() => {
+    const state = window.__layoutShift
+    for (const entry of state.observer.takeRecords()) if (!entry.hadRecentInput) state.total += entry.value
+    return state.total
+  })()`) as number
+}
+
+/** The element's box relative to the viewport, or null when it is not rendered. */
+export async function boxOf (page: Page, selector: string): Promise<{ top: number, bottom: number } | null> {
+  return await page.evaluate(`(() => {
+    const element = document.querySelector(${JSON.stringify(selector)})
+    if (element === null) return null
+    const box = element.getBoundingClientRect()
+    return { top: box.top, bottom: box.bottom }
+  })()`) as { top: number, bottom: number } | null
 }

@@ -3,7 +3,8 @@ import { test } from 'node:test'
 import { startService } from '../support/service.ts'
 import { accessibilityProblems, inPage, launchBrowser, screenshot } from './browser.ts'
 
-test('calculator: units follow the country, the result is broken down and compared, sources shown, the link reproduces it', async (t) => {
+test('calculator: units follow the country, the result is broken down and compared, sources shown, ' +
+  'the link reproduces it', async (t) => {
   const { baseUrl } = await startService(t)
   const browser = await launchBrowser(t)
   const page = await browser.newPage()
@@ -25,7 +26,8 @@ test('calculator: units follow the country, the result is broken down and compar
   assert.deepEqual(await accessibilityProblems(page), [])
   await page.getByRole('button', { name: 'Calculate' }).click()
   await page.locator('#breakdown').waitFor()
-  assert.match(page.url(), /#\/calculator\?country_code=DEU&frequency=sometimes&diet_form=vegetarian&calories=2000&mode=car&distance=8000/)
+  assert.match(page.url(),
+    /#\/calculator\?country_code=DEU&frequency=sometimes&diet_form=vegetarian&calories=2000&mode=car&distance=8000/)
 
   const categories = await page.locator('#breakdown tbody th').allTextContents()
   assert.deepEqual(categories, ['Flights', 'Food', 'Car and public transport', 'Clothes', 'Home energy'])
@@ -39,7 +41,8 @@ test('calculator: units follow the country, the result is broken down and compar
   assert.ok(sources.some((s) => /DESNZ/.test(s) && /Licence: OGL-3\.0/.test(s)))
   assert.ok(sources.some((s) => /Global Carbon Project/.test(s)), 'the averages\' source too')
   await page.getByText('Food: how it was calculated').click()
-  assert.match(await page.locator('details[open] li').first().textContent() ?? '', /× [\d.]+ kg CO2e per .* = [\d,.]+ kg CO₂e/, 'the factors behind a category')
+  assert.match(await page.locator('details[open] li').first().textContent() ?? '',
+    /at [\d.,]+ kg CO₂e per .* = [\d,.]+ kg CO₂e/, 'the factors behind a category')
   assert.deepEqual(await accessibilityProblems(page), [])
   await screenshot(page, 'calculator')
 
@@ -53,31 +56,33 @@ test('calculator: units follow the country, the result is broken down and compar
   const phone = await browser.newPage({ width: 375, height: 812 })
   await phone.goto(page.url())
   await phone.locator('#total').waitFor()
-  assert.ok(Number(await inPage(phone, 'document.documentElement.scrollWidth')) <= 375, 'no sideways scrolling at 375 px')
+  assert.ok(Number(await inPage(phone, 'document.documentElement.scrollWidth')) <= 375,
+    'no sideways scrolling at 375 px')
   await screenshot(phone, 'calculator-phone', false)
   assert.deepEqual(browser.problems, [])
 })
 
-test('calculator: the service\'s 400 and 429 messages are shown, and the field at fault is marked', async (t) => {
-  const { baseUrl } = await startService(t, { env: { RATE_LIMIT_CALCULATOR: '12' } })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage()
-  await page.goto(`${baseUrl}/#/calculator?country_code=DEU&calories=100`)
-  await page.locator('.problem[data-code="invalid_parameter"]').waitFor()
-  assert.match(await page.locator('#alerts').textContent() ?? '', /calories must be at least 1200/)
-  assert.equal(await page.getByLabel('Food energy a day (kcal)').getAttribute('aria-invalid'), 'true')
-  assert.equal(await inPage(page, 'document.activeElement?.id'), 'calc-calories')
-  await screenshot(page, 'calculator-error')
+test('calculator: an input out of range and the service\'s 429 are shown, and the field at fault is marked',
+  async (t) => {
+    const { baseUrl } = await startService(t, { env: { RATE_LIMIT_CALCULATOR: '12' } })
+    const browser = await launchBrowser(t)
+    const page = await browser.newPage()
+    await page.goto(`${baseUrl}/#/calculator?country_code=DEU&calories=100`)
+    await page.locator('#calc-calories-error:not(:empty)').waitFor()
+    assert.match(await page.locator('#calc-calories-error').textContent() ?? '', /from 1,200 to 4,000/)
+    assert.equal(await page.getByLabel('Food energy a day (kcal)').getAttribute('aria-invalid'), 'true')
+    assert.equal(await inPage(page, 'document.activeElement?.id'), 'calc-calories')
+    await screenshot(page, 'calculator-error')
 
-  // Each calculation makes six requests: a few more pass the limit of 12 a minute.
-  const limited = page.locator('.problem[data-status="429"]')
-  for (let calories = 2000; calories < 2010 && !(await limited.isVisible()); calories++) {
-    await page.getByLabel('Food energy a day (kcal)').fill(String(calories))
-    await page.getByRole('button', { name: 'Calculate' }).click()
-    await page.locator('#total, .problem').first().waitFor()
-    await page.waitForFunction('document.querySelector("#calculator-result[aria-busy]") === null')
-  }
-  await limited.waitFor()
-  assert.match(await limited.textContent() ?? '', /Too many requests[\s\S]*try again in \d+ seconds/)
-  assert.deepEqual(browser.problems, [])
-})
+    // Each calculation makes six requests: a few more pass the limit of 12 a minute.
+    const limited = page.locator('.problem[data-status="429"]')
+    for (let calories = 2000; calories < 2010 && !(await limited.isVisible()); calories++) {
+      await page.getByLabel('Food energy a day (kcal)').fill(String(calories))
+      await page.getByRole('button', { name: 'Calculate' }).click()
+      await page.locator('#total, .problem').first().waitFor()
+      await page.waitForFunction('document.querySelector("#calculator-result[aria-busy]") === null')
+    }
+    await limited.waitFor()
+    assert.match(await limited.textContent() ?? '', /Too many requests[\s\S]*Try again in \d+ s/)
+    assert.deepEqual(browser.problems, [])
+  })

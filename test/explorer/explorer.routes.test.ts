@@ -12,7 +12,9 @@ test('/ serves the explorer page with a strict CSP of its own; JSON answers are 
   assert.equal(page.statusCode, 200)
   assert.match(page.headers['content-type'] as string, /^text\/html/)
   const csp = page.headers['content-security-policy'] as string
-  for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'"]) {
+  const directives = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+    "connect-src 'self'"]
+  for (const directive of directives) {
     assert.ok(csp.includes(directive), `CSP has ${directive}`)
   }
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/)
@@ -28,12 +30,14 @@ test('/ serves the explorer page with a strict CSP of its own; JSON answers are 
   const missing = await app.inject('/explorer/nothing.js')
   assert.equal(missing.statusCode, 404)
   assert.equal(missing.json().code, 'not_found')
-  assert.equal((await app.inject('/explorer/../explorer.routes.ts')).statusCode, 404, 'only the public folder is served')
+  assert.equal((await app.inject('/explorer/../explorer.routes.ts')).statusCode, 404,
+    'only the public folder is served')
 
   const json = await app.inject('/api/v1/co2-calculator/ping')
   assert.equal(json.headers['content-security-policy'], undefined)
   const doc = (await app.inject('/openapi.json')).json()
-  assert.ok(!('/' in doc.paths) && !Object.keys(doc.paths).some((p) => p.startsWith('/explorer')), 'hidden from the OpenAPI document')
+  assert.ok(!('/' in doc.paths) && !Object.keys(doc.paths).some((p) => p.startsWith('/explorer')),
+    'hidden from the OpenAPI document')
 })
 
 test('the bundled map is world-atlas\'s countries-110m.json, byte for byte, with its source note', () => {

@@ -1,7 +1,22 @@
 // Calls the Tonne API on this same origin and turns its RFC 9457 problem bodies into ApiErrors.
 import { currentKey } from './key.js'
 
+/**
+ * @typedef {object} Problem
+ * @property {number} status
+ * @property {string} code
+ * @property {string} [title]
+ * @property {string} detail
+ * @property {string} [parameter]
+ * @property {string[]} [allowed_values]
+ * @property {string} [request_id]
+ */
+
 export class ApiError extends Error {
+  /**
+   * @param {Problem} problem
+   * @param {number} [retryAfter]
+   */
   constructor (problem, retryAfter) {
     super(problem.detail)
     this.name = 'ApiError'
@@ -17,28 +32,45 @@ export class ApiError extends Error {
   }
 }
 
-/** GET path?params as JSON. `auth` sends the session's API key (the catalogue needs it). */
+/**
+ * GET path?params as JSON. `auth` sends the key (the catalogue needs it).
+ * @param {string} path
+ * @param {Record<string, string | number | undefined | null>} [params]
+ * @param {{ auth?: boolean, signal?: AbortSignal }} [options]
+ * @returns {Promise<any>}
+ */
 export async function apiGet (path, params = {}, { auth = false, signal } = {}) {
   const query = new URLSearchParams()
   for (const [name, value] of Object.entries(params)) {
     if (value !== undefined && value !== null && value !== '') query.set(name, String(value))
   }
   const url = query.size === 0 ? path : `${path}?${query}`
-  const headers = { accept: 'application/json, application/problem+json' }
+  /** @type {Record<string, string>} */
+  const headers = { accept: 'application/json, application/problem+json, application/geo+json' }
   const key = auth ? currentKey() : undefined
-  if (key !== undefined) headers.authorization = `Bearer ${key}`
+  if (key !== undefined) headers['authorization'] = `Bearer ${key}`
   let response
   try {
     response = await fetch(url, { headers, signal })
   } catch (error) {
     if (signal?.aborted) throw error
-    throw new ApiError({ status: 0, code: 'network_error', title: 'Network error', detail: 'The service could not be reached. Check the connection and try again.' })
+    throw new ApiError({
+      status: 0,
+      code: 'network_error',
+      title: 'Network error',
+      detail: 'The service could not be reached. Check the connection and try again.'
+    })
   }
   const text = await response.text()
   if (response.ok) return JSON.parse(text)
   throw new ApiError(problemOf(response, text), retryAfterSeconds(response.headers.get('retry-after')))
 }
 
+/**
+ * @param {Response} response
+ * @param {string} text
+ * @returns {Problem}
+ */
 function problemOf (response, text) {
   try {
     const body = JSON.parse(text)
@@ -46,9 +78,15 @@ function problemOf (response, text) {
   } catch {
     // Not a problem body: described below.
   }
-  return { status: response.status, code: 'unexpected_response', title: response.statusText || `HTTP ${response.status}`, detail: `The server answered ${response.status} without an error description.` }
+  return {
+    status: response.status,
+    code: 'unexpected_response',
+    title: response.statusText || `HTTP ${response.status}`,
+    detail: `The server answered ${response.status} without an error description.`
+  }
 }
 
+/** @param {string | null} header */
 function retryAfterSeconds (header) {
   if (header === null) return undefined
   if (/^\d+$/.test(header.trim())) return Number(header)

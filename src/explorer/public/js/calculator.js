@@ -1,41 +1,98 @@
 // The footprint calculator: a form over the calculator endpoints. The URL's hash holds every input
 // (#/calculator?country_code=DEU&…), so a copied link recalculates the same result.
 import { ApiError, apiGet } from './api.js'
-import { formatNumber, h, humanize, replaceChildren } from './dom.js'
+import { append, formatNumber, h, humanize, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
 
 const CALCULATOR = '/api/v1/co2-calculator'
+/** @type {Record<string, string>} */
 const UNIT_NAMES = { km: 'km', mi: 'miles', m2: 'm²', ft2: 'ft²' }
+// Exact conversion factors: the international mile is 1.609344 km and the square foot 0.09290304 m²
+// (NIST Special Publication 811, appendix B).
+const KM_PER_MILE = 1.609344
+const M2_PER_FT2 = 0.09290304
 /** Every input the form has, in the order the URL lists them. */
-const INPUTS = ['country_code', 'measurement_system', 'frequency', 'diet_form', 'calories', 'mode', 'distance', 'fuel_type', 'car_size', 'rail_type', 'amount', 'home_size', 'household_size', 'heating_type', 'energy_type']
+const INPUTS = ['country_code', 'measurement_system', 'frequency', 'diet_form', 'calories', 'mode', 'distance',
+  'fuel_type', 'car_size', 'rail_type', 'amount', 'home_size', 'household_size', 'heating_type', 'energy_type']
 // household_size has no form default: left empty, the service uses the country's average household.
+/** @type {Record<string, string>} */
 const FORM_DEFAULTS = { frequency: 'rare', amount: 'average' }
 
+/** @typedef {Record<string, string>} Values */
+/** @typedef {{ min: number, max: number, integer: boolean, unit: string }} Range */
+
+/**
+ * The ranges the service accepts (its query schemas), in the form's units.
+ * @param {any} config
+ * @returns {Record<string, Range>}
+ */
+function rangesFor (config) {
+  const imperial = config?.units.distance === 'mi'
+  return {
+    calories: { min: 1200, max: 4000, integer: true, unit: 'kcal' },
+    distance: imperial
+      ? { min: 0, max: Math.floor(1_000_000 / KM_PER_MILE), integer: false, unit: 'miles' }
+      : { min: 0, max: 1_000_000, integer: false, unit: 'km' },
+    home_size: imperial
+      ? { min: 1, max: Math.floor(5000 / M2_PER_FT2), integer: false, unit: 'ft²' }
+      : { min: 1, max: 5000, integer: false, unit: 'm²' },
+    household_size: { min: 1, max: 20, integer: true, unit: 'people' }
+  }
+}
+
+/**
+ * @typedef {object} Category
+ * @property {string} id
+ * @property {string} label
+ * @property {(v: Values) => Values | null} query
+ */
+/** @type {Category[]} */
 const CATEGORIES = [
-  { id: 'flight', label: 'Flights', query: (v) => ({ frequency: v.frequency }) },
-  { id: 'diet', label: 'Food', query: (v) => ({ diet_form: v.diet_form, calories: v.calories }) },
+  { id: 'flight', label: 'Flights', query: (v) => ({ frequency: v['frequency'] ?? '' }) },
+  { id: 'diet', label: 'Food', query: (v) => ({ diet_form: v['diet_form'] ?? '', calories: v['calories'] ?? '' }) },
   {
     id: 'car',
     label: 'Car and public transport',
     // Skipped when no distance is given; fuel and size apply to cars only, rail_type to trains only.
-    query: (v) => v.distance === undefined
-      ? null
-      : { distance: v.distance, mode: v.mode, ...(v.mode === 'car' || v.mode === undefined ? { fuel_type: v.fuel_type, car_size: v.car_size } : {}), ...(v.mode === 'rail' ? { rail_type: v.rail_type } : {}) }
+    query: (v) => {
+      if (v['distance'] === undefined) return null
+      /** @type {Values} */
+      const query = { distance: v['distance'], mode: v['mode'] ?? '' }
+      if (v['mode'] === 'car' || v['mode'] === undefined) {
+        Object.assign(query, { fuel_type: v['fuel_type'] ?? '', car_size: v['car_size'] ?? '' })
+      }
+      if (v['mode'] === 'rail') query['rail_type'] = v['rail_type'] ?? ''
+      return query
+    }
   },
-  { id: 'clothes', label: 'Clothes', query: (v) => ({ amount: v.amount }) },
+  { id: 'clothes', label: 'Clothes', query: (v) => ({ amount: v['amount'] ?? '' }) },
   {
     id: 'energy',
     label: 'Home energy',
-    query: (v) => v.home_size === undefined && v.heating_type !== 'none'
+    query: (v) => v['home_size'] === undefined && v['heating_type'] !== 'none'
       ? null
-      : { home_size: v.home_size, household_size: v.household_size, heating_type: v.heating_type, energy_type: v.energy_type }
+      : {
+          home_size: v['home_size'] ?? '',
+          household_size: v['household_size'] ?? '',
+          heating_type: v['heating_type'] ?? '',
+          energy_type: v['energy_type'] ?? ''
+        }
   }
 ]
 
+/** @type {Promise<any[]> | undefined} */
 let countries
+/** @type {Map<string, any>} */
 const configs = new Map()
+/** The inputs of the result on screen, to tell when the form no longer matches it. */
+/** @type {Values | undefined} */
+let shownValues
+/** Set by the form's submit: the next result is scrolled into view (on a phone it is below the form). */
+let revealNext = false
 
+/** @param {URLSearchParams} params */
 function valuesOf (params) {
+  /** @type {Values} */
   const values = {}
   for (const name of INPUTS) {
     const value = params.get(name)?.trim()
@@ -44,194 +101,419 @@ function valuesOf (params) {
   return values
 }
 
+/** @param {AbortSignal | undefined} signal */
 async function loadCountries (signal) {
-  countries ??= apiGet(`${CALCULATOR}/countries`, {}, { signal }).catch((error) => { countries = undefined; throw error })
+  countries ??= apiGet(`${CALCULATOR}/countries`, {}, { signal })
+    .catch((error) => { countries = undefined; throw error })
   return await countries
 }
 
-function selectField (name, label, options, value, extra = {}) {
+/**
+ * The country's configuration, or an error for a country the service does not know.
+ * @param {Values} values
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<{ config?: any, error?: ApiError }>}
+ */
+async function configFor (values, signal) {
+  if (!values['country_code']) return {}
+  const query = { country_code: values['country_code'], measurement_system: values['measurement_system'] }
+  const key = JSON.stringify(query)
+  if (!configs.has(key)) {
+    try {
+      configs.set(key, await apiGet(`${CALCULATOR}/config`, query, { signal }))
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) return { error }
+      throw error
+    }
+  }
+  return { config: configs.get(key) }
+}
+
+/**
+ * @param {string} name
+ * @param {string} label
+ * @param {Array<[string, string]>} choices
+ * @param {string | undefined} value
+ * @param {Record<string, unknown>} [extra]
+ */
+function selectField (name, label, choices, value, extra = {}) {
   return h('div', { 'data-field': name, ...extra },
     h('label', { for: `calc-${name}` }, label),
-    h('select', { id: `calc-${name}`, name }, options.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text))))
+    h('select', {
+      id: `calc-${name}`,
+      name,
+      'aria-describedby': `calc-${name}-error`,
+      // The countries come from the service; their longest names may not fit a closed select.
+      'data-open-vocabulary': name === 'country_code'
+    },
+    choices.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text))),
+    h('p', { class: 'field-error', id: `calc-${name}-error` }))
 }
 
-function numberField (name, label, { min, max, step = 'any', hint, value }) {
-  const hintId = hint ? `calc-${name}-hint` : null
+/**
+ * @param {string} name
+ * @param {string} label
+ * @param {{ range: Range, hint?: string, value?: string }} options
+ */
+function numberField (name, label, { range, hint, value }) {
+  const rangeText = `From ${formatNumber(range.min)} to ${formatNumber(range.max)} ${range.unit}.`
   return h('div', { 'data-field': name },
-    h('label', { for: `calc-${name}`, id: `calc-${name}-label` }, label),
-    h('input', { id: `calc-${name}`, name, type: 'number', inputmode: 'decimal', min, max, step, value: value ?? '', 'aria-describedby': hintId }),
-    hint ? h('p', { class: 'hint', id: hintId }, hint) : null)
+    h('label', { for: `calc-${name}` }, label),
+    h('input', {
+      id: `calc-${name}`,
+      name,
+      type: 'number',
+      inputmode: range.integer ? 'numeric' : 'decimal',
+      min: range.min,
+      max: range.max,
+      step: range.integer ? 1 : 'any',
+      value: value ?? '',
+      'aria-describedby': `calc-${name}-hint calc-${name}-error`
+    }),
+    h('p', { class: 'hint', id: `calc-${name}-hint` }, hint ? `${hint} ${rangeText}` : rangeText),
+    h('p', { class: 'field-error', id: `calc-${name}-error` }))
 }
 
-const options = (values) => values.map((value) => [value, humanize(value)])
+/** @param {string[]} values */
+const options = (values) => values.map((value) => /** @type {[string, string]} */ ([value, humanize(value)]))
 
-/** Builds the form for one country configuration (units and allowed values come from the service). */
+/**
+ * Builds the form for one country configuration (units and allowed values come from the service).
+ * @param {any} config
+ * @param {any[]} countryList
+ * @param {Values} values
+ */
 function calculatorForm (config, countryList, values) {
   const e = config?.enums ?? {}
   const d = config?.defaults ?? {}
-  const pick = (name) => values[name] ?? FORM_DEFAULTS[name] ?? (d[name] === undefined ? undefined : String(d[name]))
+  const pick = (/** @type {string} */ name) =>
+    values[name] ?? FORM_DEFAULTS[name] ?? (d[name] === undefined ? undefined : String(d[name]))
   const distanceUnit = UNIT_NAMES[config?.units.distance] ?? 'km'
   const areaUnit = UNIT_NAMES[config?.units.area] ?? 'm²'
+  const ranges = rangesFor(config)
   const mode = pick('mode') ?? 'car'
   const systemLabel = config ? `The country's (${config.default_measurement_system})` : 'The country\'s'
+  const known = countryList.some((c) => c.country_code === values['country_code'])
   const form = h('form', { id: 'calculator-form', novalidate: true },
     h('fieldset', {},
       h('legend', {}, 'Where you live'),
       h('div', { class: 'form-grid' },
-        selectField('country_code', 'Country', [['', 'Choose a country'], ...countryList.map((c) => [c.country_code, c.country_name])], values.country_code ?? ''),
-        selectField('measurement_system', 'Units', [['', systemLabel], ['metric', 'Metric (km, m²)'], ['imperial', 'Imperial (miles, ft²)']], values.measurement_system ?? ''))),
+        selectField('country_code', 'Country', [['', 'Choose a country'],
+          ...countryList.map((c) => /** @type {[string, string]} */ ([c.country_code, c.country_name]))],
+        known ? values['country_code'] : ''),
+        selectField('measurement_system', 'Units', [['', systemLabel], ['metric', 'Metric (km, m²)'],
+          ['imperial', 'Imperial (miles, ft²)']], values['measurement_system'] ?? ''))),
     config === undefined
       ? h('p', { class: 'hint' }, 'Choose a country: the units, the options and the averages follow it.')
       : [
           h('fieldset', {},
             h('legend', {}, 'Flights'),
-            h('div', { class: 'form-grid' }, selectField('frequency', 'How often do you fly?', options(e.frequency ?? []), pick('frequency')))),
+            h('div', { class: 'form-grid' },
+              selectField('frequency', 'How often do you fly?', options(e.frequency ?? []), pick('frequency')))),
           h('fieldset', {},
             h('legend', {}, 'Food'),
             h('div', { class: 'form-grid' },
               selectField('diet_form', 'Diet', options(e.diet_form ?? []), pick('diet_form')),
-              numberField('calories', 'Food energy a day (kcal)', { min: 1200, max: 4000, step: 1, value: pick('calories') }))),
+              numberField('calories', 'Food energy a day (kcal)',
+                { range: ranges['calories'], value: pick('calories') }))),
           h('fieldset', {},
             h('legend', {}, 'Car and public transport'),
             h('div', { class: 'form-grid' },
               selectField('mode', 'Mainly by', options(e.mode ?? []), mode),
-              numberField('distance', `Distance a year (${distanceUnit})`, { min: 0, hint: 'Leave empty to leave travel out.', value: values.distance }),
-              selectField('fuel_type', 'Fuel', options(e.fuel_type ?? []), pick('fuel_type'), { hidden: mode !== 'car' }),
-              selectField('car_size', 'Car size', options(e.car_size ?? []), pick('car_size'), { hidden: mode !== 'car' }),
-              selectField('rail_type', 'Kind of train', options(e.rail_type ?? []), pick('rail_type'), { hidden: mode !== 'rail' }))),
+              numberField('distance', `Distance a year (${distanceUnit})`,
+                { range: ranges['distance'], hint: 'Leave empty to leave travel out.', value: values['distance'] }),
+              selectField('fuel_type', 'Fuel', options(e.fuel_type ?? []), pick('fuel_type'),
+                { hidden: mode !== 'car' }),
+              selectField('car_size', 'Car size', options(e.car_size ?? []), pick('car_size'),
+                { hidden: mode !== 'car' }),
+              selectField('rail_type', 'Kind of train', options(e.rail_type ?? []), pick('rail_type'),
+                { hidden: mode !== 'rail' }))),
           h('fieldset', {},
             h('legend', {}, 'Clothes'),
-            h('div', { class: 'form-grid' }, selectField('amount', 'Compared with the average', options(e.amount ?? []), pick('amount')))),
+            h('div', { class: 'form-grid' },
+              selectField('amount', 'Compared with the average', options(e.amount ?? []), pick('amount')))),
           h('fieldset', {},
             h('legend', {}, 'Home'),
             h('div', { class: 'form-grid' },
-              numberField('home_size', `Floor area (${areaUnit})`, { min: 0, hint: 'Leave empty to leave home energy out.', value: values.home_size }),
-              numberField('household_size', 'People in the home', { min: 1, max: 20, step: 1, hint: `Leave empty for ${config.country_name}'s average (${formatNumber(d.household_size, 2)}).`, value: values.household_size }),
+              numberField('home_size', `Floor area (${areaUnit})`,
+                {
+                  range: ranges['home_size'],
+                  hint: 'Leave empty to leave home energy out.',
+                  value: values['home_size']
+                }),
+              numberField('household_size', 'People in the home', {
+                range: ranges['household_size'],
+                hint: `Empty: ${config.country_name}'s average (${formatNumber(d.household_size, 2)}).`,
+                value: values['household_size']
+              }),
               selectField('heating_type', 'Heating', options(e.heating_type ?? []), pick('heating_type')),
               selectField('energy_type', 'Electricity tariff', options(e.energy_type ?? []), pick('energy_type')))),
           h('div', { class: 'form-actions' }, h('button', { type: 'submit' }, 'Calculate'))
         ])
-  return form
+  return /** @type {HTMLFormElement} */ (form)
 }
 
+/** @param {HTMLFormElement} form */
 function formValues (form) {
+  /** @type {Values} */
   const values = {}
   for (const [name, value] of new FormData(form)) {
     const text = String(value).trim()
-    if (text !== '' && !form.elements[name]?.closest('[hidden]')) values[name] = text
+    const element = /** @type {HTMLElement | undefined} */ (form.elements.namedItem(name) ?? undefined)
+    if (text !== '' && !element?.closest('[hidden]')) values[name] = text
   }
   return values
 }
 
+/** @param {Values} values */
 function calculatorHash (values) {
   const search = new URLSearchParams()
   for (const name of INPUTS) if (values[name] !== undefined) search.set(name, values[name])
   return `#/calculator?${search}`
 }
 
+/**
+ * Typed distances and areas follow a change of units, so 12,000 miles stay 12,000 miles (19,312 km).
+ * @param {Values} values
+ * @param {any} from the old configuration
+ * @param {any} to the new one
+ */
+function convertUnits (values, from, to) {
+  if (from === undefined || to === undefined) return values
+  const converted = { ...values }
+  const distance = Number(values['distance'])
+  if (values['distance'] !== undefined && Number.isFinite(distance) && from.units.distance !== to.units.distance) {
+    const km = to.units.distance === 'mi' ? distance / KM_PER_MILE : distance * KM_PER_MILE
+    converted['distance'] = String(Math.round(km))
+  }
+  const area = Number(values['home_size'])
+  if (values['home_size'] !== undefined && Number.isFinite(area) && from.units.area !== to.units.area) {
+    converted['home_size'] = String(Math.round(to.units.area === 'ft2' ? area / M2_PER_FT2 : area * M2_PER_FT2))
+  }
+  return converted
+}
+
+/**
+ * @param {HTMLElement} main
+ * @param {HTMLFormElement} form
+ */
+function markStale (main, form) {
+  const result = main.querySelector('#calculator-result')
+  if (result === null || shownValues === undefined || result.querySelector('#total') === null) return
+  const stale = JSON.stringify(formValues(form)) !== JSON.stringify(shownValues)
+  const note = result.querySelector('#stale-note')
+  if (stale) result.setAttribute('data-stale', 'true')
+  else result.removeAttribute('data-stale')
+  if (note !== null) /** @type {HTMLElement} */ (note).hidden = !stale
+}
+
+/**
+ * Builds and mounts the form for `values`; a country the service does not know is marked at its field.
+ * @param {HTMLElement} main
+ * @param {Values} values
+ * @param {AbortSignal | undefined} signal
+ */
 async function mountForm (main, values, signal) {
   const countryList = await loadCountries(signal)
-  let config
-  if (values.country_code) {
-    const query = { country_code: values.country_code, measurement_system: values.measurement_system }
-    const key = JSON.stringify(query)
-    if (!configs.has(key)) configs.set(key, await apiGet(`${CALCULATOR}/config`, query, { signal }))
-    config = configs.get(key)
-  }
+  const { config, error } = await configFor(values, signal)
   const form = calculatorForm(config, countryList, values)
   form.addEventListener('submit', (event) => {
     event.preventDefault()
-    location.hash = calculatorHash(formValues(form))
+    const typed = formValues(form)
+    if (!validate(form, config)) return
+    revealNext = true
+    const hash = calculatorHash(typed)
+    // The same inputs again (after a 429, say) recalculate without a change of URL.
+    if (location.hash === hash) window.dispatchEvent(new HashChangeEvent('hashchange'))
+    else location.hash = hash
   })
-  // A new country or unit system rebuilds the form around its units, keeping what was typed.
+  form.addEventListener('input', () => markStale(main, form))
+  // A new country or unit system rebuilds the form around its units, converting what was typed.
   form.addEventListener('change', async (event) => {
-    const name = event.target.name
+    const target = /** @type {HTMLSelectElement} */ (event.target)
+    const name = target.name
     if (name === 'mode') {
-      for (const field of ['fuel_type', 'car_size']) form.querySelector(`[data-field="${field}"]`).hidden = event.target.value !== 'car'
-      form.querySelector('[data-field="rail_type"]').hidden = event.target.value !== 'rail'
+      for (const field of form.querySelectorAll('[data-field="fuel_type"], [data-field="car_size"]')) {
+        field.toggleAttribute('hidden', target.value !== 'car')
+      }
+      form.querySelector('[data-field="rail_type"]')?.toggleAttribute('hidden', target.value !== 'rail')
+    }
+    if (name !== 'country_code' && name !== 'measurement_system') {
+      markStale(main, form)
       return
     }
-    if (name !== 'country_code' && name !== 'measurement_system') return
     const typed = formValues(form)
     try {
-      const rebuilt = await mountForm(main, typed, undefined)
-      rebuilt.querySelector(`[name="${name}"]`).focus()
-      clearError()
+      const next = await configFor(typed, undefined)
+      const rebuilt = await mountForm(main, convertUnits(typed, config, next.config), undefined)
+      const changed = /** @type {HTMLElement | null} */ (rebuilt.querySelector(`select[name="${name}"]`))
+      changed?.focus()
+      clearError(/** @type {HTMLElement} */ (main.querySelector('#calculator-problem')))
+      markStale(main, rebuilt)
     } catch (error) {
-      showError(error)
+      showError(error, { region: /** @type {HTMLElement} */ (main.querySelector('#calculator-problem')) })
     }
   })
   const existing = main.querySelector('#calculator-form') ?? main.querySelector('#calculator-slot')
-  existing.replaceWith(form)
+  existing?.replaceWith(form)
+  if (error !== undefined) {
+    fieldError(form, 'country_code', `"${values['country_code']}" is not a country the calculator knows: ` +
+      'choose one from the list.')
+  }
   return form
 }
 
-function markInvalid (form, error) {
-  for (const element of form.querySelectorAll('[aria-invalid]')) element.removeAttribute('aria-invalid')
-  if (error instanceof ApiError && error.parameter) {
-    const input = form.elements[error.parameter]
-    if (input instanceof Element) {
-      input.setAttribute('aria-invalid', 'true')
-      input.setAttribute('aria-errormessage', 'alerts')
-      input.focus()
-    }
-  }
+/**
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ * @param {string} message
+ */
+function fieldError (form, name, message) {
+  const input = form.querySelector(`#calc-${name}`)
+  const slot = form.querySelector(`#calc-${name}-error`)
+  if (input === null || slot === null) return false
+  input.setAttribute('aria-invalid', 'true')
+  slot.textContent = message
+  return true
 }
 
-export async function renderCalculator (main, params, { signal }) {
+/** @param {HTMLFormElement} form */
+function clearFieldErrors (form) {
+  for (const element of form.querySelectorAll('[aria-invalid]')) element.removeAttribute('aria-invalid')
+  for (const slot of form.querySelectorAll('.field-error')) slot.textContent = ''
+}
+
+/**
+ * @param {Range} range
+ */
+function rangeMessage (range) {
+  return `Enter a ${range.integer ? 'whole ' : ''}number from ${formatNumber(range.min)} to ` +
+    `${formatNumber(range.max)} ${range.unit}.`
+}
+
+/**
+ * Checks the numbers against the service's ranges before anything is sent; the first bad field gets focus.
+ * @param {HTMLFormElement} form
+ * @param {any} config
+ */
+function validate (form, config) {
+  clearFieldErrors(form)
+  const ranges = rangesFor(config)
+  let first = null
+  for (const [name, range] of Object.entries(ranges)) {
+    const input = /** @type {HTMLInputElement | null} */ (form.querySelector(`#calc-${name}`))
+    if (input === null || input.value.trim() === '' || input.closest('[hidden]')) continue
+    const value = Number(input.value)
+    const bad = input.validity.badInput || !Number.isFinite(value) || value < range.min || value > range.max ||
+      (range.integer && !Number.isInteger(value))
+    if (bad && fieldError(form, name, rangeMessage(range))) first ??= input
+  }
+  first?.focus()
+  return first === null
+}
+
+/**
+ * @param {HTMLElement} main
+ * @param {URLSearchParams} params
+ * @param {{ signal: AbortSignal, rerender: () => void }} context
+ */
+export async function renderCalculator (main, params, { signal, rerender }) {
   document.title = 'Footprint calculator · Tonne explorer'
   const values = valuesOf(params)
-  if (main.dataset.view !== 'calculator') {
+  if (main.dataset['view'] !== 'calculator') {
     replaceChildren(main,
       h('h1', { tabindex: '-1' }, 'Footprint calculator'),
-      h('p', {}, 'A year of one person\'s emissions, from the service\'s cited factors, compared with the average person in the country and in the world.'),
-      h('div', { id: 'calculator-slot' }, h('p', { 'aria-busy': 'true' }, 'Loading the countries…')),
+      h('p', {}, 'A year of one person\'s emissions, from cited emission factors, compared with the average person ' +
+        'in the country and in the world. No API key needed.'),
+      h('div', { id: 'calculator-slot', class: 'form-placeholder' },
+        h('p', { class: 'loading' }, 'Loading the countries…')),
+      h('div', { id: 'calculator-problem', role: 'alert' }),
       h('div', { id: 'calculator-result', 'aria-live': 'polite' }))
-    main.dataset.view = 'calculator'
+    main.dataset['view'] = 'calculator'
+    shownValues = undefined
   }
+  const problem = /** @type {HTMLElement} */ (main.querySelector('#calculator-problem'))
+  const result = /** @type {HTMLElement} */ (main.querySelector('#calculator-result'))
   // The form is rebuilt from the URL each time, so it always shows what the link says.
   let form
   try {
     form = await mountForm(main, values, signal)
   } catch (error) {
     if (signal.aborted) return
-    showError(error)
+    const slot = main.querySelector('#calculator-slot')
+    if (slot !== null) replaceChildren(slot)
+    showError(error, { region: problem, retry: rerender })
     return
   }
-  const result = main.querySelector('#calculator-result')
-  if (!values.country_code) {
+  clearError(problem)
+  const country = /** @type {HTMLSelectElement} */ (form.querySelector('#calc-country_code'))
+  if (!values['country_code'] || country.value === '') {
     replaceChildren(result)
+    shownValues = undefined
     return
   }
+  const typed = formValues(form)
+  if (!validate(form, configs.get(JSON.stringify({
+    country_code: values['country_code'], measurement_system: values['measurement_system']
+  })))) return
+  const reveal = revealNext
+  revealNext = false
   result.setAttribute('aria-busy', 'true')
   let outcome
   try {
     // The form's values: the URL's, with the form's defaults for whatever the URL leaves out.
-    outcome = await calculate(formValues(form), signal)
+    outcome = await calculate(typed, signal)
   } catch (error) {
     if (signal.aborted) return
     result.removeAttribute('aria-busy')
-    replaceChildren(result)
-    markInvalid(form, error)
-    showError(error)
+    // A refused calculation keeps the previous result (marked out of date) and says what to do.
+    markStale(main, form)
+    if (error instanceof ApiError && error.parameter && fieldError(form, error.parameter,
+      `${error.detail}${error.detail.endsWith('.') ? '' : '.'} ${rangeFor(form, error.parameter)}`)) {
+      const input = /** @type {HTMLElement | null} */ (form.querySelector(`#calc-${error.parameter}`))
+      input?.focus()
+      return
+    }
+    showError(error, { region: problem, retry: () => form.requestSubmit() })
     return
   }
   if (signal.aborted) return
-  clearError()
-  markInvalid(form, undefined)
+  clearFieldErrors(form)
   result.removeAttribute('aria-busy')
   replaceChildren(result, resultSection(outcome))
+  shownValues = typed
+  markStale(main, form)
+  if (reveal) {
+    const heading = /** @type {HTMLElement} */ (result.querySelector('#result-heading'))
+    heading.focus({ preventScroll: true })
+    heading.scrollIntoView({ block: 'start' })
+  }
   return `Your estimate: ${formatNumber(outcome.totalT, 2)} tonnes of CO₂e a year.`
 }
 
-/** Every category the inputs cover, plus the country's average (with the world's), in parallel. */
+/**
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+function rangeFor (form, name) {
+  const input = /** @type {HTMLInputElement | null} */ (form.querySelector(`#calc-${name}`))
+  if (input === null || input.type !== 'number') return ''
+  return `Allowed: ${formatNumber(Number(input.min))} to ${formatNumber(Number(input.max))}.`
+}
+
+/**
+ * Every category the inputs cover, plus the country's average (with the world's), in parallel.
+ * @param {Values} values
+ * @param {AbortSignal} signal
+ */
 async function calculate (values, signal) {
-  const common = { country_code: values.country_code, measurement_system: values.measurement_system }
+  const common = { country_code: values['country_code'], measurement_system: values['measurement_system'] }
   const parts = CATEGORIES
     .map((category) => ({ category, query: category.query(values) }))
     .filter((part) => part.query !== null)
   const [footprint, ...answers] = await Promise.all([
-    apiGet(`${CALCULATOR}/footprint`, { country_code: values.country_code }, { signal }),
+    // Greenhouse gases in CO₂e, the basis of the categories' figures, so the comparison is like for like.
+    apiGet(`${CALCULATOR}/footprint`, { country_code: values['country_code'], basis: 'ghg' }, { signal }),
     ...parts.map((part) => apiGet(`${CALCULATOR}/${part.category.id}`, { ...common, ...part.query }, { signal }))
   ])
   const rows = parts.map((part, i) => ({ ...part.category, answer: answers[i] }))
@@ -241,6 +523,11 @@ async function calculate (values, signal) {
   return { rows, skipped, totalT, footprint, countryName: country?.country_name ?? footprint.country_code }
 }
 
+/**
+ * @param {number} value
+ * @param {number} max
+ * @param {string} [kind]
+ */
 function bar (value, max, kind) {
   const element = h('div', { class: `bar ${kind ?? ''}` })
   // CSSOM, not a style attribute: the page's CSP allows no inline styles.
@@ -248,26 +535,78 @@ function bar (value, max, kind) {
   return element
 }
 
+/** Notes for programmers and auditors (parameter names, factor ids, verification status) stay in the toggle. */
+const TECHNICAL = /=|tonne:|[a-z]+-\d{4}[a-z-]*:|Not yet checked|co2e_combustion|Assumption \(/
+
+/** @param {string} unit e.g. "kg CO2e per passenger-km" */
+const readableUnit = (unit) => unit.replaceAll('CO2e', 'CO₂e').replaceAll('CO2', 'CO₂')
+
+/**
+ * "How it was calculated", for a person, with the technical details behind a toggle.
+ * @param {any} row
+ * @param {Map<string, any>} sources
+ */
+function howItWasCalculated (row, sources) {
+  const answer = row.answer
+  const summary = h('summary', {}, `${row.label}: how it was calculated`)
+  const details = h('details', { class: 'how', 'data-category': row.id }, summary)
+  // Built when first opened (the click comes before the browser opens it): most people never open most of them,
+  // and a phone then has less to build after Calculate.
+  summary.addEventListener('click', () => {
+    if (details.childElementCount > 1) return
+    const plainNotes = answer.assumptions.filter((/** @type {string} */ a) => !TECHNICAL.test(a))
+    append(details, [
+      h('ul', {}, answer.breakdown.map((/** @type {any} */ item) => h('li', {},
+        `${humanize(item.label)}: ${formatNumber(item.quantity)} ${item.quantity_unit} at ` +
+        `${formatNumber(item.factor, 3)} ${readableUnit(item.factor_unit)} = ${formatNumber(item.kg_co2e, 0)} kg CO₂e` +
+        ` (source: ${sources.get(item.source)?.name ?? 'see the sources below'}).`))),
+      plainNotes.length > 0
+        ? h('ul', { class: 'hint' }, plainNotes.map((/** @type {string} */ a) => h('li', {}, a)))
+        : null,
+      h('details', { class: 'technical' },
+        h('summary', {}, 'Technical details'),
+        h('ul', {}, answer.breakdown.map((/** @type {any} */ item) => h('li', {},
+          h('code', {}, item.factor_id), `: ${item.derivation ?? ''} (${item.factor_status})`))),
+        h('ul', {}, answer.assumptions.map((/** @type {string} */ a) => h('li', {}, a))))
+    ])
+  })
+  return details
+}
+
+/** @param {any} outcome */
 function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
-  const largest = Math.max(...rows.map((row) => row.answer.co2e.kg / 1000), 0.001)
+  const largest = Math.max(...rows.map((/** @type {any} */ row) => row.answer.co2e.kg / 1000), 0.001)
+  /** @type {Array<[string, number, string]>} */
   const comparison = [
-    ['You (the categories above)', totalT, ''],
-    [`Average person in ${countryName} (${footprint.values[`${footprint.basis}_co2`]?.year ?? ''})`, footprint.co2e.t, 'country'],
+    ['You (the categories entered)', totalT, ''],
+    [`Average person in ${countryName} (${footprint.values.ghg_co2e?.year ?? ''})`, footprint.co2e.t, 'country'],
     [`World average (${footprint.world.year})`, footprint.world.t, 'world']
   ]
   const comparisonMax = Math.max(...comparison.map(([, t]) => t))
+  /** @type {Map<string, any>} */
   const sources = new Map()
-  for (const answer of [...rows.map((row) => row.answer), footprint]) for (const source of answer.sources) sources.set(source.id, source)
+  for (const answer of [...rows.map((/** @type {any} */ row) => row.answer), footprint]) {
+    for (const source of answer.sources) sources.set(source.id, source)
+  }
   return h('section', { class: 'result', 'aria-labelledby': 'result-heading' },
     h('h2', { id: 'result-heading', tabindex: '-1' }, 'Your estimate'),
     h('p', { class: 'total', id: 'total' }, `${formatNumber(totalT, 2)} t CO₂e a year`),
-    skipped.length > 0 ? h('p', { class: 'hint' }, `Not included: ${skipped.map((c) => c.label.toLowerCase()).join(', ')} (no input given).`) : null,
+    h('p', { class: 'stale-note', id: 'stale-note', hidden: true },
+      'The inputs above have changed: this result is out of date. Choose Calculate to update it.'),
+    skipped.length > 0
+      ? h('p', { class: 'hint' }, `Not included: ${skipped.map((/** @type {Category} */ c) => c.label.toLowerCase())
+        .join(', ')} (no input given).`)
+      : null,
     h('h3', {}, 'By category'),
     h('div', { class: 'table-wrap' },
       h('table', { id: 'breakdown' },
         h('caption', { class: 'visually-hidden' }, 'Emissions by category, tonnes of CO₂e a year'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Category'), h('th', { scope: 'col', class: 'number' }, 't CO₂e'), h('th', { scope: 'col', class: 'number' }, 'Share'), h('th', { scope: 'col', class: 'bar-cell' }, h('span', { class: 'visually-hidden' }, 'Bar')))),
-        h('tbody', {}, rows.map((row) => {
+        h('thead', {}, h('tr', {},
+          h('th', { scope: 'col' }, 'Category'),
+          h('th', { scope: 'col', class: 'number' }, 't CO₂e'),
+          h('th', { scope: 'col', class: 'number' }, 'Share'),
+          h('td', { class: 'bar-cell' }))),
+        h('tbody', {}, rows.map((/** @type {any} */ row) => {
           const t = row.answer.co2e.kg / 1000
           return h('tr', { 'data-category': row.id },
             h('th', { scope: 'row' }, row.label),
@@ -275,25 +614,26 @@ function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
             h('td', { class: 'number' }, totalT > 0 ? `${formatNumber((t / totalT) * 100, 0)}%` : '—'),
             h('td', { class: 'bar-cell', 'aria-hidden': 'true' }, bar(t, largest)))
         })),
-        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), h('td', { class: 'number' }, formatNumber(totalT, 2)), h('td', {}), h('td', {}))))),
-    rows.map((row) => h('details', {},
-      h('summary', {}, `${row.label}: how it was calculated`),
-      h('ul', {}, row.answer.breakdown.map((item) => h('li', {},
-        `${item.label}: ${formatNumber(item.quantity)} ${item.quantity_unit} × ${formatNumber(item.factor, 4)} ${item.factor_unit} = ${formatNumber(item.kg_co2e)} kg CO₂e`,
-        item.factor_status !== 'published' ? ` (${item.factor_status})` : '',
-        ` [${item.source}]`))),
-      row.answer.assumptions.length > 0 ? h('ul', { class: 'hint' }, row.answer.assumptions.map((a) => h('li', {}, a))) : null)),
+        h('tfoot', {}, h('tr', {},
+          h('th', { scope: 'row' }, 'Total'), h('td', { class: 'number' }, formatNumber(totalT, 2)),
+          h('td', {}), h('td', {}))))),
+    rows.map((/** @type {any} */ row) => howItWasCalculated(row, sources)),
     h('h3', {}, 'Compared with the averages'),
+    h('p', { class: 'hint', id: 'comparison-basis' },
+      'All three in CO₂e, counting all greenhouse gases, per person per year. The averages are everything emitted ' +
+      'in the country (every sector) divided by its people; yours counts only the categories entered. The average ' +
+      `person in ${countryName} emits ${formatNumber(footprint.ratio_to_world, 2)} times the world average.`),
     h('div', { class: 'table-wrap' },
       h('table', { id: 'comparison' },
-        h('caption', { class: 'visually-hidden' }, 'Your estimate compared with the country\'s and the world\'s average, tonnes a year'),
+        h('caption', { class: 'visually-hidden' },
+          'Your estimate compared with the country\'s and the world\'s average, tonnes of CO₂e a year'),
         h('tbody', {}, comparison.map(([label, t, kind]) => h('tr', {},
           h('th', { scope: 'row' }, label),
           h('td', { class: 'number' }, `${formatNumber(t, 2)} t`),
           h('td', { class: 'bar-cell', 'aria-hidden': 'true' }, bar(t, comparisonMax, kind))))))),
-    h('p', { class: 'hint' }, `The averages are ${footprint.basis === 'ghg' ? 'all greenhouse gases' : `${footprint.basis}-based CO₂ only`} per person; the average person in the country emits ${formatNumber(footprint.ratio_to_world, 2)} times the world average.`),
     h('h3', {}, 'Sources'),
     h('ul', { class: 'sources', id: 'sources' }, [...sources.values()].map((source) => h('li', {},
-      h('strong', {}, source.name), ` — ${source.publisher}${source.year ? `, ${source.year}` : ''}. Licence: ${source.licence}. `,
-      source.url ? h('a', { href: source.url, rel: 'noopener noreferrer' }, 'Source') : null))))
+      h('strong', {}, source.name), ` — ${source.publisher}${source.year ? `, ${source.year}` : ''}. ` +
+      `Licence: ${source.licence}. `,
+      source.url ? h('a', { href: source.url, rel: 'noopener noreferrer' }, `${source.name} (source)`) : null))))
 }

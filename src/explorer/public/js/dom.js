@@ -1,8 +1,16 @@
 // Small DOM helpers. Everything from the API goes in as text nodes, never as HTML.
 
+/** @typedef {Node | string | number | null | undefined | false | Array<any>} Child */
+
+const SVG_TAGS = new Set(['svg', 'g', 'path', 'circle', 'title', 'desc', 'rect'])
+
 /**
  * Creates an element: h('a', { href: '#/x', class: 'y' }, 'text', child).
  * Attributes set to null, undefined or false are left out; `true` sets an empty attribute.
+ * @param {string} tag
+ * @param {Record<string, any>} [attributes]
+ * @param {...Child} children
+ * @returns {HTMLElement}
  */
 export function h (tag, attributes = {}, ...children) {
   const svg = SVG_TAGS.has(tag)
@@ -13,11 +21,13 @@ export function h (tag, attributes = {}, ...children) {
     else element.setAttribute(name, value === true ? '' : String(value))
   }
   append(element, children)
-  return element
+  return /** @type {HTMLElement} */ (element)
 }
 
-const SVG_TAGS = new Set(['svg', 'g', 'path', 'circle', 'title', 'desc', 'rect'])
-
+/**
+ * @param {Element} parent
+ * @param {Child[]} children
+ */
 export function append (parent, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue
@@ -26,33 +36,51 @@ export function append (parent, children) {
   return parent
 }
 
+/**
+ * @param {Element} parent
+ * @param {...Child} children
+ */
 export function replaceChildren (parent, ...children) {
   parent.replaceChildren()
   return append(parent, children)
 }
 
 const numbers = new Intl.NumberFormat('en', { maximumFractionDigits: 2 })
+/**
+ * @param {number | null | undefined} value
+ * @param {number} [digits]
+ */
 export function formatNumber (value, digits) {
   if (value === null || value === undefined) return '—'
-  return digits === undefined ? numbers.format(value) : new Intl.NumberFormat('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value)
+  if (digits === undefined) return numbers.format(value)
+  return new Intl.NumberFormat('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value)
 }
 
-/** "natural_gas" → "Natural gas". */
+/**
+ * "natural_gas" → "Natural gas".
+ * @param {unknown} value
+ */
 export function humanize (value) {
   const text = String(value).replaceAll('_', ' ')
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-/** Text of an HTML fragment from the API, without running or rendering any of it. */
+/**
+ * Text of an HTML fragment from the API, without running or rendering any of it.
+ * @param {string} html
+ */
 export function plainText (html) {
   const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html')
   for (const block of parsed.body.querySelectorAll('p, br, li, div, h1, h2, h3, h4')) block.append('\n')
   return (parsed.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim()
 }
 
-/** Announces a short message to screen readers (the polite status region). */
+/**
+ * Announces a short message to screen readers (the polite status region).
+ * @param {string} message
+ */
 export function announce (message) {
-  const status = document.getElementById('status')
+  const status = /** @type {HTMLElement} */ (document.getElementById('status'))
   status.textContent = ''
   // A fresh text node in a later task is announced even when the words repeat.
   setTimeout(() => { status.textContent = message }, 50)

@@ -1,31 +1,91 @@
-// Shows the service's error messages (its problem bodies) in the page's alert region.
+// Shows the service's error messages (its problem bodies) in the page's alert region, or in a region of a view.
 import { h, replaceChildren } from './dom.js'
 
+/** @type {Record<number, string>} */
 const HEADINGS = {
-  401: 'The API key was refused',
-  403: 'The API key may not do this',
+  401: 'That API key was not accepted',
+  403: 'This API key may not do this',
   404: 'Not found',
-  429: 'Too many requests',
+  429: 'Too many requests for now',
   503: 'The service is unavailable'
 }
 
-export function showError (error) {
-  const alerts = document.getElementById('alerts')
-  if (error?.code === undefined) {
-    console.error(error)
-    replaceChildren(alerts, h('div', { class: 'problem' }, h('h2', {}, 'Something went wrong'), h('p', {}, String(error?.message ?? error))))
-    return
-  }
-  const heading = HEADINGS[error.status] ?? (error.status >= 500 ? 'The service failed' : 'The request was not accepted')
-  replaceChildren(alerts, h('div', { class: 'problem', 'data-code': error.code, 'data-status': error.status },
-    h('h2', {}, heading),
-    h('p', { class: 'detail' }, error.detail),
-    // Listed unless the service's own message already does.
-    error.allowedValues?.length > 0 && !error.detail.includes(error.allowedValues.join(', ')) ? h('p', {}, `Allowed values: ${error.allowedValues.join(', ')}.`) : null,
-    error.retryAfter !== undefined ? h('p', { class: 'retry-after' }, `You can try again in ${error.retryAfter} seconds.`) : null,
-    h('p', { class: 'meta' }, `HTTP ${error.status === 0 ? '—' : error.status} · ${error.code}`, error.requestId ? ` · request ${error.requestId}` : '')))
+/** Messages written for a person where the service's own is written for a programmer. */
+/** @type {Record<number, string>} */
+const DETAILS = {
+  401: 'The service does not recognise this key: it may be mistyped, revoked, or from another Tonne service. ' +
+    'Check it and enter it again, or ask the service\'s operator for a new one.',
+  403: 'The key works, but it is not allowed to read the catalogue. Ask the service\'s operator for a key that is.'
 }
 
-export function clearError () {
-  replaceChildren(document.getElementById('alerts'))
+/** A running countdown per region, stopped when the region shows something else. */
+const countdowns = new WeakMap()
+
+/**
+ * @typedef {object} ShowOptions
+ * @property {HTMLElement} [region] where to show it (default: the page's alert region)
+ * @property {() => void} [retry] offers a "Try again" button; after a 429 it waits out Retry-After first
+ */
+
+/**
+ * @param {any} error an ApiError, or anything else thrown
+ * @param {ShowOptions} [options]
+ */
+export function showError (error, { region, retry } = {}) {
+  const alerts = region ?? /** @type {HTMLElement} */ (document.getElementById('alerts'))
+  clearInterval(countdowns.get(alerts))
+  if (error?.code === undefined) {
+    console.error(error)
+    replaceChildren(alerts, h('div', { class: 'problem' }, h('h2', {}, 'Something went wrong'),
+      h('p', {}, String(error?.message ?? error)), retry ? retryButton(alerts, retry, undefined) : null))
+    return
+  }
+  const heading = HEADINGS[error.status] ??
+    (error.status >= 500 ? 'The service failed' : 'The request was not accepted')
+  const detail = DETAILS[error.status] ?? error.detail
+  const allowed = error.allowedValues?.length > 0 && error.allowedValues.length <= 20 &&
+    !detail.includes(error.allowedValues.join(', '))
+  replaceChildren(alerts, h('div', { class: 'problem', 'data-code': error.code, 'data-status': error.status },
+    h('h2', {}, heading),
+    h('p', { class: 'detail' }, detail),
+    // Listed unless the service's own message already does, or the list is too long to read.
+    allowed ? h('p', {}, `Allowed values: ${error.allowedValues.join(', ')}.`) : null,
+    error.retryAfter !== undefined && retry === undefined
+      ? h('p', { class: 'retry-after' }, `You can try again in ${error.retryAfter} seconds.`)
+      : null,
+    retry ? retryButton(alerts, retry, error.retryAfter) : null,
+    h('p', { class: 'meta' }, `HTTP ${error.status === 0 ? '—' : error.status} · ${error.code}`,
+      error.requestId ? ` · request ${error.requestId}` : '')))
+}
+
+/**
+ * "Try again", disabled with a countdown while the service asks us to wait.
+ * @param {HTMLElement} region
+ * @param {() => void} retry
+ * @param {number | undefined} seconds
+ */
+function retryButton (region, retry, seconds) {
+  const button = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'retry' }, 'Try again'))
+  button.addEventListener('click', () => {
+    clearInterval(countdowns.get(region))
+    retry()
+  })
+  if (seconds === undefined || seconds <= 0) return button
+  let left = seconds
+  const tick = () => {
+    button.disabled = left > 0
+    button.textContent = left > 0 ? `Try again in ${left} s` : 'Try again'
+    if (left <= 0) clearInterval(countdowns.get(region))
+    left -= 1
+  }
+  tick()
+  countdowns.set(region, setInterval(tick, 1000))
+  return button
+}
+
+/** @param {HTMLElement} [region] */
+export function clearError (region) {
+  const alerts = region ?? /** @type {HTMLElement} */ (document.getElementById('alerts'))
+  clearInterval(countdowns.get(alerts))
+  replaceChildren(alerts)
 }

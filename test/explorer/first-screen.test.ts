@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import { test } from 'node:test'
+import { fixtureProjects } from '../fixtures/projects.ts'
+import { REPO_ROOT, tempDir } from '../helpers.ts'
+import { startService } from '../support/service.ts'
+import { DESKTOP, inPage, launchBrowser, PHONE, screenshot } from './browser.ts'
+
+// Issue 15, findings 14 and 16: what a newcomer sees first, and where they learn the explorer's address.
+
+test('first screen: what this is, the calculator without a key, how to get a key, and a choice to remember it',
+  async (t) => {
+    const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
+    const browser = await launchBrowser(t)
+    const page = await browser.newPage(PHONE)
+    await page.goto(`${baseUrl}/`)
+    const main = page.locator('main')
+    await main.getByRole('heading', { level: 1 }).waitFor()
+    assert.match(await main.textContent() ?? '', /carbon-offset projects/i)
+    assert.match(await main.textContent() ?? '', /footprint/i)
+    const calculator = main.getByRole('link', { name: /calculat/i }).first()
+    assert.ok(await calculator.isVisible(), 'the calculator is offered on the first screen')
+    assert.match(await main.getByRole('heading', { name: /get an API key/i }).textContent() ?? '', /key/)
+    assert.match(await main.textContent() ?? '', /tonne keys create/)
+    await screenshot(page, 'first-screen-phone')
+
+    await calculator.click()
+    await page.getByLabel('Country').waitFor()
+    assert.equal(await page.getByLabel('API key', { exact: true }).count(), 0, 'no key is asked for')
+
+    // A refused key: a message for a person, not for a curl user.
+    await page.goto(`${baseUrl}/#/projects`)
+    await page.getByLabel('API key', { exact: true }).fill('tonne_000000000000_not-a-real-key')
+    await page.getByRole('button', { name: 'Use this key' }).click()
+    await page.locator('.problem[data-status="401"]').waitFor()
+    const refusal = await page.locator('#alerts').textContent() ?? ''
+    assert.doesNotMatch(refusal, /Bearer|Authorization|WWW-Authenticate|curl|header/)
+    assert.match(refusal, /key/)
+    assert.match(refusal, /check|ask/i)
+    await screenshot(page, 'key-refused', false)
+
+    // Not remembered: this tab only.
+    await page.getByLabel('API key', { exact: true }).fill(key)
+    await page.getByRole('button', { name: 'Use this key' }).click()
+    await page.locator('#summary').waitFor()
+    assert.equal(await inPage(page, 'localStorage.length'), 0)
+    await page.getByRole('button', { name: 'Forget key' }).click()
+
+    // Remembered on this device: a copied link opens in a new tab without asking.
+    const remember = page.getByLabel('Remember this key on this device')
+    assert.equal(await remember.isChecked(), false, 'an explicit choice, off by default')
+    await remember.check()
+    await page.getByLabel('API key', { exact: true }).fill(key)
+    await page.getByRole('button', { name: 'Use this key' }).click()
+    await page.locator('#summary').waitFor()
+    const tab = await browser.newPage(DESKTOP)
+    await tab.goto(`${baseUrl}/#/projects?search=kariba`)
+    await tab.locator('#summary').filter({ hasText: /of 2 projects/ }).waitFor()
+    await tab.getByRole('button', { name: 'Forget key' }).click()
+    assert.equal(await inPage(tab, 'localStorage.length'), 0, 'Forget key forgets it on the device too')
+    assert.deepEqual(browser.problems, [])
+  })
+
+test('the explorer\'s address is in the README\'s quick start and in the start-up log', async (t) => {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')
+  const start = readme.indexOf('## Quick start')
+  const quickStart = readme.slice(start, readme.indexOf('\n## ', start + 1))
+  assert.match(quickStart, /explorer[^\n]*http:\/\/127\.0\.0\.1:3000\/(?!docs)/i)
+
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'serve'], {
+    env: { PATH: process.env['PATH'] ?? '', DATA_DIR: path.join(tempDir(t), 'var'), PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  t.after(() => child.kill('SIGKILL'))
+  let listening: string | undefined
+  let explorer: string | undefined
+  for await (const line of createInterface({ input: child.stdout })) {
+    listening ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1]
+    explorer = /Explorer at (http:\/\/\S+?\/)[;" ]/.exec(line)?.[1]
+    if (explorer !== undefined || /API docs at/.test(line)) break
+  }
+  assert.ok(listening !== undefined)
+  assert.equal(explorer, `${listening}/`)
+  const page = await fetch(explorer)
+  assert.match(await page.text(), /Tonne/)
+})
