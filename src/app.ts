@@ -8,6 +8,7 @@ import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import { Redis } from 'ioredis'
+import { KeyVerifier } from './access/api-keys.service.ts'
 import type { Config } from './config.ts'
 import { loadCalculatorData } from './calculator/calculator.data.ts'
 import { calculatorRoutes } from './calculator/calculator.routes.ts'
@@ -144,22 +145,23 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
 
   // Failed key checks count per address across both areas.
   const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
+  const keys = new KeyVerifier(store.db, store.changes)
   await app.register(async (catalogue) => {
-    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read', failures))
+    catalogue.addHook('onRequest', requireApiKey(keys, 'catalogue:read', failures))
     await registerRateLimit(catalogue, {
       name: 'catalogue',
       counters,
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
-    await catalogue.register(catalogueRoutes, { db: store.db, requestUrl, links, answerCache: config.answerCache })
+    await catalogue.register(catalogueRoutes, { db: store.db, changes: store.changes, requestUrl, links, answerCache: config.answerCache })
   }, { prefix: CATALOGUE_PREFIX })
 
   // All factor data is read and validated now: a bad file stops the start, never a request.
   const calculatorData = loadCalculatorData()
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
-    calculator.addHook('onRequest', optionalApiKey(store.db, 'calculator:read', failures))
+    calculator.addHook('onRequest', optionalApiKey(keys, 'calculator:read', failures))
     const keyNote = ' No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.'
     calculator.addHook('onRoute', (route) => {
       // GET and its HEAD share one schema object: note it once.

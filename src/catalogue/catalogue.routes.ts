@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../http/errors.ts'
 import { errorResponses } from '../http/schemas.ts'
 import { pageLinks } from '../http/pagination.ts'
+import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
 import {
@@ -17,6 +18,8 @@ import { getProjectJson, listProjectPage, projectFacets, projectFeatures } from 
 
 export interface CatalogueOptions {
   db: Db
+  /** Writes to the catalogue anywhere, so its version is read only when it may have changed. */
+  changes: ChangeFeed
   /** The absolute URL of the request as the client sees it (PUBLIC_URL or the Host header). */
   requestUrl: (request: FastifyRequest) => URL
   /** Signed links for media keys, expiring relative to `nowMs`. */
@@ -38,7 +41,8 @@ const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
 const security = [{ apiKey: ['catalogue:read'] }]
 
 /** GET /api/v1/commerce/products/, /:id/, /facets/, /geojson/ (under that prefix; the trailing slash is optional). */
-export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, requestUrl, links, answerCache }) => {
+export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, { db, changes, requestUrl, links, answerCache }) => {
+  const current = new CachedRead(changes, async () => await catalogueVersion(db))
   const responses = new CatalogueResponses(answerCache)
   const sign = (request: FastifyRequest) => (json: string, nowMs: number) => signLinks(json, links(request, nowMs))
   const send = async (
@@ -64,7 +68,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       response: { 200: ProjectPageSchema, ...errorResponses(400, 401, 403, 429) }
     }
   }, async (request, reply) => {
-    const version = await catalogueVersion(db)
+    const version = await current.get()
     const url = requestUrl(request)
     return await send(request, reply, `${version} ${url.href}`, async () => {
       const { limit, offset } = request.query
@@ -88,7 +92,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       response: { 200: FacetsSchema, ...errorResponses(400, 401, 403, 429) }
     }
   }, async (request, reply) => {
-    const version = await catalogueVersion(db)
+    const version = await current.get()
     return await send(request, reply, `${version} ${requestUrl(request).href}`,
       async () => JSON.stringify(await projectFacets(db, request.query, version)))
   })
@@ -108,7 +112,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       }
     }
   }, async (request, reply) => {
-    const version = await catalogueVersion(db)
+    const version = await current.get()
     const url = requestUrl(request)
     return await send(request, reply, `${version} ${url.href}`, async () => {
       const { limit, offset } = request.query
@@ -130,7 +134,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       response: { 200: ProjectSchema, ...errorResponses(401, 403, 404, 429) }
     }
   }, async (request, reply) => {
-    const version = await catalogueVersion(db)
+    const version = await current.get()
     return await send(request, reply, `${version} ${requestUrl(request).origin} ${request.params.id}`,
       async () => await getProjectJson(db, request.params.id))
   })

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { sql, SqliteAdapter, type SqlBool } from 'kysely'
+import { announceChange } from '../store/change-feed.ts'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 import type { Db, NewProjectRow, ProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
 import type { Facet, OrderingField } from './catalogue.schemas.ts'
@@ -478,8 +479,8 @@ async function insertChunked (db: Db, table: typeof CHILD_TABLES[number], rows: 
 const VERSION_KEY = 'catalogue_version'
 
 /**
- * A token that changes with every write to the catalogue. Caches (counts) are keyed by it, so an
- * import on any instance invalidates every instance's cache at its next request.
+ * A token that changes with every write to the catalogue. Answers are cached by it; each write is
+ * announced (ChangeFeed), so every instance reads the new token within a second.
  */
 export async function catalogueVersion (db: Db): Promise<string> {
   return await getMeta(db, VERSION_KEY) ?? 'initial'
@@ -487,4 +488,5 @@ export async function catalogueVersion (db: Db): Promise<string> {
 
 export async function bumpCatalogueVersion (db: Db): Promise<void> {
   await setMeta(db, VERSION_KEY, randomUUID())
+  await announceChange(db, 'catalogue')
 }
