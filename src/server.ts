@@ -4,6 +4,7 @@ import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import { buildApp } from './app.ts'
 import { loadBundledCatalogueOnce } from './catalogue/bundled-catalogue.ts'
 import { refreshAllProjectJson } from './catalogue/project-json.ts'
+import { gatherWorkerMetrics } from './http/metrics.ts'
 import { ConfigError, loadConfig, SHUTDOWN_GRACE_MS, type Config } from './config.ts'
 import { BATCH_STATEMENT_TIMEOUT_MS, openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
@@ -67,6 +68,7 @@ export async function startCluster (config: Config, workers: number): Promise<vo
   if (config.redisUrl === undefined) {
     console.warn(`Rate limits are counted per worker (${workers} workers): set REDIS_URL to share one count.`)
   }
+  gatherWorkerMetrics()
   let stopping = false
   for (let i = 0; i < workers; i++) cluster.fork()
   cluster.on('exit', (worker, code) => {

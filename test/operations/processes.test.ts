@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'node:test'
@@ -92,6 +93,29 @@ test('serve --workers 2 runs two processes on one port and stops them all on SIG
   const listening = server.output.filter((l) => /Server listening at/.test(l)).map((l) => JSON.parse(l) as { pid: number })
   assert.equal(new Set(listening.map((l) => l.pid)).size, 2)
   for (let i = 0; i < 6; i++) assert.equal((await fetch(`${server.url}/api/v1/co2-calculator/ping`)).status, 200)
+  assert.equal(await server.stop(), 0)
+})
+
+test('serve --workers 2: /metrics reports the whole server, whichever worker takes the scrape', async (t) => {
+  const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }, ['--workers', '2'])
+  const deadline = Date.now() + 15_000
+  while (server.output.filter((l) => /Server listening at/.test(l)).length < 2 && Date.now() < deadline) await sleep(100)
+  // Each request on a connection of its own, so that both workers answer some.
+  const get = async (url: string) => await new Promise<{ status: number, body: string }>((resolve, reject) => {
+    httpRequest(`${server.url}${url}`, { agent: false }, (response) => {
+      let body = ''
+      response.setEncoding('utf8').on('data', (chunk: string) => { body += chunk })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+    }).on('error', reject).end()
+  })
+  for (let i = 0; i < 8; i++) assert.equal((await get('/api/v1/co2-calculator/ping')).status, 200)
+  for (let i = 0; i < 4; i++) {
+    const scrape = await get('/metrics')
+    assert.equal(scrape.status, 200)
+    const pings = scrape.body.split('\n').filter((l) => l.startsWith('tonne_http_requests_total{') &&
+      l.includes('route="/api/v1/co2-calculator/ping"') && l.includes('status="200"'))
+    assert.deepEqual(pings.map((l) => Number(l.split(' ').pop())), [8], scrape.body.slice(0, 400))
+  }
   assert.equal(await server.stop(), 0)
 })
 
