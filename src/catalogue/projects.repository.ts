@@ -140,8 +140,10 @@ function ordered<Q extends Pick<ProjectQuery, 'orderBy'>> (query: Q, ordering: r
 export async function listProjectJson (
   db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
 ): Promise<Array<{ id: number, item_json: string | null }>> {
-  const query = filteredProjects(db, filters).select(['p.id', 'p.item_json'])
-  return await ordered(query, ordering).limit(limit).offset(offset).execute()
+  // OFFSET walks every row it skips: walk ids only (an index, migration 0006), then read the page's JSON by key.
+  const page = ordered(filteredProjects(db, filters).select('p.id'), ordering).limit(limit).offset(offset)
+  const query = db.selectFrom('projects as p').select(['p.id', 'p.item_json']).where('p.id', 'in', page)
+  return await ordered(query, ordering).execute()
 }
 
 function located (db: Db, filters: ProjectFilters) {
