@@ -20,6 +20,7 @@ import { frameworkError, installErrorHandling } from './http/error-handler.ts'
 import { AppError, ProblemSchema, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { serializeRequest } from './http/log-redaction.ts'
+import { lazySchemaCompilers } from './http/lazy-schemas.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { registerOpenApi } from './http/openapi.ts'
 import { checkRequestText } from './http/query-text.ts'
@@ -63,6 +64,7 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
     genReqId: requestId,
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController: { compilersFactory: lazySchemaCompilers },
     ajv: {
       // Query strings are text: coerce to the schema's types, fill defaults, drop unknown keys.
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false }
