@@ -156,7 +156,8 @@ export async function buildApp ({ config, store, logStream }: AppParts): Promise
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
-    await catalogue.register(catalogueRoutes, { db: store.db, changes: store.changes, requestUrl, links, answerCache: config.answerCache })
+    await catalogue.register(catalogueRoutes,
+      { db: store.db, changes: store.changes, requestUrl, links, answerCache: config.answerCache })
   }, { prefix: CATALOGUE_PREFIX })
 
   // All factor data is read and validated now: a bad file stops the start, never a request.

@@ -29,7 +29,10 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     'growth-duration': { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
-    postgres: { type: 'string', default: process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    postgres: {
+      type: 'string',
+      default: process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+    },
     'no-postgres': { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(ROOT, 'docs', 'benchmarks') }
@@ -92,7 +95,8 @@ async function startService (dataDir: string, extraEnv: Record<string, string> =
 }
 
 function createKey (dataDir: string, extraEnv: Record<string, string> = {}): string {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'keys', 'create', '--name', 'bench', '--json'], {
+  const args = [path.join(ROOT, 'bin', 'tonne.js'), 'keys', 'create', '--name', 'bench', '--json']
+  const out = execFileSync(process.execPath, args, {
     env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extraEnv },
     encoding: 'utf8'
   })
@@ -108,7 +112,14 @@ async function restartToFirstAnswer (
     const port = await freePort()
     const started = performance.now()
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
-      env: { PATH: process.env['PATH'] ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: dataDir, ...extraEnv },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        ...extraEnv
+      },
       stdio: ['ignore', 'ignore', 'inherit']
     })
     for (;;) {
@@ -190,7 +201,11 @@ async function stop (child: ChildProcess): Promise<void> {
 
 const SCENARIOS: Scenario[] = [
   { name: 'list, default page', path: '/api/v1/commerce/products/', catalogue: true },
-  { name: 'list, two filters', path: '/api/v1/commerce/products/?registry=CLIMATE_ACTION_RESERVE&location=United%20States', catalogue: true },
+  {
+    name: 'list, two filters',
+    path: '/api/v1/commerce/products/?registry=CLIMATE_ACTION_RESERVE&location=United%20States',
+    catalogue: true
+  },
   { name: 'list, search', path: '/api/v1/commerce/products/?search=forest', catalogue: true },
   { name: 'list, deep offset', path: '/api/v1/commerce/products/?offset=600&limit=50', catalogue: true },
   { name: 'detail', path: '/api/v1/commerce/products/42/', catalogue: true },
@@ -207,8 +222,16 @@ const SCENARIOS: Scenario[] = [
     catalogue: true
   },
   { name: 'calculator /countries', path: '/api/v1/co2-calculator/countries', catalogue: false },
-  { name: 'calculator /flight (legs)', path: '/api/v1/co2-calculator/flight?country_code=DEU&legs=FRA-JFK,JFK-LAX&cabin_class=business', catalogue: false },
-  { name: 'calculator /energy', path: '/api/v1/co2-calculator/energy?country_code=DEU&household_size=2&home_size=80&heating_type=heat_pump', catalogue: false }
+  {
+    name: 'calculator /flight (legs)',
+    path: '/api/v1/co2-calculator/flight?country_code=DEU&legs=FRA-JFK,JFK-LAX&cabin_class=business',
+    catalogue: false
+  },
+  {
+    name: 'calculator /energy',
+    path: '/api/v1/co2-calculator/energy?country_code=DEU&household_size=2&home_size=80&heating_type=heat_pump',
+    catalogue: false
+  }
 ]
 
 const TARGETS: Record<string, number> = { list: 0.5, detail: 0.7, calculator: 0.7 }
@@ -230,20 +253,28 @@ const pgDir = path.join(workDir, 'postgres')
 const pgKey = postgresUrl === undefined ? undefined : createKey(pgDir, pgEnv)
 const pgService = postgresUrl === undefined ? undefined : await startService(pgDir, pgEnv)
 const pgAuth = { authorization: `Bearer ${pgKey ?? ''}` }
-if (pgService !== undefined) log(`service over PostgreSQL on ${pgService.url} (first start ${Math.round(pgService.startupMs)} ms)`)
+if (pgService !== undefined) {
+  log(`service over PostgreSQL on ${pgService.url} (first start ${Math.round(pgService.startupMs)} ms)`)
+}
 
 const captured: Record<string, { status: number, contentType: string, body: string }> = {}
 for (const s of SCENARIOS) {
   const response = await fetch(`${service.url}${s.path}`, { headers: s.catalogue ? auth : {} })
   if (response.status !== 200) throw new Error(`${s.path} answered ${response.status}`)
-  captured[s.path] = { status: 200, contentType: response.headers.get('content-type') ?? '', body: Buffer.from(await response.arrayBuffer()).toString('base64') }
+  captured[s.path] = {
+    status: 200,
+    contentType: response.headers.get('content-type') ?? '',
+    body: Buffer.from(await response.arrayBuffer()).toString('base64')
+  }
 }
 const capturesFile = path.join(workDir, 'captured.json')
 writeFileSync(capturesFile, JSON.stringify(captured))
 async function startReference (script: string): Promise<{ child: ChildProcess, url: string }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, script), capturesFile], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, script), capturesFile],
+    { stdio: ['ignore', 'pipe', 'inherit'] })
   const url = await new Promise<string>((resolve) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(`http://127.0.0.1:${/(\d+)$/.exec(line)![1]}`))
+    createInterface({ input: child.stdout! })
+      .once('line', (line) => resolve(`http://127.0.0.1:${/(\d+)$/.exec(line)![1]}`))
   })
   return { child, url }
 }
@@ -279,8 +310,11 @@ for (const s of SCENARIOS) {
   const fastify = await load(`${fastifyFloor.url}${s.path}`, {}, DURATION)
   log(`${s.name}: ceiling`)
   const top = await load(`${ceiling.url}${s.path}`, {}, DURATION)
-  for (const [name, result] of [['service', measured], ['postgres', postgres ?? none], ['uncached', uncached]] as const) {
-    if (result.non2xx > 0 || result.errors > 0) log(`${s.name}: ${name} had ${result.non2xx} non-2xx and ${result.errors} errors`)
+  const loads = [['service', measured], ['postgres', postgres ?? none], ['uncached', uncached]] as const
+  for (const [name, result] of loads) {
+    if (result.non2xx > 0 || result.errors > 0) {
+      log(`${s.name}: ${name} had ${result.non2xx} non-2xx and ${result.errors} errors`)
+    }
   }
   rows.push({
     ...s,
@@ -312,7 +346,14 @@ await dropBenchDatabase(POSTGRES_ADMIN, postgresUrl)
 
 // --- 2. growth with the catalogue's size (synthetic catalogues) -----------------------------
 
-interface Growth { size: number, buildSeconds: number, startupMs: number, databaseMb: number, memory: { residentMb: number, heapUsedMb: number }, results: Record<string, Load> }
+interface Growth {
+  size: number
+  buildSeconds: number
+  startupMs: number
+  databaseMb: number
+  memory: { residentMb: number, heapUsedMb: number }
+  results: Record<string, Load>
+}
 const growth: Growth[] = []
 for (const size of SIZES) {
   const dir = path.join(workDir, `synthetic-${size}`)
@@ -340,45 +381,64 @@ for (const size of SIZES) {
     log(`${size}: ${name}`)
     results[name] = await load(`${server.url}${url}`, headers, GROWTH_DURATION)
   }
-  growth.push({ size, buildSeconds, startupMs: Math.round(server.startupMs), databaseMb: directorySizeMb(dir), memory: await memory(server.url), results })
+  growth.push({
+    size,
+    buildSeconds,
+    startupMs: Math.round(server.startupMs),
+    databaseMb: directorySizeMb(dir),
+    memory: await memory(server.url),
+    results
+  })
   await stop(server.child)
   rmSync(dir, { recursive: true, force: true })
 }
 
 // --- 3. the report ----------------------------------------------------------------------------
 
-const machine = { cores: os.availableParallelism(), memoryGiB: Math.round(os.totalmem() / 1024 ** 3), cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version }
+const machine = {
+  cores: os.availableParallelism(),
+  memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  node: process.version
+}
 const command = `npm run bench${SIZES.length > 0 ? ` -- --sizes ${SIZES.join(',')}` : ''}`
 const pct = (x: number) => `${Math.round(x * 100)}%`
 const fmt = (l: Load | undefined) => l === undefined ? '–' : `${l.rps} (${l.p50} / ${l.p99})`
 const lines = [
   '# Benchmarks',
   '',
-  `Measured on ${new Date().toISOString().slice(0, 10)}: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}.`,
+  `Measured on ${new Date().toISOString().slice(0, 10)}: ${machine.cores} cores (${machine.cpu}), ` +
+    `${machine.memoryGiB} GiB, Node ${machine.node}.`,
   `Reproduce with \`${command}\` (raw numbers: [benchmarks.json](benchmarks.json)).`,
   '',
-  `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, first against the`,
+  `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, ` +
+    'first against the',
   'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, the bundled catalogue of ' +
-    `${bundledCount} real projects), on SQLite and ${pgService === undefined ? '(not in this run) ' : ''}on PostgreSQL,`,
+    `${bundledCount} real projects), on SQLite and ` +
+    `${pgService === undefined ? '(not in this run) ' : ''}on PostgreSQL,`,
   'then against the *ceiling*: a bare `node:http` server answering the same path with the very bytes the service',
   'returned. The ratio is service requests per second ÷ ceiling requests per second, both measured in this run.',
   'Both servers share the machine with the load generator, so absolute numbers are low; the ratio is the point.',
   'Each cell is requests per second (p50 / p99 latency in ms).',
   '',
-  '| Path | Bytes | SQLite | PostgreSQL | Uncached (SQLite) | Bare Fastify | Ceiling | SQLite ratio | PostgreSQL ratio | Target |',
+  '| Path | Bytes | SQLite | PostgreSQL | Uncached (SQLite) | Bare Fastify | Ceiling | SQLite ratio | ' +
+    'PostgreSQL ratio | Target |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} (\`${r.path.replace(/\|/g, '\\|')}\`) | ${r.bytes} | ${fmt(r.service)} | ${fmt(r.postgres)} | ` +
-    `${fmt(r.uncached)} | ${r.fastify.rps} (${pct(r.fastify.rps / r.ceiling.rps)}) | ${r.ceiling.rps} | ${pct(r.ratio)} | ` +
-    `${r.postgresRatio === undefined ? '–' : pct(r.postgresRatio)} | ${pct(r.target)} ${r.ratio >= r.target ? 'met' : '**not met**'} |`),
+  ...rows.map((r) => `| ${r.name} (\`${r.path.replace(/\|/g, '\\|')}\`) | ${r.bytes} | ${fmt(r.service)} | ` +
+    `${fmt(r.postgres)} | ${fmt(r.uncached)} | ${r.fastify.rps} (${pct(r.fastify.rps / r.ceiling.rps)}) | ` +
+    `${r.ceiling.rps} | ${pct(r.ratio)} | ${r.postgresRatio === undefined ? '–' : pct(r.postgresRatio)} | ` +
+    `${pct(r.target)} ${r.ratio >= r.target ? 'met' : '**not met**'} |`),
   '',
   '"Uncached" is the same path on a second process started with `ANSWER_CACHE=false`: every request queries,',
-  'assembles, signs and serialises. The ratios are the default (cached) service over the ceiling; "Target" judges SQLite.',
+  'assembles, signs and serialises. The ratios are the default (cached) service over the ceiling; ' +
+    '"Target" judges SQLite.',
   '',
   '| Memory and start | SQLite | PostgreSQL | Target |',
   '|---|---:|---:|---:|',
   `| Resident memory after the load, MB (V8 heap in use) | ${realMemory.residentMb} (${realMemory.heapUsedMb}) | ` +
     `${pgMemory === undefined ? '–' : `${pgMemory.residentMb} (${pgMemory.heapUsedMb})`} | ≤ 150 |`,
-  `| Resident memory of the uncached process after the load, MB | ${uncachedMemory.residentMb} (${uncachedMemory.heapUsedMb}) | – | – |`,
+  '| Resident memory of the uncached process after the load, MB | ' +
+    `${uncachedMemory.residentMb} (${uncachedMemory.heapUsedMb}) | – | – |`,
   `| First start to listening (migrations, loading the bundled catalogue), ms | ${Math.round(service.startupMs)} | ` +
     `${pgService === undefined ? '–' : Math.round(pgService.startupMs)} | – |`,
   `| Restart to the first catalogue answer, ms (median of 5) | ${restartMs} | ${pgRestartMs ?? '–'} | ≤ 500 |`
@@ -386,12 +446,17 @@ const lines = [
 if (growth.length > 0) {
   const names = Object.keys(growth[0]!.results)
   lines.push('', '## Growth with the catalogue', '',
-    'Synthetic catalogues (generated by `scripts/bench/synthetic-catalogue.ts`, every record labelled synthetic, never mixed',
+    'Synthetic catalogues (generated by `scripts/bench/synthetic-catalogue.ts`, every record labelled synthetic, ' +
+      'never mixed',
     'into the real data), the service started with `ANSWER_CACHE=false` so every request pays the database\'s cost,',
-    `each path loaded for ${GROWTH_DURATION} s. Latency is p50 / p99 in ms; memory is resident / V8 heap in use after the load.`, '',
-    `| Projects | Build s | Start-up ms | Database MB | Memory MB | ${names.map((n) => `${n} req/s | ${n} p50/p99`).join(' | ')} |`,
+    `each path loaded for ${GROWTH_DURATION} s. Latency is p50 / p99 in ms; memory is resident / V8 heap in use ` +
+      'after the load.', '',
+    '| Projects | Build s | Start-up ms | Database MB | Memory MB | ' +
+      `${names.map((n) => `${n} req/s | ${n} p50/p99`).join(' | ')} |`,
     `|---:|---:|---:|---:|---:|${names.map(() => '---:|---:').join('|')}|`,
-    ...growth.map((g) => `| ${g.size} | ${g.buildSeconds} | ${g.startupMs} | ${g.databaseMb} | ${g.memory.residentMb} / ${g.memory.heapUsedMb} | ${names.map((n) => `${g.results[n]!.rps} | ${g.results[n]!.p50} / ${g.results[n]!.p99}`).join(' | ')} |`))
+    ...growth.map((g) => `| ${g.size} | ${g.buildSeconds} | ${g.startupMs} | ${g.databaseMb} | ` +
+      `${g.memory.residentMb} / ${g.memory.heapUsedMb} | ` +
+      `${names.map((n) => `${g.results[n]!.rps} | ${g.results[n]!.p50} / ${g.results[n]!.p99}`).join(' | ')} |`))
   const first = growth[0]!
   const last = growth[growth.length - 1]!
   lines.push('', `From ${first.size} to ${last.size} projects, p50 latency grows by:`, '',
@@ -399,6 +464,20 @@ if (growth.length > 0) {
 }
 lines.push('')
 writeFileSync(`${values.out}.md`, lines.join('\n'))
-writeFileSync(`${values.out}.json`, `${JSON.stringify({ machine, command, duration: DURATION, connections: CONNECTIONS, rows, realMemoryMb: realMemory, postgresMemoryMb: pgMemory, uncachedMemoryMb: uncachedMemory, firstStartMs: Math.round(service.startupMs), restartMs, postgresRestartMs: pgRestartMs, growth }, null, 2)}\n`)
+const raw = {
+  machine,
+  command,
+  duration: DURATION,
+  connections: CONNECTIONS,
+  rows,
+  realMemoryMb: realMemory,
+  postgresMemoryMb: pgMemory,
+  uncachedMemoryMb: uncachedMemory,
+  firstStartMs: Math.round(service.startupMs),
+  restartMs,
+  postgresRestartMs: pgRestartMs,
+  growth
+}
+writeFileSync(`${values.out}.json`, `${JSON.stringify(raw, null, 2)}\n`)
 log(`wrote ${path.relative(ROOT, values.out)}.md and .json`)
 process.exit(0)

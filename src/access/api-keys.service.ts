@@ -51,7 +51,9 @@ export type Authentication =
   | { ok: false, reason: 'malformed' | 'unknown' | 'revoked' }
 
 /** Checks a presented key: looked up by its public id, then compared by hash in constant time. */
-export async function authenticate (db: Db, presented: string, hash = presentedHash(presented)): Promise<Authentication> {
+export async function authenticate (
+  db: Db, presented: string, hash = presentedHash(presented)
+): Promise<Authentication> {
   const id = keyId(presented)
   if (id === undefined) return { ok: false, reason: 'malformed' }
   const row = await repository.findKey(db, id)

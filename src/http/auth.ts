@@ -66,7 +66,9 @@ async function checkKey (keys: KeyVerifier, request: FastifyRequest, presented: 
  * is missing, malformed, unknown or revoked; 403 when it lacks the scope. Failed checks count per
  * client address: past the limit the address gets 429 with Retry-After until the window ends.
  */
-export function requireApiKey (keys: KeyVerifier, scope: Scope, failures: FailedAuthLimiter): onRequestAsyncHookHandler {
+export function requireApiKey (
+  keys: KeyVerifier, scope: Scope, failures: FailedAuthLimiter
+): onRequestAsyncHookHandler {
   return async (request) => {
     const key = await checkKey(keys, request, presentedKey(request), failures)
     if (!key.scopes.includes(scope)) {
@@ -81,7 +83,9 @@ export function requireApiKey (keys: KeyVerifier, scope: Scope, failures: Failed
  * as a failed check like on the catalogue), and identifies the caller (`request.apiKey`) only when it
  * holds `scope`. A key without it counts as no key.
  */
-export function optionalApiKey (keys: KeyVerifier, scope: Scope, failures: FailedAuthLimiter): onRequestAsyncHookHandler {
+export function optionalApiKey (
+  keys: KeyVerifier, scope: Scope, failures: FailedAuthLimiter
+): onRequestAsyncHookHandler {
   return async (request) => {
     const presented = presentedKey(request)
     if (presented === undefined) return

@@ -41,7 +41,10 @@ forEachDatabase((database) => {
     test('ANSWER_CACHE=false gives the same answers, built anew each time', async (t) => {
       const cached = await buildTestApp(t, { database, records: fixtureProjects() })
       // A second app over the same database: an ETag names a catalogue version, which both see.
-      const same = { DATA_DIR: cached.dataDir, ...(cached.config.databaseUrl !== undefined && { DATABASE_URL: cached.config.databaseUrl }) }
+      const same = {
+        DATA_DIR: cached.dataDir,
+        ...(cached.config.databaseUrl !== undefined && { DATABASE_URL: cached.config.databaseUrl })
+      }
       const uncached = await buildTestApp(t, { database, env: { ANSWER_CACHE: 'false', ...same } })
       const strip = (s: string) => s.replace(/\?expires=\d+&signature=[0-9a-f]{64}/g, '')
       for (const url of [`${LIST}?ordering=-name&limit=4`, `${LIST}1/`, '/api/v1/co2-calculator/diet?country_code=DEU&diet_form=vegan']) {
@@ -142,7 +145,9 @@ forEachDatabase((database) => {
       const inRegistry = matching.filter((p) => p.registry.name_id === 'SYNTHETIC_REGISTRY_3')
       assert.ok(inRegistry.length > 0 && inRegistry.length < matching.length)
       for (const [query, expected] of [
-        ['ordering=id', matching], ['ordering=-id', [...matching].reverse()], ['registry=SYNTHETIC_REGISTRY_3', inRegistry]
+        ['ordering=id', matching],
+        ['ordering=-id', [...matching].reverse()],
+        ['registry=SYNTHETIC_REGISTRY_3', inRegistry]
       ] as const) {
         const ids: number[] = []
         for (let offset = 0; ; offset += 25) {

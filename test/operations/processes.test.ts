@@ -97,9 +97,11 @@ test('serve --workers 2 runs two processes on one port and stops them all on SIG
 })
 
 test('serve --workers 2: /metrics reports the whole server, whichever worker takes the scrape', async (t) => {
-  const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }, ['--workers', '2'])
+  const env = { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }
+  const server = await startServerProcess(t, env, ['--workers', '2'])
   const deadline = Date.now() + 15_000
-  while (server.output.filter((l) => /Server listening at/.test(l)).length < 2 && Date.now() < deadline) await sleep(100)
+  const listening = () => server.output.filter((l) => /Server listening at/.test(l)).length
+  while (listening() < 2 && Date.now() < deadline) await sleep(100)
   // Each request on a connection of its own, so that both workers answer some.
   const get = async (url: string) => await new Promise<{ status: number, body: string }>((resolve, reject) => {
     httpRequest(`${server.url}${url}`, { agent: false }, (response) => {
