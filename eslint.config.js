@@ -23,11 +23,6 @@ export default [
     rules: { '@stylistic/max-len': 'off' }
   },
   {
-    // TODO lead: remove after merge. Other branches own these folders and wrap their lines there.
-    files: ['scripts/bench/**'],
-    rules: { '@stylistic/max-len': 'off' }
-  },
-  {
     // The explorer and the docs page are plain browser JavaScript served as it is.
     files: ['src/explorer/public/**/*.js', 'src/http/docs-ui/**/*.js', 'test/explorer/accessibility-check.js'],
     languageOptions: { globals: { ...globals.browser } }

@@ -8,6 +8,7 @@ import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import type { Redis } from 'ioredis'
+import { KeyVerifier } from './access/api-keys.service.ts'
 import type { Config } from './config.ts'
 import type { CalculatorData } from './calculator/calculator.data.ts'
 import { calculatorRoutes } from './calculator/calculator.routes.ts'
@@ -18,6 +19,7 @@ import { frameworkError, installErrorHandling } from './http/error-handler.ts'
 import { AppError, ProblemSchema, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { serializeRequest } from './http/log-redaction.ts'
+import { lazySchemaCompilers } from './http/lazy-schemas.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { checkRequestText } from './http/query-text.ts'
@@ -26,6 +28,7 @@ import { cacheAnswersByUrl } from './http/response-cache.ts'
 import type { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
 import { signedLinks, type MediaSigner } from './media/signing.ts'
+import type { ChangeFeed } from './store/change-feed.ts'
 import type { Store } from './store/connect.ts'
 import { VERSION } from './version.ts'
 
@@ -39,6 +42,8 @@ export interface AppParts {
   /** The media folder, SDG icons already drawn into it. */
   media: MediaStore
   signer: MediaSigner
+  /** Changes to keys and the catalogue made by any process, already listening (store.changes). */
+  changes: ChangeFeed
   /** Shared rate-limit counters (REDIS_URL); the app disconnects it when it closes. */
   redis?: Redis | undefined
   /** Where log lines go; production writes to stdout, tests may capture them. */
@@ -55,7 +60,7 @@ const MAX_URL_LENGTH = 4096
  * startup.ts). Tests build it exactly as the server does: prepareParts, then buildApp.
  */
 export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
-  const { config, store, calculatorData, media, signer, redis, logStream } = parts
+  const { config, store, calculatorData, media, signer, changes, redis, logStream } = parts
   const app = Fastify({
     logger: config.logLevel === 'silent'
       ? false
@@ -73,6 +78,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     genReqId: requestId,
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController: { compilersFactory: lazySchemaCompilers },
     ajv: {
       // Query strings are text: coerce to the schema's types, fill defaults, drop unknown keys.
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false }
@@ -140,8 +146,9 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
 
   // Failed key checks count per address across both areas.
   const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
+  const keys = new KeyVerifier(store.db, changes)
   await app.register(async (catalogue) => {
-    catalogue.addHook('onRequest', requireApiKey(store.db, 'catalogue:read', failures))
+    catalogue.addHook('onRequest', requireApiKey(keys, 'catalogue:read', failures))
     documentGuardedArea(catalogue, { scope: 'catalogue:read', keyRequired: true, conditional: true })
     await registerRateLimit(catalogue, {
       name: 'catalogue',
@@ -149,12 +156,13 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
-    await catalogue.register(catalogueRoutes, { db: store.db, requestUrl, links, answerCache: config.answerCache })
+    await catalogue.register(catalogueRoutes,
+      { db: store.db, changes, requestUrl, links, answerCache: config.answerCache })
   }, { prefix: CATALOGUE_PREFIX })
 
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
-    calculator.addHook('onRequest', optionalApiKey(store.db, 'calculator:read', failures))
+    calculator.addHook('onRequest', optionalApiKey(keys, 'calculator:read', failures))
     documentGuardedArea(calculator, { scope: 'calculator:read', keyRequired: false, conditional: false })
     const keyNote = ' No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.'
     calculator.addHook('onRoute', (route) => {

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
+import { gatherWorkerMetrics } from './http/metrics.ts'
 import { ConfigError, loadConfig, SHUTDOWN_GRACE_MS, type Config } from './config.ts'
 import { prepareDatabase, prepareParts } from './startup.ts'
 import { BATCH_STATEMENT_TIMEOUT_MS, openStore } from './store/connect.ts'
@@ -47,6 +48,7 @@ export async function startCluster (config: Config, workers: number): Promise<vo
   if (config.redisUrl === undefined) {
     console.warn(`Rate limits are counted per worker (${workers} workers): set REDIS_URL to share one count.`)
   }
+  gatherWorkerMetrics()
   let stopping = false
   for (let i = 0; i < workers; i++) cluster.fork()
   cluster.on('exit', (worker, code) => {

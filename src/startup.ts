@@ -51,7 +51,9 @@ export async function prepareParts (
   const signer = new MediaSigner(resolveSigningSecret(config.media.signingSecret, config.dataDir),
     config.media.linkTtlSeconds)
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl)
-  return { config, store, calculatorData, media, signer, redis, ...options }
+  // The change feed starts listening here (a PostgreSQL LISTEN connection or SQLite's change counter).
+  const changes = store.changes
+  return { config, store, calculatorData, media, signer, changes, redis, ...options }
 }
 
 /**

@@ -8,6 +8,7 @@ import { loadCalculatorData } from '../src/calculator/calculator.data.ts'
 import { loadConfig } from '../src/config.ts'
 import { MediaStore } from '../src/media/media-store.ts'
 import { MediaSigner } from '../src/media/signing.ts'
+import type { ChangeFeed } from '../src/store/change-feed.ts'
 import type { Store } from '../src/store/connect.ts'
 import type { Database } from '../src/store/database.ts'
 import { tempDir } from './helpers.ts'
@@ -37,12 +38,21 @@ test('buildApp builds from prepared parts without touching a file, the database 
     location: 'nowhere',
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: 0, idle: 0, waiting: 0, max: 1 }),
+    get changes (): ChangeFeed { throw new Error('buildApp must use the feed start-up prepared') },
     close: async () => await db.destroy()
   }
 
+  // A change feed that counts reads: start-up starts listening, buildApp only hands the feed on.
+  let feedReads = 0
+  const changes: ChangeFeed = {
+    get generation () { feedReads++; return 0 },
+    fresh: () => { feedReads++; return false },
+    close: () => undefined
+  }
   const app = await buildApp({
     config,
     store,
+    changes,
     media,
     signer: new MediaSigner('a-test-secret-of-at-least-32-characters', 3600),
     calculatorData: loadCalculatorData()
@@ -50,6 +60,7 @@ test('buildApp builds from prepared parts without touching a file, the database 
   t.after(async () => await app.close())
   await app.ready()
   assert.equal(connections, 0, 'buildApp reached for the database')
+  assert.equal(feedReads, 0, 'buildApp read the change feed')
 
   assert.equal(existsSync(dataDir), false, 'buildApp made the data directory (a secret file?)')
   assert.equal(existsSync(mediaDir), false, 'buildApp wrote into the media folder')

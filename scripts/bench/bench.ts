@@ -1,9 +1,13 @@
 // npm run bench [-- --sizes 1000,100000,1000000] [--duration 10] [--growth-duration 5] [--connections 10]
+//                  [--postgres URL | --no-postgres] [--quick]
 //
-// Starts the service in production mode as its own process, load-tests it with autocannon from this
-// process, and in the same run load-tests a bare node:http server that answers each path with the
-// very bytes the service returned (the ceiling for Node on this machine). Writes docs/benchmarks.md
-// and docs/benchmarks.json. Never part of `npm test`.
+// Starts the service in production mode as its own process (on SQLite, and on PostgreSQL beside it),
+// load-tests it with autocannon from this process, and in the same run load-tests a bare node:http
+// server that answers each path with the very bytes the service returned (the ceiling for Node on
+// this machine). Also measures resident memory after the load and the time from a restart to the
+// first answer. Writes docs/benchmarks.md and docs/benchmarks.json. Never part of `npm test`.
+// BENCH_DURATION (seconds per path) overrides --duration and --growth-duration; --quick is a 1 s
+// smoke run that checks the benchmark works end to end (its numbers say nothing).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -25,11 +29,19 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     'growth-duration': { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
+    postgres: {
+      type: 'string',
+      default: process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+    },
+    'no-postgres': { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(ROOT, 'docs', 'benchmarks') }
   }
 })
-const DURATION = Number(values.duration)
-const GROWTH_DURATION = Number(values['growth-duration'])
+const durationOverride = values.quick ? '1' : process.env['BENCH_DURATION']
+const DURATION = Number(durationOverride ?? values.duration)
+const GROWTH_DURATION = Number(durationOverride ?? values['growth-duration'])
+const POSTGRES_ADMIN = values['no-postgres'] ? undefined : values.postgres
 const CONNECTIONS = Number(values.connections)
 const SIZES = values.sizes === undefined ? [] : values.sizes.split(',').map(Number)
 
@@ -82,12 +94,77 @@ async function startService (dataDir: string, extraEnv: Record<string, string> =
   return { child, url, startupMs: performance.now() - started }
 }
 
-function createKey (dataDir: string): string {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'keys', 'create', '--name', 'bench', '--json'], {
-    env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+function createKey (dataDir: string, extraEnv: Record<string, string> = {}): string {
+  const args = [path.join(ROOT, 'bin', 'tonne.js'), 'keys', 'create', '--name', 'bench', '--json']
+  const out = execFileSync(process.execPath, args, {
+    env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extraEnv },
     encoding: 'utf8'
   })
   return (JSON.parse(out) as { key: string }).key
+}
+
+/** Milliseconds from spawning the service to its first catalogue answer (the median of `times` restarts). */
+async function restartToFirstAnswer (
+  dataDir: string, headers: Record<string, string>, times: number, extraEnv: Record<string, string> = {}
+): Promise<number> {
+  const measured: number[] = []
+  for (let i = 0; i < times; i++) {
+    const port = await freePort()
+    const started = performance.now()
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        ...extraEnv
+      },
+      stdio: ['ignore', 'ignore', 'inherit']
+    })
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/api/v1/commerce/products/1/`, { headers })).ok) break
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    measured.push(performance.now() - started)
+    await stop(child)
+  }
+  return Math.round(measured.sort((a, b) => a - b)[Math.floor(times / 2)]!)
+}
+
+/** A fresh PostgreSQL database for this run (`dropBenchDatabase` at the end), or undefined when there is none. */
+async function benchDatabase (adminUrl: string | undefined): Promise<string | undefined> {
+  if (adminUrl === undefined) return undefined
+  const pg = (await import('pg')).default
+  const name = `tonne_bench_${process.pid}`
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 })
+  try {
+    await admin.connect()
+    await admin.query(`drop database if exists ${name}`)
+    await admin.query(`create database ${name}`)
+  } catch (error) {
+    log(`no PostgreSQL at ${adminUrl} (${(error as Error).message}): SQLite only`)
+    return undefined
+  } finally {
+    await admin.end().catch(() => undefined)
+  }
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+async function dropBenchDatabase (adminUrl: string | undefined, url: string | undefined): Promise<void> {
+  if (adminUrl === undefined || url === undefined) return
+  const pg = (await import('pg')).default
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`)
+  await admin.end()
 }
 
 async function load (url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
@@ -124,7 +201,11 @@ async function stop (child: ChildProcess): Promise<void> {
 
 const SCENARIOS: Scenario[] = [
   { name: 'list, default page', path: '/api/v1/commerce/products/', catalogue: true },
-  { name: 'list, two filters', path: '/api/v1/commerce/products/?registry=CLIMATE_ACTION_RESERVE&location=United%20States', catalogue: true },
+  {
+    name: 'list, two filters',
+    path: '/api/v1/commerce/products/?registry=CLIMATE_ACTION_RESERVE&location=United%20States',
+    catalogue: true
+  },
   { name: 'list, search', path: '/api/v1/commerce/products/?search=forest', catalogue: true },
   { name: 'list, deep offset', path: '/api/v1/commerce/products/?offset=600&limit=50', catalogue: true },
   { name: 'detail', path: '/api/v1/commerce/products/42/', catalogue: true },
@@ -141,8 +222,16 @@ const SCENARIOS: Scenario[] = [
     catalogue: true
   },
   { name: 'calculator /countries', path: '/api/v1/co2-calculator/countries', catalogue: false },
-  { name: 'calculator /flight (legs)', path: '/api/v1/co2-calculator/flight?country_code=DEU&legs=FRA-JFK,JFK-LAX&cabin_class=business', catalogue: false },
-  { name: 'calculator /energy', path: '/api/v1/co2-calculator/energy?country_code=DEU&household_size=2&home_size=80&heating_type=heat_pump', catalogue: false }
+  {
+    name: 'calculator /flight (legs)',
+    path: '/api/v1/co2-calculator/flight?country_code=DEU&legs=FRA-JFK,JFK-LAX&cabin_class=business',
+    catalogue: false
+  },
+  {
+    name: 'calculator /energy',
+    path: '/api/v1/co2-calculator/energy?country_code=DEU&household_size=2&home_size=80&heating_type=heat_pump',
+    catalogue: false
+  }
 ]
 
 const TARGETS: Record<string, number> = { list: 0.5, detail: 0.7, calculator: 0.7 }
@@ -155,20 +244,37 @@ const realDir = path.join(workDir, 'real')
 const key = createKey(realDir)
 const service = await startService(realDir)
 const auth = { authorization: `Bearer ${key}` }
-log(`service on ${service.url} (started in ${Math.round(service.startupMs)} ms)`)
+log(`service on ${service.url} (first start, loading the bundled catalogue: ${Math.round(service.startupMs)} ms)`)
+
+// The same service over PostgreSQL, beside it in the same run.
+const postgresUrl = await benchDatabase(POSTGRES_ADMIN)
+const pgEnv: Record<string, string> = postgresUrl === undefined ? {} : { DATABASE_URL: postgresUrl }
+const pgDir = path.join(workDir, 'postgres')
+const pgKey = postgresUrl === undefined ? undefined : createKey(pgDir, pgEnv)
+const pgService = postgresUrl === undefined ? undefined : await startService(pgDir, pgEnv)
+const pgAuth = { authorization: `Bearer ${pgKey ?? ''}` }
+if (pgService !== undefined) {
+  log(`service over PostgreSQL on ${pgService.url} (first start ${Math.round(pgService.startupMs)} ms)`)
+}
 
 const captured: Record<string, { status: number, contentType: string, body: string }> = {}
 for (const s of SCENARIOS) {
   const response = await fetch(`${service.url}${s.path}`, { headers: s.catalogue ? auth : {} })
   if (response.status !== 200) throw new Error(`${s.path} answered ${response.status}`)
-  captured[s.path] = { status: 200, contentType: response.headers.get('content-type') ?? '', body: Buffer.from(await response.arrayBuffer()).toString('base64') }
+  captured[s.path] = {
+    status: 200,
+    contentType: response.headers.get('content-type') ?? '',
+    body: Buffer.from(await response.arrayBuffer()).toString('base64')
+  }
 }
 const capturesFile = path.join(workDir, 'captured.json')
 writeFileSync(capturesFile, JSON.stringify(captured))
 async function startReference (script: string): Promise<{ child: ChildProcess, url: string }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, script), capturesFile], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, script), capturesFile],
+    { stdio: ['ignore', 'pipe', 'inherit'] })
   const url = await new Promise<string>((resolve) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(`http://127.0.0.1:${/(\d+)$/.exec(line)![1]}`))
+    createInterface({ input: child.stdout! })
+      .once('line', (line) => resolve(`http://127.0.0.1:${/(\d+)$/.exec(line)![1]}`))
   })
   return { child, url }
 }
@@ -178,27 +284,76 @@ const fastifyFloor = await startReference('fastify-floor-server.ts')
 // The same paths on a second process with ANSWER_CACHE=false: what a request costs when nothing is reused.
 const uncachedService = await startService(path.join(workDir, 'real'), { ANSWER_CACHE: 'false' })
 
-const rows: Array<Scenario & { bytes: number, service: Load, uncached: Load, fastify: Load, ceiling: Load, ratio: number, target: number }> = []
+const none: Load = { rps: 0, p50: 0, p99: 0, non2xx: 0, errors: 0 }
+const rows: Array<Scenario & {
+  bytes: number,
+  service: Load,
+  postgres: Load | undefined,
+  uncached: Load,
+  fastify: Load,
+  ceiling: Load,
+  ratio: number,
+  postgresRatio: number | undefined,
+  target: number
+}> = []
 for (const s of SCENARIOS) {
   log(`${s.name}: service`)
   const measured = await load(`${service.url}${s.path}`, s.catalogue ? auth : {}, DURATION)
+  let postgres: Load | undefined
+  if (pgService !== undefined) {
+    log(`${s.name}: service over PostgreSQL`)
+    postgres = await load(`${pgService.url}${s.path}`, s.catalogue ? pgAuth : {}, DURATION)
+  }
   log(`${s.name}: service, answer cache off`)
   const uncached = await load(`${uncachedService.url}${s.path}`, s.catalogue ? auth : {}, DURATION)
   log(`${s.name}: bare Fastify`)
   const fastify = await load(`${fastifyFloor.url}${s.path}`, {}, DURATION)
   log(`${s.name}: ceiling`)
   const top = await load(`${ceiling.url}${s.path}`, {}, DURATION)
-  rows.push({ ...s, bytes: Buffer.from(captured[s.path]!.body, 'base64').length, service: measured, uncached, fastify, ceiling: top, ratio: measured.rps / top.rps, target: target(s.name) })
+  const loads = [['service', measured], ['postgres', postgres ?? none], ['uncached', uncached]] as const
+  for (const [name, result] of loads) {
+    if (result.non2xx > 0 || result.errors > 0) {
+      log(`${s.name}: ${name} had ${result.non2xx} non-2xx and ${result.errors} errors`)
+    }
+  }
+  rows.push({
+    ...s,
+    bytes: Buffer.from(captured[s.path]!.body, 'base64').length,
+    service: measured,
+    postgres,
+    uncached,
+    fastify,
+    ceiling: top,
+    ratio: measured.rps / top.rps,
+    postgresRatio: postgres === undefined ? undefined : postgres.rps / top.rps,
+    target: target(s.name)
+  })
 }
 const realMemory = await memory(service.url)
+const pgMemory = pgService === undefined ? undefined : await memory(pgService.url)
+const uncachedMemory = await memory(uncachedService.url)
 await stop(service.child)
 await stop(uncachedService.child)
+if (pgService !== undefined) await stop(pgService.child)
 ceiling.child.kill('SIGTERM')
 fastifyFloor.child.kill('SIGTERM')
 
+// Restart: the database is ready (migrated, catalogue loaded); spawn to the first catalogue answer.
+log('restart to first answer')
+const restartMs = await restartToFirstAnswer(realDir, auth, 5)
+const pgRestartMs = pgService === undefined ? undefined : await restartToFirstAnswer(pgDir, pgAuth, 5, pgEnv)
+await dropBenchDatabase(POSTGRES_ADMIN, postgresUrl)
+
 // --- 2. growth with the catalogue's size (synthetic catalogues) -----------------------------
 
-interface Growth { size: number, buildSeconds: number, startupMs: number, databaseMb: number, memory: { residentMb: number, heapUsedMb: number }, results: Record<string, Load> }
+interface Growth {
+  size: number
+  buildSeconds: number
+  startupMs: number
+  databaseMb: number
+  memory: { residentMb: number, heapUsedMb: number }
+  results: Record<string, Load>
+}
 const growth: Growth[] = []
 for (const size of SIZES) {
   const dir = path.join(workDir, `synthetic-${size}`)
@@ -226,47 +381,82 @@ for (const size of SIZES) {
     log(`${size}: ${name}`)
     results[name] = await load(`${server.url}${url}`, headers, GROWTH_DURATION)
   }
-  growth.push({ size, buildSeconds, startupMs: Math.round(server.startupMs), databaseMb: directorySizeMb(dir), memory: await memory(server.url), results })
+  growth.push({
+    size,
+    buildSeconds,
+    startupMs: Math.round(server.startupMs),
+    databaseMb: directorySizeMb(dir),
+    memory: await memory(server.url),
+    results
+  })
   await stop(server.child)
   rmSync(dir, { recursive: true, force: true })
 }
 
 // --- 3. the report ----------------------------------------------------------------------------
 
-const machine = { cores: os.availableParallelism(), memoryGiB: Math.round(os.totalmem() / 1024 ** 3), cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version }
+const machine = {
+  cores: os.availableParallelism(),
+  memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  node: process.version
+}
 const command = `npm run bench${SIZES.length > 0 ? ` -- --sizes ${SIZES.join(',')}` : ''}`
 const pct = (x: number) => `${Math.round(x * 100)}%`
+const fmt = (l: Load | undefined) => l === undefined ? '–' : `${l.rps} (${l.p50} / ${l.p99})`
 const lines = [
   '# Benchmarks',
   '',
-  `Measured on ${new Date().toISOString().slice(0, 10)}: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}.`,
+  `Measured on ${new Date().toISOString().slice(0, 10)}: ${machine.cores} cores (${machine.cpu}), ` +
+    `${machine.memoryGiB} GiB, Node ${machine.node}.`,
   `Reproduce with \`${command}\` (raw numbers: [benchmarks.json](benchmarks.json)).`,
   '',
-  `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, first against the`,
-  'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, SQLite, the bundled catalogue of ' +
-    `${bundledCount} real projects),`,
+  `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, ` +
+    'first against the',
+  'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, the bundled catalogue of ' +
+    `${bundledCount} real projects), on SQLite and ` +
+    `${pgService === undefined ? '(not in this run) ' : ''}on PostgreSQL,`,
   'then against the *ceiling*: a bare `node:http` server answering the same path with the very bytes the service',
   'returned. The ratio is service requests per second ÷ ceiling requests per second, both measured in this run.',
   'Both servers share the machine with the load generator, so absolute numbers are low; the ratio is the point.',
+  'Each cell is requests per second (p50 / p99 latency in ms).',
   '',
-  '| Path | Bytes | Service req/s | p50 ms | p99 ms | Uncached req/s | Uncached p50 / p99 ms | Bare Fastify req/s | Ceiling req/s | Ratio | Target |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} (\`${r.path.replace(/\|/g, '\\|')}\`) | ${r.bytes} | ${r.service.rps} | ${r.service.p50} | ${r.service.p99} | ${r.uncached.rps} | ${r.uncached.p50} / ${r.uncached.p99} | ${r.fastify.rps} (${pct(r.fastify.rps / r.ceiling.rps)}) | ${r.ceiling.rps} | ${pct(r.ratio)} | ${pct(r.target)} ${r.ratio >= r.target ? 'met' : '**not met**'} |`),
+  '| Path | Bytes | SQLite | PostgreSQL | Uncached (SQLite) | Bare Fastify | Ceiling | SQLite ratio | ' +
+    'PostgreSQL ratio | Target |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} (\`${r.path.replace(/\|/g, '\\|')}\`) | ${r.bytes} | ${fmt(r.service)} | ` +
+    `${fmt(r.postgres)} | ${fmt(r.uncached)} | ${r.fastify.rps} (${pct(r.fastify.rps / r.ceiling.rps)}) | ` +
+    `${r.ceiling.rps} | ${pct(r.ratio)} | ${r.postgresRatio === undefined ? '–' : pct(r.postgresRatio)} | ` +
+    `${pct(r.target)} ${r.ratio >= r.target ? 'met' : '**not met**'} |`),
   '',
   '"Uncached" is the same path on a second process started with `ANSWER_CACHE=false`: every request queries,',
-  'assembles, signs and serialises. The ratio is the default (cached) service over the ceiling.',
+  'assembles, signs and serialises. The ratios are the default (cached) service over the ceiling; ' +
+    '"Target" judges SQLite.',
   '',
-  `Server memory after this run: ${realMemory.residentMb} MB resident, ${realMemory.heapUsedMb} MB of V8 heap in use.`
+  '| Memory and start | SQLite | PostgreSQL | Target |',
+  '|---|---:|---:|---:|',
+  `| Resident memory after the load, MB (V8 heap in use) | ${realMemory.residentMb} (${realMemory.heapUsedMb}) | ` +
+    `${pgMemory === undefined ? '–' : `${pgMemory.residentMb} (${pgMemory.heapUsedMb})`} | ≤ 150 |`,
+  '| Resident memory of the uncached process after the load, MB | ' +
+    `${uncachedMemory.residentMb} (${uncachedMemory.heapUsedMb}) | – | – |`,
+  `| First start to listening (migrations, loading the bundled catalogue), ms | ${Math.round(service.startupMs)} | ` +
+    `${pgService === undefined ? '–' : Math.round(pgService.startupMs)} | – |`,
+  `| Restart to the first catalogue answer, ms (median of 5) | ${restartMs} | ${pgRestartMs ?? '–'} | ≤ 500 |`
 ]
 if (growth.length > 0) {
   const names = Object.keys(growth[0]!.results)
   lines.push('', '## Growth with the catalogue', '',
-    'Synthetic catalogues (generated by `scripts/bench/synthetic-catalogue.ts`, every record labelled synthetic, never mixed',
+    'Synthetic catalogues (generated by `scripts/bench/synthetic-catalogue.ts`, every record labelled synthetic, ' +
+      'never mixed',
     'into the real data), the service started with `ANSWER_CACHE=false` so every request pays the database\'s cost,',
-    `each path loaded for ${GROWTH_DURATION} s. Latency is p50 / p99 in ms; memory is resident / V8 heap in use after the load.`, '',
-    `| Projects | Build s | Start-up ms | Database MB | Memory MB | ${names.map((n) => `${n} req/s | ${n} p50/p99`).join(' | ')} |`,
+    `each path loaded for ${GROWTH_DURATION} s. Latency is p50 / p99 in ms; memory is resident / V8 heap in use ` +
+      'after the load.', '',
+    '| Projects | Build s | Start-up ms | Database MB | Memory MB | ' +
+      `${names.map((n) => `${n} req/s | ${n} p50/p99`).join(' | ')} |`,
     `|---:|---:|---:|---:|---:|${names.map(() => '---:|---:').join('|')}|`,
-    ...growth.map((g) => `| ${g.size} | ${g.buildSeconds} | ${g.startupMs} | ${g.databaseMb} | ${g.memory.residentMb} / ${g.memory.heapUsedMb} | ${names.map((n) => `${g.results[n]!.rps} | ${g.results[n]!.p50} / ${g.results[n]!.p99}`).join(' | ')} |`))
+    ...growth.map((g) => `| ${g.size} | ${g.buildSeconds} | ${g.startupMs} | ${g.databaseMb} | ` +
+      `${g.memory.residentMb} / ${g.memory.heapUsedMb} | ` +
+      `${names.map((n) => `${g.results[n]!.rps} | ${g.results[n]!.p50} / ${g.results[n]!.p99}`).join(' | ')} |`))
   const first = growth[0]!
   const last = growth[growth.length - 1]!
   lines.push('', `From ${first.size} to ${last.size} projects, p50 latency grows by:`, '',
@@ -274,6 +464,20 @@ if (growth.length > 0) {
 }
 lines.push('')
 writeFileSync(`${values.out}.md`, lines.join('\n'))
-writeFileSync(`${values.out}.json`, `${JSON.stringify({ machine, command, duration: DURATION, connections: CONNECTIONS, rows, realMemoryMb: realMemory, growth }, null, 2)}\n`)
+const raw = {
+  machine,
+  command,
+  duration: DURATION,
+  connections: CONNECTIONS,
+  rows,
+  realMemoryMb: realMemory,
+  postgresMemoryMb: pgMemory,
+  uncachedMemoryMb: uncachedMemory,
+  firstStartMs: Math.round(service.startupMs),
+  restartMs,
+  postgresRestartMs: pgRestartMs,
+  growth
+}
+writeFileSync(`${values.out}.json`, `${JSON.stringify(raw, null, 2)}\n`)
 log(`wrote ${path.relative(ROOT, values.out)}.md and .json`)
 process.exit(0)

@@ -77,8 +77,11 @@ export async function buildSyntheticCatalogue (db: Db, size: number, batch = 500
         in_sale: next() < 0.3,
         search_text: [name, `SYN-${id}`, `SYN-${id}`, 'Synthetic developer'].join('\n').toLowerCase()
       })
-      children.sdgs.push({ project_id: id, position: 0, sdg: 13 }, { project_id: id, position: 1, sdg: 1 + Math.floor(next() * 17) })
-      if (next() < 0.2) children.certifications.push({ project_id: id, position: 0, certification: 'CCB_VALIDATION_APPROVED' })
+      children.sdgs.push({ project_id: id, position: 0, sdg: 13 },
+        { project_id: id, position: 1, sdg: 1 + Math.floor(next() * 17) })
+      if (next() < 0.2) {
+        children.certifications.push({ project_id: id, position: 0, certification: 'CCB_VALIDATION_APPROVED' })
+      }
     }
     await db.transaction().execute(async (trx) => {
       await repository.upsertProjects(trx, rows, children)

@@ -1,3 +1,4 @@
+import { announceChange } from '../store/change-feed.ts'
 import type { ApiKeyTable, Db } from '../store/database.ts'
 
 // All SQL on api_keys lives here.
@@ -18,7 +19,10 @@ export async function listKeys (db: Db): Promise<ApiKeyTable[]> {
 export async function revokeKey (db: Db, id: string, at: string): Promise<boolean> {
   const result = await db.updateTable('api_keys').set({ revoked_at: at })
     .where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
-  return Number(result.numUpdatedRows) > 0
+  const revoked = Number(result.numUpdatedRows) > 0
+  // Serving processes hold verified keys in memory: tell them all.
+  if (revoked) await announceChange(db, 'keys')
+  return revoked
 }
 
 export async function countKeys (db: Db): Promise<number> {

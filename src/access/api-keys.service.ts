@@ -1,5 +1,6 @@
 import type { ApiKeyTable, Db } from '../store/database.ts'
-import { generateKey, hashMatches, keyId, type Scope } from './api-keys.ts'
+import type { ChangeFeed } from '../store/change-feed.ts'
+import { generateKey, hashMatches, keyId, presentedHash, type Scope } from './api-keys.ts'
 import * as repository from './api-keys.repository.ts'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 
@@ -55,13 +56,59 @@ export type Authentication =
   | { ok: false, reason: 'malformed' | 'unknown' | 'revoked' }
 
 /** Checks a presented key: looked up by its public id, then compared by hash in constant time. */
-export async function authenticate (db: Db, presented: string): Promise<Authentication> {
+export async function authenticate (
+  db: Db, presented: string, hash = presentedHash(presented)
+): Promise<Authentication> {
   const id = keyId(presented)
   if (id === undefined) return { ok: false, reason: 'malformed' }
   const row = await repository.findKey(db, id)
-  if (row === undefined || !hashMatches(presented, row.key_hash)) return { ok: false, reason: 'unknown' }
+  if (row === undefined || !hashMatches(hash, row.key_hash)) return { ok: false, reason: 'unknown' }
   if (row.revoked_at !== null) return { ok: false, reason: 'revoked' }
   return { ok: true, key: toInfo(row) }
+}
+
+/** More verified keys than this and the memory is cleared: a bound, far above any real key count. */
+const VERIFIED_KEYS_LIMIT = 10_000
+
+/**
+ * Checks presented keys, holding the verified ones in memory by the hash of the presented key, so a
+ * known key costs one hash and no query. Any change to keys anywhere (a revocation through the CLI on
+ * another machine) empties the memory within a second (see ChangeFeed). Refusals are not held: they
+ * are rare, and counted against the caller's address.
+ */
+export class KeyVerifier {
+  readonly #db: Db
+  readonly #changes: ChangeFeed
+  readonly #verified = new Map<string, ApiKeyInfo>()
+  #generation = -1
+
+  constructor (db: Db, changes: ChangeFeed) {
+    this.#db = db
+    this.#changes = changes
+  }
+
+  async authenticate (presented: string): Promise<Authentication> {
+    const hash = presentedHash(presented)
+    const id = hash.toString('base64')
+    if (this.#changes.fresh(this.#generation)) {
+      const known = this.#verified.get(id)
+      if (known !== undefined) return { ok: true, key: known }
+    } else {
+      this.#verified.clear()
+    }
+    const generation = this.#changes.generation
+    const result = await authenticate(this.#db, presented, hash)
+    if (result.ok) {
+      // Only when nothing changed during the lookup; otherwise the next request reads again.
+      if (generation !== this.#generation) {
+        this.#verified.clear()
+        this.#generation = generation
+      }
+      if (this.#verified.size >= VERIFIED_KEYS_LIMIT) this.#verified.clear()
+      this.#verified.set(id, result.key)
+    }
+    return result
+  }
 }
 
 const INITIAL_KEY_META = 'initial_api_key_created_at'

@@ -28,9 +28,14 @@ export function keyId (presented: string): string | undefined {
   return KEY_PATTERN.exec(presented)?.[1]
 }
 
-export function hashMatches (presented: string, storedHash: string): boolean {
+/** The SHA-256 of a presented key. */
+export function presentedHash (presented: string): Buffer {
+  return createHash('sha256').update(presented).digest()
+}
+
+export function hashMatches (presented: string | Buffer, storedHash: string): boolean {
   const expected = Buffer.from(storedHash, 'hex')
-  const actual = createHash('sha256').update(presented).digest()
+  const actual = typeof presented === 'string' ? presentedHash(presented) : presented
   return expected.length === actual.length && timingSafeEqual(expected, actual)
 }
 

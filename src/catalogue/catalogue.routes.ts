@@ -1,22 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { etagMatches } from '../http/etag.ts'
 import { AppError } from '../http/errors.ts'
+import { ResponseCache } from '../http/response-cache.ts'
 import { errorResponses } from '../http/schemas.ts'
 import type { MediaLinker } from '../media/signing.ts'
 import { pageLinks } from '../http/pagination.ts'
+import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
 import {
   FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, ProjectFilterQuerySchema, ProjectListQuerySchema, ProjectPageSchema,
   ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
-import { CatalogueResponses } from './catalogue.responses.ts'
 import { signLinks } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
 import { getProjectJson, listProjectPage, projectFacets, projectFeatures } from './projects.service.ts'
 
 export interface CatalogueOptions {
   db: Db
+  /** Writes to the catalogue anywhere, so its version is read only when it may have changed. */
+  changes: ChangeFeed
   /** The absolute URL of the request as the client sees it (PUBLIC_URL or the Host header). */
   requestUrl: (request: FastifyRequest) => URL
   /** Signed links for media keys, expiring relative to `nowMs`. */
@@ -37,19 +42,58 @@ function toHttpError (error: unknown): unknown {
 const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
 const security = [{ apiKey: ['catalogue:read'] }]
 
+interface Answer {
+  unsigned: string
+  /** The body with links signed during `second`: every answer in that second carries the same links. */
+  signed: Buffer | undefined
+  second: number
+  bytes: number
+}
+
+/** Memory the catalogue may spend on answers it has built, whatever the catalogue's size. */
+const CACHE_BYTES = 64 * 1024 * 1024
+const JSON_TYPE = 'application/json; charset=utf-8'
+
 /** GET /api/v1/commerce/products/, /:id/, /facets/, /geojson/ (under that prefix; the trailing slash is optional). */
-export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app,
-  { db, requestUrl, links, answerCache }) => {
-  const responses = new CatalogueResponses(answerCache)
-  const sign = (request: FastifyRequest) => (json: string, nowMs: number) => signLinks(json, links(request, nowMs))
+export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, options) => {
+  const { db, changes, requestUrl, links, answerCache } = options
+  const current = new CachedRead(changes, async () => await catalogueVersion(db))
+  const answers = new ResponseCache<Answer>(answerCache ? CACHE_BYTES : 0)
+
+  /**
+   * Every catalogue answer goes through here. An answer is a function of the catalogue version and the
+   * URL (`key`), so the ETag is derived from those, without the body: a revalidation is a 304 before any
+   * query. Bodies are kept by that key; their media links are signed anew each second.
+   */
   const send = async (
-    request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<string>, type?: string
-  ) => {
-    try {
-      return await responses.send(request, reply, key, build, sign(request), type)
-    } catch (error) {
-      throw toHttpError(error)
+    request: FastifyRequest, reply: FastifyReply, key: string,
+    build: (version: string) => Promise<string>, type = JSON_TYPE
+  ): Promise<FastifyReply> => {
+    const version = await current.get()
+    const versioned = `${version} ${key}`
+    const etag = `W/"${createHash('sha1').update(versioned).digest('base64url')}"`
+    // Private: the catalogue answers API-key holders; a minute of reuse is far inside the links' lifetime.
+    reply.header('etag', etag).header('cache-control', 'private, max-age=60')
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    let answer = answers.get(versioned)
+    if (answer === undefined) {
+      let unsigned: string
+      try {
+        unsigned = await build(version)
+      } catch (error) {
+        throw toHttpError(error)
+      }
+      answer = { unsigned, signed: undefined, second: 0, bytes: unsigned.length * 2 }
+      answers.set(versioned, answer)
     }
+    const second = Math.floor(Date.now() / 1000)
+    if (answer.signed === undefined || answer.second !== second) {
+      const previous = answer.signed?.length ?? 0
+      answer.signed = Buffer.from(signLinks(answer.unsigned, links(request, second * 1000)))
+      answer.second = second
+      answers.resize(versioned, answer.signed.length - previous)
+    }
+    return reply.type(type).send(answer.signed)
   }
 
   app.get('/', {
@@ -65,9 +109,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       response: { 200: ProjectPageSchema, ...errorResponses(400, 401, 403, 429) }
     }
   }, async (request, reply) => {
-    const version = await catalogueVersion(db)
     const url = requestUrl(request)
-    return await send(request, reply, `${version} ${url.href}`, async () => {
+    return await send(request, reply, url.href, async (version) => {
       const { limit, offset } = request.query
       const page = await listProjectPage(db, request.query, version)
       const { next, previous } = pageLinks(url, limit, offset, page.count)
@@ -89,11 +132,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       querystring: ProjectFilterQuerySchema,
       response: { 200: FacetsSchema, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request, reply) => {
-    const version = await catalogueVersion(db)
-    return await send(request, reply, `${version} ${requestUrl(request).href}`,
-      async () => JSON.stringify(await projectFacets(db, request.query, version)))
-  })
+  }, async (request, reply) => await send(request, reply, requestUrl(request).href,
+    async (version) => JSON.stringify(await projectFacets(db, request.query, version))))
 
   app.get('/geojson/', {
     schema: {
@@ -110,9 +150,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       }
     }
   }, async (request, reply) => {
-    const version = await catalogueVersion(db)
     const url = requestUrl(request)
-    return await send(request, reply, `${version} ${url.href}`, async () => {
+    return await send(request, reply, url.href, async (version) => {
       const { limit, offset } = request.query
       const { count, features } = await projectFeatures(db, request.query, version)
       const { next, previous } = pageLinks(url, limit, offset, count)
@@ -131,9 +170,6 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       params: ProjectParamsSchema,
       response: { 200: ProjectSchema, ...errorResponses(401, 403, 404, 429) }
     }
-  }, async (request, reply) => {
-    const version = await catalogueVersion(db)
-    return await send(request, reply, `${version} ${requestUrl(request).origin} ${request.params.id}`,
-      async () => await getProjectJson(db, request.params.id))
-  })
+  }, async (request, reply) => await send(request, reply, `${requestUrl(request).origin} ${request.params.id}`,
+    async () => await getProjectJson(db, request.params.id)))
 }

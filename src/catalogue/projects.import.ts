@@ -4,6 +4,7 @@ import { Compile } from 'typebox/compile'
 import { checkedImage, ImageContentError, MAX_IMAGE_BYTES } from '../media/image-content.ts'
 import { MEDIA_TYPES, type MediaStore } from '../media/media-store.ts'
 import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
+import { announceCommitted } from '../store/change-feed.ts'
 import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../store/import-lock.ts'
 import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
 import { countryKey } from './countries.ts'
@@ -426,6 +427,8 @@ export async function importRecords (
   }).catch((error: unknown) => {
     throw error instanceof ImportLockTimeout ? new ImportError(error.message) : error
   })
+  // Requests that read the version while the transaction was open read the old one: read it again.
+  announceCommitted()
   return {
     imported: records.length,
     replaced: options.replace,

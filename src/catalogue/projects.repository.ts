@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type SqlBool } from 'kysely'
+import { announceChange } from '../store/change-feed.ts'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 import {
   databaseKind, type Db, type NewProjectRow, type ProjectRow, type VocabularyName, type VocabularyTable
@@ -85,10 +86,8 @@ function filteredProjects (db: Db, filters: ProjectFilters) {
       : query.where((eb) => eb.or([eb('p.longitude', '>=', bbox.minLon), eb('p.longitude', '<=', bbox.maxLon)]))
   }
   if (filters.search !== undefined) {
-    if (databaseKind(db) === 'sqlite' && [...filters.search].length >= 3) {
-      // The trigram index (migration 0003) answers substrings of 3+ characters; as an FTS phrase
-      // every character is literal. PostgreSQL's trigram index serves the LIKE below as it is.
-      const phrase = `"${filters.search.replace(/"/g, '""')}"`
+    const phrase = trigramPhrase(db, filters)
+    if (phrase !== undefined) {
       query = query.where('p.id', 'in',
         sql<number>`(select rowid from projects_search where projects_search match ${phrase})`)
     } else {
@@ -97,6 +96,33 @@ function filteredProjects (db: Db, filters: ProjectFilters) {
     }
   }
   return query
+}
+
+/**
+ * On SQLite, the trigram index (migration 0003) answers substrings of 3+ characters; as an FTS phrase every
+ * character is literal. PostgreSQL's trigram index serves a LIKE as it is (undefined here).
+ */
+function trigramPhrase (db: Db, filters: ProjectFilters): string | undefined {
+  if (filters.search === undefined || databaseKind(db) !== 'sqlite') return undefined
+  return [...filters.search].length >= 3 ? `"${filters.search.replace(/"/g, '""')}"` : undefined
+}
+
+/** The ids of one page: OFFSET walks every row it skips, so it walks ids only (an index, migration 0006). */
+function pageIds (db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number) {
+  const phrase = trigramPhrase(db, filters)
+  const byId = ordering.length === 1 && ordering[0]!.field === 'id'
+  if (phrase === undefined || !byId) {
+    return ordered(filteredProjects(db, filters).select('p.id'), ordering).limit(limit).offset(offset)
+  }
+  // FTS5 yields its matches in rowid order: joined and ordered by rowid, a page stops at its last match
+  // instead of collecting every match first (a first page at 200,000 projects: 27 -> 0.6 ms).
+  const { search: _search, ...others } = filters
+  return filteredProjects(db, others)
+    .innerJoin(sql`projects_search`.as('s'), (join) => join.on(sql<SqlBool>`s.rowid = p.id`))
+    .where(sql<SqlBool>`projects_search match ${phrase}`)
+    .select('p.id')
+    .orderBy(sql`s.rowid`, ordering[0]!.descending ? 'desc' : 'asc')
+    .limit(limit).offset(offset)
 }
 
 function withNames (db: Db, filters: ProjectFilters) {
@@ -142,8 +168,10 @@ function ordered<Q extends Pick<ProjectQuery, 'orderBy'>> (query: Q, ordering: r
 export async function listProjectJson (
   db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
 ): Promise<Array<{ id: number, item_json: string | null }>> {
-  const query = filteredProjects(db, filters).select(['p.id', 'p.item_json'])
-  return await ordered(query, ordering).limit(limit).offset(offset).execute()
+  // The page's ids first, then the JSON of those rows only.
+  const page = pageIds(db, filters, ordering, limit, offset)
+  const query = db.selectFrom('projects as p').select(['p.id', 'p.item_json']).where('p.id', 'in', page)
+  return await ordered(query, ordering).execute()
 }
 
 function located (db: Db, filters: ProjectFilters) {
@@ -496,8 +524,8 @@ async function insertChunked (db: Db, table: typeof CHILD_TABLES[number], rows: 
 const VERSION_KEY = 'catalogue_version'
 
 /**
- * A token that changes with every write to the catalogue. Caches (counts) are keyed by it, so an
- * import on any instance invalidates every instance's cache at its next request.
+ * A token that changes with every write to the catalogue. Answers are cached by it; each write is
+ * announced (ChangeFeed), so every instance reads the new token within a second.
  */
 export async function catalogueVersion (db: Db): Promise<string> {
   return await getMeta(db, VERSION_KEY) ?? 'initial'
@@ -505,4 +533,5 @@ export async function catalogueVersion (db: Db): Promise<string> {
 
 export async function bumpCatalogueVersion (db: Db): Promise<void> {
   await setMeta(db, VERSION_KEY, randomUUID())
+  await announceChange(db, 'catalogue')
 }

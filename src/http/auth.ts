@@ -1,7 +1,6 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import type { Scope } from '../access/api-keys.ts'
-import { authenticate, type ApiKeyInfo } from '../access/api-keys.service.ts'
-import type { Db } from '../store/database.ts'
+import type { ApiKeyInfo, KeyVerifier } from '../access/api-keys.service.ts'
 import { AppError } from './errors.ts'
 import { clientAddress, type FailedAuthLimiter } from './rate-limit.ts'
 
@@ -35,7 +34,7 @@ function tooManyFailures (limiter: FailedAuthLimiter, retryAfter: number): AppEr
  * Checks a presented key (undefined: none sent). A failed check counts against the client address:
  * 401 (with WWW-Authenticate) while under the limit, 429 with Retry-After past it or while it lasts.
  */
-async function checkKey (db: Db, request: FastifyRequest, presented: string | undefined,
+async function checkKey (keys: KeyVerifier, request: FastifyRequest, presented: string | undefined,
   failures: FailedAuthLimiter): Promise<ApiKeyInfo> {
   const address = clientAddress(request)
   const wait = failures.retryAfter(address)
@@ -49,7 +48,7 @@ async function checkKey (db: Db, request: FastifyRequest, presented: string | un
       'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
       { headers: { 'www-authenticate': CHALLENGE } }))
   }
-  const result = await authenticate(db, presented)
+  const result = await keys.authenticate(presented)
   if (!result.ok) {
     const detail = {
       malformed: 'The API key is malformed: send "Authorization: Bearer KEY" with the whole key.',
@@ -67,9 +66,11 @@ async function checkKey (db: Db, request: FastifyRequest, presented: string | un
  * is missing, malformed, unknown or revoked; 403 when it lacks the scope. Failed checks count per
  * client address: past the limit the address gets 429 with Retry-After until the window ends.
  */
-export function requireApiKey (db: Db, scope: Scope, failures: FailedAuthLimiter): onRequestAsyncHookHandler {
+export function requireApiKey (
+  keys: KeyVerifier, scope: Scope, failures: FailedAuthLimiter
+): onRequestAsyncHookHandler {
   return async (request) => {
-    const key = await checkKey(db, request, presentedKey(request), failures)
+    const key = await checkKey(keys, request, presentedKey(request), failures)
     if (!key.scopes.includes(scope)) {
       throw new AppError(403, 'forbidden', `This API key lacks the "${scope}" scope.`)
     }
@@ -82,11 +83,13 @@ export function requireApiKey (db: Db, scope: Scope, failures: FailedAuthLimiter
  * as a failed check like on the catalogue), and identifies the caller (`request.apiKey`) only when it
  * holds `scope`. A key without it counts as no key.
  */
-export function optionalApiKey (db: Db, scope: Scope, failures: FailedAuthLimiter): onRequestAsyncHookHandler {
+export function optionalApiKey (
+  keys: KeyVerifier, scope: Scope, failures: FailedAuthLimiter
+): onRequestAsyncHookHandler {
   return async (request) => {
     const presented = presentedKey(request)
     if (presented === undefined) return
-    const key = await checkKey(db, request, presented, failures)
+    const key = await checkKey(keys, request, presented, failures)
     if (key.scopes.includes(scope)) request.apiKey = key
   }
 }

@@ -1,10 +1,3 @@
-import { createHash } from 'node:crypto'
-
-/** A weak ETag of a body (the catalogue hashes the unsigned form: signed links change, content does not). */
-export function weakEtag (body: string): string {
-  return `W/"${createHash('sha1').update(body).digest('base64url')}"`
-}
-
 /** Whether an If-None-Match header names this ETag (weak comparison, lists and `*` allowed). */
 export function etagMatches (header: string | undefined, etag: string): boolean {
   if (header === undefined) return false

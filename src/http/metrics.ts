@@ -1,5 +1,6 @@
+import cluster from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { PoolStats } from '../store/connect.ts'
 
 /** Rate-limit counters' state, read at scrape time. */
@@ -58,6 +59,8 @@ export function registerMetrics (
     name: 'tonne_rate_limit_redis_degraded',
     help: '1 while Redis is configured but unreachable and rate limits are counted in this process, else 0.',
     registers: [registry],
+    // With workers: 1 when any of them counts alone.
+    aggregator: 'max',
     collect () { this.set(rateLimits().degraded ? 1 : 0) }
   })
 
@@ -67,6 +70,51 @@ export function registerMetrics (
     requests.inc({ route, method: request.method, status: reply.statusCode })
     duration.observe({ route, method: request.method }, reply.elapsedTime / 1000)
   })
+  // A worker answers for the whole server: whichever worker takes the scrape, it reports them all.
+  const scrape = cluster.isWorker ? askPrimary(registry) : async () => await registry.metrics()
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-    await reply.type(registry.contentType).send(await registry.metrics()))
+    await reply.type(registry.contentType).send(await scrape()))
+}
+
+const SCRAPE = 'tonne:metrics-scrape'
+const SCRAPED = 'tonne:metrics-scraped'
+
+interface ScrapeMessage { type: typeof SCRAPE, id: number }
+interface ScrapedMessage { type: typeof SCRAPED, id: number, text?: string, error?: string }
+
+/**
+ * In a worker: answers the primary's requests for this worker's metrics (prom-client's cluster
+ * protocol), and scrapes by asking the primary to gather and add up every worker's.
+ */
+function askPrimary (registry: Registry): () => Promise<string> {
+  // eslint-disable-next-line no-new
+  new AggregatorRegistry()
+  AggregatorRegistry.setRegistries([registry])
+  const waiting = new Map<number, { resolve: (text: string) => void, reject: (error: Error) => void }>()
+  let next = 0
+  process.on('message', (message: Partial<ScrapedMessage>) => {
+    if (message?.type !== SCRAPED || message.id === undefined) return
+    const scrape = waiting.get(message.id)
+    waiting.delete(message.id)
+    if (message.text !== undefined) scrape?.resolve(message.text)
+    else scrape?.reject(new Error(`metrics from the workers: ${message.error ?? 'no answer'}`))
+  })
+  return async () => await new Promise<string>((resolve, reject) => {
+    const id = next++
+    waiting.set(id, { resolve, reject })
+    process.send?.({ type: SCRAPE, id } satisfies ScrapeMessage)
+  })
+}
+
+/** In the primary of `--workers N`: gathers every worker's metrics for the worker that was scraped. */
+export function gatherWorkerMetrics (): void {
+  const aggregator = new AggregatorRegistry()
+  cluster.on('message', (worker, message: Partial<ScrapeMessage>) => {
+    if (message?.type !== SCRAPE || message.id === undefined) return
+    const id = message.id
+    // prom-client gives up on workers that do not answer within 5 s.
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ type: SCRAPED, id, text } satisfies ScrapedMessage),
+      (error: Error) => worker.send({ type: SCRAPED, id, error: error.message } satisfies ScrapedMessage))
+  })
 }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.ts'
+import { listenPostgres, watchSqlite, type ChangeFeed } from './change-feed.ts'
 import { DatabaseCircuit } from './database-circuit.ts'
 import type { Database, Db } from './database.ts'
 import { openSqlite } from './sqlite-dialect.ts'
@@ -17,7 +18,15 @@ export interface Store {
   ping(): Promise<void>
   /** Connection pool use (PostgreSQL); SQLite has one connection. */
   poolStats(): PoolStats
+  /** Changes to keys and the catalogue made anywhere (started on first use: serving processes only). */
+  readonly changes: ChangeFeed
   close(): Promise<void>
+}
+
+/** The feed, started on first use and closed with the store. */
+function lazyFeed (start: () => ChangeFeed): { get: () => ChangeFeed, close: () => void } {
+  let feed: ChangeFeed | undefined
+  return { get: () => (feed ??= start()), close: () => { feed?.close() } }
 }
 
 const SQLITE_FILE_NAME = 'tonne.sqlite'
@@ -51,12 +60,18 @@ function openSqliteStore (dataDir: string): Store {
   const { dialect } = openSqlite(file)
   const db = new Kysely<Database>({ dialect })
   let closed = false
+  const feed = lazyFeed(() => watchSqlite(db))
   return {
     db,
     location: file,
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: closed ? 0 : 1, idle: closed ? 0 : 1, waiting: 0, max: 1 }),
-    close: async () => { closed = true; await db.destroy() }
+    get changes () { return feed.get() },
+    close: async () => {
+      closed = true
+      feed.close()
+      await db.destroy()
+    }
   }
 }
 
@@ -101,11 +116,16 @@ function openPostgres (url: string, poolSize: number, statementTimeoutMs: number
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: circuit.wrap(pool) }) })
   const parsed = new URL(url)
+  const feed = lazyFeed(() => listenPostgres(url, () => circuit.open))
   return {
     db,
     location: `postgres://${parsed.host}${parsed.pathname}`,
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
-    close: async () => { await db.destroy() }
+    get changes () { return feed.get() },
+    close: async () => {
+      feed.close()
+      await db.destroy()
+    }
   }
 }

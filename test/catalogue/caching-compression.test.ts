@@ -44,7 +44,12 @@ forEachDatabase((database) => {
 
     test('ANSWER_CACHE=false gives the same answers, built anew each time', async (t) => {
       const cached = await buildTestApp(t, { database, records: fixtureProjects() })
-      const uncached = await buildTestApp(t, { database, records: fixtureProjects(), env: { ANSWER_CACHE: 'false' } })
+      // A second app over the same database: an ETag names a catalogue version, which both see.
+      const same = {
+        DATA_DIR: cached.dataDir,
+        ...(cached.config.databaseUrl !== undefined && { DATABASE_URL: cached.config.databaseUrl })
+      }
+      const uncached = await buildTestApp(t, { database, env: { ANSWER_CACHE: 'false', ...same } })
       const strip = (s: string) => s.replace(/\?expires=\d+&signature=[0-9a-f]{64}/g, '')
       for (const url of [`${LIST}?ordering=-name&limit=4`, `${LIST}1/`,
         '/api/v1/co2-calculator/diet?country_code=DEU&diet_form=vegan']) {
@@ -141,6 +146,30 @@ forEachDatabase((database) => {
       assert.equal(last.results.length, 10)
       assert.equal(last.next, null)
       assert.equal((await inject(`${LIST}2999/`)).json().external_id, 'SYN-2999')
+
+      // A search's pages, in either id order and with another filter, are exactly the matching projects in order.
+      type Item = { id: number, name: string, registry: { name_id: string } }
+      const every: Item[] = []
+      for (let offset = 0; offset < 3000; offset += 1000) {
+        every.push(...(await inject(`${LIST}?limit=1000&offset=${offset}`)).json().results as Item[])
+      }
+      const matching = every.filter((p) => p.name.toLowerCase().includes('mangrove'))
+      const inRegistry = matching.filter((p) => p.registry.name_id === 'SYNTHETIC_REGISTRY_3')
+      assert.ok(inRegistry.length > 0 && inRegistry.length < matching.length)
+      for (const [query, expected] of [
+        ['ordering=id', matching],
+        ['ordering=-id', [...matching].reverse()],
+        ['registry=SYNTHETIC_REGISTRY_3', inRegistry]
+      ] as const) {
+        const ids: number[] = []
+        for (let offset = 0; ; offset += 25) {
+          const page = (await inject(`${LIST}?search=mangrove&${query}&limit=25&offset=${offset}`)).json()
+          assert.equal(page.count, expected.length, query)
+          ids.push(...page.results.map((p: Item) => p.id))
+          if (page.next === null) break
+        }
+        assert.deepEqual(ids, expected.map((p) => p.id), query)
+      }
     })
   })
 })

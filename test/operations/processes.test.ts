@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { test } from 'node:test'
 import { tonne } from '../cli.helpers.ts'
@@ -113,6 +114,32 @@ test('serve --workers 2 runs two processes on one port and stops them all on SIG
   const second = pidOf(await server.line(new RegExp(`^(?!.*"pid":${first},).*Server listening at`)))
   assert.notEqual(second, first)
   for (let i = 0; i < 6; i++) assert.equal((await fetch(`${server.url}/api/v1/co2-calculator/ping`)).status, 200)
+  assert.equal(await server.stop(), 0)
+})
+
+test('serve --workers 2: /metrics reports the whole server, whichever worker takes the scrape', async (t) => {
+  const env = { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }
+  const server = await startServerProcess(t, env, ['--workers', '2'])
+  // Both workers listening: one "listening" line, then one from another process.
+  const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
+  const first = pidOf(await server.line(/Server listening at/))
+  await server.line(new RegExp(`^(?!.*"pid":${first},).*Server listening at`))
+  // Each request on a connection of its own, so that both workers answer some.
+  const get = async (url: string) => await new Promise<{ status: number, body: string }>((resolve, reject) => {
+    httpRequest(`${server.url}${url}`, { agent: false }, (response) => {
+      let body = ''
+      response.setEncoding('utf8').on('data', (chunk: string) => { body += chunk })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+    }).on('error', reject).end()
+  })
+  for (let i = 0; i < 8; i++) assert.equal((await get('/api/v1/co2-calculator/ping')).status, 200)
+  for (let i = 0; i < 4; i++) {
+    const scrape = await get('/metrics')
+    assert.equal(scrape.status, 200)
+    const pings = scrape.body.split('\n').filter((l) => l.startsWith('tonne_http_requests_total{') &&
+      l.includes('route="/api/v1/co2-calculator/ping"') && l.includes('status="200"'))
+    assert.deepEqual(pings.map((l) => Number(l.split(' ').pop())), [8], scrape.body.slice(0, 400))
+  }
   assert.equal(await server.stop(), 0)
 })
 
