@@ -20,6 +20,8 @@ export const CHANGE_CHANNEL = 'tonne_changes'
 /** How often SQLite's change counter is read; within a second, as revocations must be. */
 export const SQLITE_POLL_MS = 250
 const HEARTBEAT_MS = 2000
+/** The `application_name` of each process's listening connection. */
+export const LISTENER_NAME = 'tonne-changes'
 const RECONNECT_MAX_MS = 2000
 
 // Writes made by this process: a connection does not see its own writes in PRAGMA data_version, and a
@@ -122,7 +124,10 @@ export function listenPostgres (url: string, unreachable: () => boolean): Change
     delay = Math.min(delay * 2, RECONNECT_MAX_MS)
   }
   const connect = () => {
-    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000, query_timeout: 1000 })
+    // Named, so that an operator (and a test) can tell it from the pool's connections in pg_stat_activity.
+    const next = new pg.Client({
+      connectionString: url, connectionTimeoutMillis: 2000, query_timeout: 1000, application_name: LISTENER_NAME
+    })
     client = next
     next.on('error', () => lost(next))
     next.on('end', () => lost(next))

@@ -21,9 +21,14 @@ test('DATABASE_POOL_SIZE caps the PostgreSQL connections of one process', {
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
   await admin.connect()
   t.after(async () => await admin.end())
-  const { rows } = await admin.query<{ n: number }>(
-    'select count(*)::int as n from pg_stat_activity where datname = $1', [database])
-  assert.ok(rows[0]!.n <= 2, `${rows[0]!.n} connections to ${database}`)
+  // Besides its pool, each process holds one connection that LISTENs for changes (named tonne-changes).
+  const { rows } = await admin.query<{ name: string, n: number }>(
+    'select application_name as name, count(*)::int as n from pg_stat_activity where datname = $1 ' +
+    'group by application_name', [database])
+  const listening = rows.find((r) => r.name === 'tonne-changes')?.n ?? 0
+  const pooled = rows.filter((r) => r.name !== 'tonne-changes').reduce((sum, r) => sum + r.n, 0)
+  assert.ok(pooled <= 2, `${pooled} pooled connections to ${database}`)
+  assert.ok(listening <= 1, `${listening} listening connections to ${database}`)
   assert.match((await app.inject('/metrics')).body, /tonne_db_pool_connections\{state="max"\} 2\n/)
 })
 
