@@ -71,23 +71,30 @@ async function waitUntilLive (url: string, child: ChildProcess): Promise<void> {
   }
 }
 
-async function startService (dataDir: string, extraEnv: Record<string, string> = {}) {
-  const port = await freePort()
-  const started = performance.now()
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
+/** `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. */
+function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>) {
+  return spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
     env: {
       PATH: process.env['PATH'] ?? '',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       PORT: String(port),
       DATA_DIR: dataDir,
-      CREATE_INITIAL_API_KEY: 'false',
-      // The benchmark measures the service, not its rate limiter's refusals.
-      RATE_LIMIT_CATALOGUE: '9999999',
-      RATE_LIMIT_CALCULATOR: '9999999',
       ...extraEnv
     },
     stdio: ['ignore', 'ignore', 'inherit']
+  })
+}
+
+async function startService (dataDir: string, extraEnv: Record<string, string> = {}) {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawnService(port, dataDir, {
+    CREATE_INITIAL_API_KEY: 'false',
+    // The benchmark measures the service, not its rate limiter's refusals.
+    RATE_LIMIT_CATALOGUE: '9999999',
+    RATE_LIMIT_CALCULATOR: '9999999',
+    ...extraEnv
   })
   const url = `http://127.0.0.1:${port}`
   await waitUntilLive(url, child)
@@ -111,17 +118,7 @@ async function restartToFirstAnswer (
   for (let i = 0; i < times; i++) {
     const port = await freePort()
     const started = performance.now()
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        ...extraEnv
-      },
-      stdio: ['ignore', 'ignore', 'inherit']
-    })
+    const child = spawnService(port, dataDir, extraEnv)
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
       try {

@@ -4,24 +4,10 @@ import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import type { Scope } from '../access/api-keys.ts'
 import { errorResponses, RATE_LIMIT_HEADERS } from './schemas.ts'
+import { PAGE_CSP } from './page-csp.ts'
 
 /** The docs page's own files: HTML, CSS and one script module, served as they are (no build step). */
 export const DOCS_UI_DIR = path.join(import.meta.dirname, 'docs-ui')
-
-/**
- * The docs page runs only its own script and style, and talks only to this service. Nothing is upgraded to
- * https: the service is often reached over plain HTTP on a LAN address (HOST=0.0.0.0), where that breaks it.
- */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'"
-].join('; ')
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (never written by hand) and
@@ -68,7 +54,7 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
   // A child context, so the CSP covers the docs page's answers and nothing else.
   await app.register(async (docs) => {
     docs.addHook('onSend', async (_request, reply) => {
-      reply.header('content-security-policy', DOCS_CSP)
+      reply.header('content-security-policy', PAGE_CSP)
     })
     await docs.register(fastifyStatic, {
       root: DOCS_UI_DIR,
