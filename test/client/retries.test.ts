@@ -177,11 +177,22 @@ test('network failures are TonneNetworkErrors, retried for these GETs, and time-
 
 test('an abort signal stops the call, even during a wait between retries', async (t) => {
   const { baseUrl, key } = await startService(t, { records: fixtureProjects(), env: { RATE_LIMIT_CATALOGUE: '1' } })
-  const tonne = new TonneClient({ baseUrl, apiKey: key, retry: { maxAttempts: 5, maxElapsedMs: 600_000 } })
-  await tonne.projects.list()
   const controller = new AbortController()
   const reason = new Error('the user left')
-  setTimeout(() => controller.abort(reason), 100)
+  // The user leaves once the 429 has been read, when the client has begun waiting out its Retry-After.
+  const tonne = new TonneClient({
+    baseUrl,
+    apiKey: key,
+    retry: { maxAttempts: 5, maxElapsedMs: 600_000 },
+    fetch: async (input, init) => {
+      const response = await fetch(input, init)
+      if (response.status !== 429) return response
+      const body = await response.text()
+      setImmediate(() => controller.abort(reason))
+      return new Response(body, { status: response.status, headers: response.headers })
+    }
+  })
+  await tonne.projects.list()
   const started = Date.now()
   const error = await tonne.projects.list({}, { signal: controller.signal }).catch((e: unknown) => e)
   assert.equal(error, reason, 'the signal\'s reason, as is')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { request as httpRequest } from 'node:http'
 import path from 'node:path'
-import { test } from 'node:test'
+import { test, type TestContext } from 'node:test'
 import { tonne } from '../cli.helpers.ts'
 import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.ts'
 
@@ -9,7 +9,7 @@ import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.
 const servers = { skip: TEST_DATABASES.includes('postgres') ? false : 'TONNE_TEST_DATABASES leaves PostgreSQL out' }
 import { tempDir } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
-import { startServerProcess } from '../support/server-process.ts'
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts'
 import { TcpProxy, through } from '../support/tcp-proxy.ts'
 import { writeFileSync } from 'node:fs'
 
@@ -70,18 +70,7 @@ test('two instances over one PostgreSQL and one Redis share limits, imports and 
 })
 
 test('SIGTERM: the server stops accepting, finishes an in-flight request, and exits 0', servers, async (t) => {
-  const databaseUrl = await createPostgresDatabase(t)
-  const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432) })
-  t.after(async () => await proxy.close())
-  const env = {
-    DATABASE_URL: through(databaseUrl, proxy),
-    DATABASE_POOL_SIZE: '4',
-    DATA_DIR: tempDir(t),
-    CREATE_INITIAL_API_KEY: 'false'
-  }
-  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'k', '--json'], env)).stdout).key as string
-  const server = await startServerProcess(t, env)
-  assert.equal((await fetch(`${server.url}/health/ready`)).status, 200)
+  const { proxy, server, key } = await serverBehindProxy(t)
 
   // Hold the database line so the next request is in flight (the server has logged it) when SIGTERM arrives.
   proxy.hold()
@@ -108,10 +97,7 @@ test('SIGTERM: the server stops accepting, finishes an in-flight request, and ex
 test('serve --workers 2 runs two processes on one port and stops them all on SIGTERM', async (t) => {
   const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' },
     ['--workers', '2'])
-  // Each worker logs its own "listening" line: wait for one, then for one from another process.
-  const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
-  const first = pidOf(await server.line(/Server listening at/))
-  const second = pidOf(await server.line(new RegExp(`^(?!.*"pid":${first},).*Server listening at`)))
+  const [first, second] = await workersListening(server)
   assert.notEqual(second, first)
   for (let i = 0; i < 6; i++) assert.equal((await fetch(`${server.url}/api/v1/co2-calculator/ping`)).status, 200)
   assert.equal(await server.stop(), 0)
@@ -120,10 +106,7 @@ test('serve --workers 2 runs two processes on one port and stops them all on SIG
 test('serve --workers 2: /metrics reports the whole server, whichever worker takes the scrape', async (t) => {
   const env = { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' }
   const server = await startServerProcess(t, env, ['--workers', '2'])
-  // Both workers listening: one "listening" line, then one from another process.
-  const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
-  const first = pidOf(await server.line(/Server listening at/))
-  await server.line(new RegExp(`^(?!.*"pid":${first},).*Server listening at`))
+  await workersListening(server)
   // Each request on a connection of its own, so that both workers answer some.
   const get = async (url: string) => await new Promise<{ status: number, body: string }>((resolve, reject) => {
     httpRequest(`${server.url}${url}`, { agent: false }, (response) => {
@@ -144,19 +127,7 @@ test('serve --workers 2: /metrics reports the whole server, whichever worker tak
 })
 
 test('SIGTERM with the database stalled: the request in flight gets a 503, not an empty reply', servers, async (t) => {
-  const databaseUrl = await createPostgresDatabase(t)
-  const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432) })
-  t.after(async () => await proxy.close())
-  const env = {
-    DATABASE_URL: through(databaseUrl, proxy),
-    DATABASE_POOL_SIZE: '4',
-    DATA_DIR: tempDir(t),
-    CREATE_INITIAL_API_KEY: 'false',
-    DATABASE_STATEMENT_TIMEOUT: '2'
-  }
-  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'k', '--json'], env)).stdout).key as string
-  const server = await startServerProcess(t, env)
-  assert.equal((await fetch(`${server.url}/health/ready`)).status, 200)
+  const { proxy, server, key } = await serverBehindProxy(t, { DATABASE_STATEMENT_TIMEOUT: '2' })
 
   // The database stops answering, and stays stopped: the request below waits on it when SIGTERM arrives.
   proxy.hold()
@@ -169,3 +140,29 @@ test('SIGTERM with the database stalled: the request in flight gets a 503, not a
   assert.equal((await response.json() as { code: string }).code, 'service_unavailable')
   assert.equal(await exit, 0)
 })
+
+/** A server process over a fresh PostgreSQL database reached through a TCP proxy the test can hold or cut. */
+async function serverBehindProxy (t: TestContext, extraEnv: Record<string, string> = {}) {
+  const databaseUrl = await createPostgresDatabase(t)
+  const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432) })
+  t.after(async () => await proxy.close())
+  const env = {
+    DATABASE_URL: through(databaseUrl, proxy),
+    DATABASE_POOL_SIZE: '4',
+    DATA_DIR: tempDir(t),
+    CREATE_INITIAL_API_KEY: 'false',
+    ...extraEnv
+  }
+  const key = JSON.parse((await tonne(['keys', 'create', '--name', 'k', '--json'], env)).stdout).key as string
+  const server = await startServerProcess(t, env)
+  assert.equal((await fetch(`${server.url}/health/ready`)).status, 200)
+  return { proxy, server, key }
+}
+
+/** Waits for two workers' "listening" lines (each worker logs its own) and gives their process ids. */
+async function workersListening (server: ServerProcess): Promise<[number, number]> {
+  const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
+  const first = pidOf(await server.line(/Server listening at/))
+  const second = pidOf(await server.line(new RegExp(`^(?!.*"pid":${first},).*Server listening at`)))
+  return [first, second]
+}
