@@ -9,13 +9,13 @@
 // runs Lighthouse through the DevTools port of a Chromium that Playwright launched.
 import { spawn } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import lighthouse from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
 import { chromium } from 'playwright-core'
+import { freePort } from './free-port.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
@@ -25,14 +25,6 @@ const VIEWS = [
   { name: 'Catalogue', hash: '#/projects' },
   { name: 'Calculator result', hash: '#/calculator?country_code=DEU&frequency=rare&distance=8000&home_size=70' }
 ]
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 async function startService (dataDir: string) {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {

@@ -9,7 +9,6 @@
 // BENCH_DURATION (seconds per path) overrides --duration and --growth-duration; --quick is a 1 s
 // smoke run that checks the benchmark works end to end (its numbers say nothing).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { createServer, type AddressInfo } from 'node:net'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -19,6 +18,7 @@ import autocannon from 'autocannon'
 import { openStore } from '../../src/store/connect.ts'
 import { migrateToLatest } from '../../src/store/migrate.ts'
 import { buildSyntheticCatalogue } from './synthetic-catalogue.ts'
+import { freePort } from '../free-port.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
 const bundledCount = readFileSync(path.join(ROOT, 'data', 'catalogue', 'projects.ndjson'), 'utf8').trim()
@@ -49,15 +49,6 @@ interface Scenario { name: string, path: string, catalogue: boolean }
 interface Load { rps: number, p50: number, p99: number, non2xx: number, errors: number }
 
 const log = (line: string) => console.error(`[bench] ${line}`)
-
-/** A free loopback port (LOG_LEVEL=warn hides the server's own "listening" line). */
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 async function waitUntilLive (url: string, child: ChildProcess): Promise<void> {
   for (;;) {

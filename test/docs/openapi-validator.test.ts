@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { test } from 'node:test'
@@ -10,6 +9,7 @@ import { createKey } from '../../src/access/api-keys.service.ts'
 import { MediaSigner } from '../../src/media/signing.ts'
 import { REPO_ROOT, tempDir } from '../helpers.ts'
 import { startService } from '../support/service.ts'
+import { freePort } from '../../scripts/free-port.ts'
 
 // Stoplight Prism, the validator the reviewers ran: an independent reading of the OpenAPI document that checks
 // every request and answer passing through it and reports what does not match in an `sl-violations` header.
@@ -33,14 +33,6 @@ interface Probe {
   headers?: Record<string, string>
   /** The request is wrong on purpose: every violation must be about the request and match this. */
   invalid?: RegExp
-}
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 test('Prism, run as a validating proxy, finds no violation in any operation, success or error', async (t) => {
