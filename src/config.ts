@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import path from 'node:path'
 
 /**
@@ -34,7 +35,7 @@ export interface Config {
     readonly authFailuresPerMinute: number
     readonly onRedisError: RedisErrorPolicy
   }
-  /** Fastify's trustProxy: false (use the socket address), true, a hop count, or trusted addresses. */
+  /** Fastify's trustProxy: false (use the socket address), true (any proxy), a hop count, or trusted addresses. */
   readonly trustProxy: boolean | number | string
   readonly media: {
     readonly dir: string
@@ -141,9 +142,11 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     onRedisError: onRedisError as RedisErrorPolicy
   }
 
-  const trustProxyText = read('TRUST_PROXY') ?? 'false'
-  const trustProxy: boolean | number | string = parseBoolean(trustProxyText) ??
-    (/^\d{1,2}$/.test(trustProxyText) ? Number(trustProxyText) : trustProxyText)
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY') ?? 'false')
+  if (trustProxy === undefined) {
+    problems.push('TRUST_PROXY must be true, false, a hop count (0 to 99) or a comma list of proxy addresses/CIDRs ' +
+      `(or loopback, linklocal, uniquelocal), got "${read('TRUST_PROXY')}"`)
+  }
 
   const signingSecret = read('MEDIA_SIGNING_SECRET')
   if (signingSecret !== undefined && signingSecret.length < 32) {
@@ -202,7 +205,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     createInitialApiKey: createInitialApiKey!,
     redisUrl,
     rateLimits,
-    trustProxy,
+    trustProxy: trustProxy!,
     media: {
       dir: path.resolve(cwd, read('MEDIA_DIR') ?? path.join(dataDir, 'media')),
       signingSecret,
@@ -226,6 +229,26 @@ function parseBoolean (text: string): boolean | undefined {
   if (['true', '1', 'yes'].includes(lower)) return true
   if (['false', '0', 'no'].includes(lower)) return false
   return undefined
+}
+
+/**
+ * Digits are a hop count ("1" trusts only the nearest proxy), never a boolean: `true` believes the
+ * left-most X-Forwarded-For entry, which the client writes itself.
+ */
+function parseTrustProxy (text: string): boolean | number | string | undefined {
+  const lower = text.toLowerCase()
+  if (lower === 'true' || lower === 'false') return lower === 'true'
+  if (/^\d{1,2}$/.test(text)) return Number(text)
+  const entries = text.split(',').map((entry) => entry.trim())
+  const named = ['loopback', 'linklocal', 'uniquelocal']
+  return entries.every((entry) => named.includes(entry) || isAddressOrCidr(entry)) ? entries.join(',') : undefined
+}
+
+function isAddressOrCidr (text: string): boolean {
+  const [address = '', bits, ...rest] = text.split('/')
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
 }
 
 function isHttpUrl (text: string): boolean {
