@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 
 /** Content types the store serves, by file extension. Anything else is refused at import. */
@@ -60,12 +61,17 @@ export class MediaStore {
     }
   }
 
-  read (key: string): { content: Buffer, contentType: string } | undefined {
+  /**
+   * The file under `key`, or undefined when there is none. Any other failure (a damaged store, no
+   * permission, no descriptors left) is thrown: it is the server's fault, not a missing file.
+   */
+  async read (key: string): Promise<{ content: Buffer, contentType: string } | undefined> {
     if (!isMediaKey(key)) return undefined
     try {
-      return { content: readFileSync(this.#file(key)), contentType: MEDIA_TYPES[path.extname(key)]! }
-    } catch {
-      return undefined
+      return { content: await readFile(this.#file(key)), contentType: MEDIA_TYPES[path.extname(key)]! }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return undefined
+      throw error
     }
   }
 }
