@@ -27,6 +27,12 @@ function clientWentAway (error: Error & { code?: unknown }): boolean {
   return typeof error.code === 'string' && CLIENT_GONE.has(error.code)
 }
 
+function isClientError (error: FastifyError | AppError): boolean {
+  if (error instanceof AppError) return error.status < 500
+  const status = error.statusCode ?? 500
+  return error instanceof CalculatorInputError || error.validation !== undefined || (status >= 400 && status < 500)
+}
+
 function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const body: Problem = {
     type: 'about:blank',
@@ -111,6 +117,8 @@ export function installErrorHandling (app: FastifyInstance): void {
     // away is routine (info); any other error is still logged as one.
     if (reply.raw.headersSent || reply.raw.destroyed) {
       if (clientWentAway(error)) request.log.info({ err: error }, 'the client went away before the answer was complete')
+      // An error answer (404, 400) that its client left before it was built: routine, not a failure.
+      else if (isClientError(error)) request.log.info(`the client went away before its error answer: ${error.message}`)
       else request.log.error({ err: error }, 'request failed after its answer had begun or its client had gone')
       reply.raw.destroy()
       reply.hijack()
