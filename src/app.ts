@@ -144,7 +144,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
   const requestUrl = (request: FastifyRequest): URL => new URL(`${baseUrl(request)}${request.url}`)
   const links = (request: FastifyRequest, now: number) => signedLinks(signer, baseUrl(request), now)
 
-  // Failed key checks count per address across both areas.
+  // Failed key checks count per address on the catalogue (the calculator is open: a wrong key there is not counted).
   const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
   const keys = new KeyVerifier(store.db, changes)
   await app.register(async (catalogue) => {
@@ -162,7 +162,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
 
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
-    calculator.addHook('onRequest', optionalApiKey(keys, 'calculator:read', failures))
+    calculator.addHook('onRequest', optionalApiKey(keys, 'calculator:read'))
     documentGuardedArea(calculator, { scope: 'calculator:read', keyRequired: false, conditional: false })
     const keyNote = ' No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.'
     calculator.addHook('onRoute', (route) => {
