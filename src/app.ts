@@ -22,6 +22,7 @@ import { serializeRequest } from './http/log-redaction.ts'
 import { lazySchemaCompilers } from './http/lazy-schemas.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
+import { limitConnections } from './http/connection-limits.ts'
 import { checkRequestText } from './http/query-text.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import { cacheAnswersByUrl } from './http/response-cache.ts'
@@ -92,6 +93,9 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 1000 }
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.server.maxConnections = config.http.maxConnections
+  limitConnections(app.server, {
+    perAddress: config.http.maxConnectionsPerAddress, firstByteTimeoutMs: config.http.firstByteTimeoutMs
+  })
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)

@@ -59,6 +59,10 @@ export interface Config {
     readonly keepAliveTimeoutMs: number
     /** Open connections per process; further ones are closed at once. */
     readonly maxConnections: number
+    /** Open connections per client (socket) address; 0: no limit (the default behind a proxy). */
+    readonly maxConnectionsPerAddress: number
+    /** A new connection must send its first bytes within this, else it is closed. */
+    readonly firstByteTimeoutMs: number
   }
 }
 
@@ -189,6 +193,16 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
   }
 
+  // Behind a proxy every connection comes from the proxy: there the proxy limits clients (deploy/nginx.conf).
+  const perAddressDefault = trustProxy === false || trustProxy === 0 ? '100' : '0'
+  const maxConnectionsPerAddress = parseInteger(read('MAX_CONNECTIONS_PER_ADDRESS') ?? perAddressDefault, 0, 1_000_000)
+  if (maxConnectionsPerAddress === undefined) {
+    problems.push('MAX_CONNECTIONS_PER_ADDRESS must be a whole number from 0 (no limit) to 1000000, ' +
+      `got "${read('MAX_CONNECTIONS_PER_ADDRESS')}"`)
+  }
+  const firstByteTimeoutMs = seconds('FIRST_BYTE_TIMEOUT', Math.min(5, headersTimeoutMs / 1000), 3600)
+  if (firstByteTimeoutMs > headersTimeoutMs) problems.push('FIRST_BYTE_TIMEOUT must not be longer than HEADERS_TIMEOUT')
+
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './var')
 
@@ -214,7 +228,14 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     corsOrigins,
     answerCache: answerCache!,
     importLockWaitMs,
-    http: { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections: maxConnections! }
+    http: {
+      requestTimeoutMs,
+      headersTimeoutMs,
+      keepAliveTimeoutMs,
+      maxConnections: maxConnections!,
+      maxConnectionsPerAddress: maxConnectionsPerAddress!,
+      firstByteTimeoutMs
+    }
   })
 }
 
