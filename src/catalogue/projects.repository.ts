@@ -535,3 +535,10 @@ export async function bumpCatalogueVersion (db: Db): Promise<void> {
   await setMeta(db, VERSION_KEY, randomUUID())
   await announceChange(db, 'catalogue')
 }
+
+/** Every media key a project image refers to. */
+export async function referencedMediaKeys (db: Db): Promise<Set<string>> {
+  const rows = await db.selectFrom('project_images').select('media_key').distinct()
+    .where('media_key', 'is not', null).execute()
+  return new Set(rows.map((row) => row.media_key!))
+}

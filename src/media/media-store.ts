@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 
@@ -48,9 +48,29 @@ export class MediaStore {
 
   /** Stores content under a key derived from its hash: the same image imported twice is stored once. */
   putContent (content: Buffer, extension: string, folder = 'images'): string {
+    return this.putNewContent(content, extension, folder).key
+  }
+
+  /** As putContent, and says whether this call created the file (so a failed import removes only its own). */
+  putNewContent (content: Buffer, extension: string, folder = 'images'): { key: string, created: boolean } {
     const key = `${folder}/${createHash('sha256').update(content).digest('hex').slice(0, 32)}${extension.toLowerCase()}`
-    if (!this.has(key)) this.put(key, content)
-    return key
+    if (this.has(key)) return { key, created: false }
+    this.put(key, content)
+    return { key, created: true }
+  }
+
+  /** The keys of the files directly in `folder` (temporary files of writes under way are not keys). */
+  keysIn (folder: string): string[] {
+    try {
+      return readdirSync(path.join(this.dir, folder)).map((name) => `${folder}/${name}`).filter(isMediaKey)
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return []
+      throw error
+    }
+  }
+
+  remove (key: string): void {
+    rmSync(this.#file(key), { force: true })
   }
 
   has (key: string): boolean {
