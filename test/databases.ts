@@ -4,6 +4,7 @@ import {
 } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { setTimeout } from 'node:timers/promises'
 import type { TestContext } from 'node:test'
 import pg from 'pg'
 import { openStore, SQLITE_FILE_NAME } from '../src/store/connect.ts'
@@ -99,20 +100,65 @@ async function migratedPostgresTemplate (): Promise<string> {
   }))
 }
 
+// Creating and dropping a database each wait on the server's disk for a second or more. So that a test does not
+// wait for them, the next migrated copy is made while the current test runs, and drops run in the background (the
+// test process ends when they are done; one made ahead and never used is dropped then too).
+let nextCopy: { name: string, ready: Promise<void> } | undefined
+const unused = new Map<string, Promise<void>>()
+
+/**
+ * Drops the database once the test's own connections are gone (its after hooks close them, maybe after this one
+ * has started): forcing them closed earlier would make the app's pool fail mid-close. After 30 s it forces.
+ */
+async function dropDatabase (name: string): Promise<void> {
+  await admin(async (client) => {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await setTimeout(100)) {
+      const { rows } = await client.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name])
+      if ((rows[0] as { n: number }).n === 0) break
+    }
+    await client.query(`drop database if exists ${name} with (force)`)
+  })
+}
+
+/** Starts dropping the database without waiting for it (the process waits for it before it ends). */
+function dropLater (name: string): void {
+  dropDatabase(name).catch((error: unknown) => {
+    console.error(`could not drop the test database ${name}: ${(error as Error).message}`)
+  })
+}
+
+function startCopy (template: string): { name: string, ready: Promise<void> } {
+  const name = `tonne_test_${randomBytes(6).toString('hex')}`
+  const ready = admin(async (client) => { await client.query(`create database ${name} template ${template}`) })
+  ready.catch(() => undefined)
+  unused.set(name, ready)
+  return { name, ready }
+}
+
+process.on('beforeExit', () => {
+  for (const [name, ready] of unused) ready.finally(() => { dropLater(name) }).catch(() => undefined)
+  unused.clear()
+})
+
 /**
  * A new PostgreSQL database for this test, dropped after it; returns its URL. `migrated` (the default) copies
  * the migrated template; `migrated: false` gives an empty database (for tests of the migrations themselves).
  */
 export async function createPostgresDatabase (t: TestContext,
   options: { migrated?: boolean } = {}): Promise<string> {
-  const name = `tonne_test_${randomBytes(6).toString('hex')}`
-  const template = options.migrated === false ? undefined : await migratedPostgresTemplate()
-  await admin(async (client) => {
-    await client.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`)
-  })
-  t.after(async () => {
-    await admin(async (client) => { await client.query(`drop database if exists ${name} with (force)`) })
-  })
+  let name: string
+  if (options.migrated === false) {
+    name = `tonne_test_${randomBytes(6).toString('hex')}`
+    await admin(async (client) => { await client.query(`create database ${name}`) })
+  } else {
+    const template = await migratedPostgresTemplate()
+    const copy = nextCopy ?? startCopy(template)
+    nextCopy = startCopy(template)
+    await copy.ready
+    unused.delete(copy.name)
+    name = copy.name
+  }
+  t.after(() => { dropLater(name) })
   return postgresUrl(name)
 }
 
