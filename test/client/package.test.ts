@@ -121,7 +121,11 @@ globalThis.checkTonneClient = async (baseUrl) => {
 }
 `
 
-test('the packed client installs from a tarball, runs on Node.js 20 and 24 and in browsers, type-checks', async (t) => {
+// npm pack and install, two Node.js versions, tsc, esbuild and a browser take minutes on a busy machine: more
+// than the suite's 180 s per test.
+const MINUTES = { timeout: 600_000 }
+
+test('the client tarball installs and runs on Node.js 20 and 24, in browsers, under tsc', MINUTES, async (t) => {
   const version = clientPackageVersion()
   const { project, files } = await installFromTarball(t)
 
