@@ -360,13 +360,40 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'energy: India, 80 m2, 1 person (the audit case)',
-    source: 'IND: demand 1369.825 kWh, losses 14.1614425387877 %, household 4.38, buildings 0.09137297 t; Ember ' +
-      '708.3 g',
-    hand: '4.38 ' +
-      'x (1369.825 x 0.266 x 0.7083 + 0.09137297 x 1000/0.18296 x ' +
-      '(0.18296+0.03021))',
-    expectedKg: 1596.71,
+    source: 'IND: demand 1369.825 kWh, losses 14.1614425387877 % (cancel on the life-cycle boundary), household ' +
+      '4.38, buildings 0.09137297 t; Ember 708.3 g; OECD square-root scale; 35 m2 per person (assumption)',
+    // Electricity: the average household's kWh x (1/4.38)^0.5 = x 0.477818; heating: the average household's
+    // kWh / (35 x 4.38 m2) x 80 m2. 540.133 + 243.338 = 783.471.
+    hand: '1369.825 x 0.266 x 4.38 x 0.477818 x 0.7083 + 0.09137297 x 1000/0.18296 x 4.38 x 80/(35 x 4.38) x ' +
+      '(0.18296+0.03021)',
+    expectedKg: 783.47,
     path: '/energy?country_code=IND&home_size=80&household_size=1'
+  },
+  {
+    name: 'energy: USA, defaults (EIA household electricity)',
+    source: 'EIA 10,715 kWh per residential customer (2020); Ember USA 383.5 g; WDI losses 5.48253479643862 %; ' +
+      'household 2.49; buildings 1.5407684 t; gas 0.18296 + WTT 0.03021',
+    // 1746.008 + 1795.177 = 3541.185 (the average household, so the square-root scale is x 1).
+    hand: '10715 x 0.3835/(1-0.0548253479643862) / 2.49 + 1.5407684 x 1000/0.18296 x (0.18296+0.03021)',
+    expectedKg: 3541.18,
+    path: '/energy?country_code=USA'
+  },
+  {
+    name: 'energy: Germany, defaults, one person',
+    source: 'as the German defaults; OECD square-root scale (1/2.14)^0.5 = 0.683586',
+    // 825.799 + 2484.427 = 3310.226
+    hand: '6167.385 x 0.266 x 2.14 x 0.683586 x 0.3441 + 1.4576374 x 1000/0.18296 x 2.14 x 0.683586 x ' +
+      '(0.18296+0.03021)',
+    expectedKg: 3310.23,
+    path: '/energy?country_code=DEU&household_size=1'
+  },
+  {
+    name: 'energy: Ethiopia, defaults (fallback electricity)',
+    source: 'ETH: demand 111.52544 kWh (2022), residential share 0.266, Ember 23.5 g, buildings 0.0038480877 t',
+    // 0.697 + 4.483 = 5.181
+    hand: '111.52544 x 0.266 x 0.0235 + 0.0038480877 x 1000/0.18296 x (0.18296+0.03021)',
+    expectedKg: 5.18,
+    path: '/energy?country_code=ETH'
   },
   {
     name: 'energy: UK, measured, heating oil, 3 people',

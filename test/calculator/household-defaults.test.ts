@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { buildTestApp } from '../helpers.ts'
+
+/**
+ * Issue 22, findings 1-3 and 5: a person who gives only a country gets their household's energy, not a
+ * fixed household split by the head count. Expected values are computed by hand from the cited figures.
+ */
+
+const BASE = '/api/v1/co2-calculator'
+
+interface EnergyBody {
+  co2e: { kg: number }
+  warnings: string[]
+  inputs: { electricity_kwh: number, heating_kwh: number, household_size: number }
+  defaults_used: Array<{ parameter: string, value: number, basis: string }>
+  assumptions: string[]
+}
+
+describe('home energy follows the household (issue 22)', () => {
+  test('per person, a one-person home uses 1.4-3x the energy of a four-person home, in every country',
+    async (t) => {
+      const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+      const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
+      assert.ok(countries.length > 150)
+      const off: string[] = []
+      for (const { country_code: code } of countries) {
+        const one = (await app.inject(`${BASE}/energy?country_code=${code}&household_size=1`)).json() as EnergyBody
+        const four = (await app.inject(`${BASE}/energy?country_code=${code}&household_size=4`)).json() as EnergyBody
+        const ratio = one.co2e.kg / four.co2e.kg
+        if (!(ratio >= 1.4 && ratio <= 3)) off.push(`${code}: ${ratio}`)
+      }
+      assert.deepEqual(off, [])
+    })
+
+  test('Germany: one person and four people, by hand from the OECD square-root scale', async (t) => {
+    const { app } = await buildTestApp(t)
+    // Average German household (2.14 people, UN DESA): electricity 6167.385 kWh/person demand x
+    // (1 - 0.0503515465508585) x 0.266 x 2.14 = 3334.0 kWh; heating 1.4576374 t / 0.18296 x 2.14 = 17049.2 kWh.
+    // One person: x sqrt(1/2.14) = 0.683586; four people: x sqrt(4/2.14) = 1.367172, then / 4.
+    const one = (await app.inject(`${BASE}/energy?country_code=DEU&household_size=1`)).json() as EnergyBody
+    const four = (await app.inject(`${BASE}/energy?country_code=DEU&household_size=4`)).json() as EnergyBody
+    // 3334.0 x 0.683586 = 2279.1 kWh; 17049.2 x 0.683586 = 11654.6 kWh.
+    assert.ok(Math.abs(one.inputs.electricity_kwh - 2279.1) < 0.5, String(one.inputs.electricity_kwh))
+    assert.ok(Math.abs(one.inputs.heating_kwh - 11654.6) < 0.5, String(one.inputs.heating_kwh))
+    // 3334.0 x 1.367172 = 4558.3 kWh for four people.
+    assert.ok(Math.abs(four.inputs.electricity_kwh - 4558.3) < 0.5, String(four.inputs.electricity_kwh))
+    // Per person: 1 / 0.683586 ... the ratio is 4 x sqrt(1/4) = 2.
+    assert.ok(Math.abs(one.co2e.kg / four.co2e.kg - 2) < 0.001)
+    assert.ok(one.assumptions.some((line) => line.includes('square-root')), 'the scale is named')
+  })
+
+  test('home_size changes the result, and home energy grows with floor area', async (t) => {
+    const { app } = await buildTestApp(t)
+    const kg = async (m2: number): Promise<number> =>
+      ((await app.inject(`${BASE}/energy?country_code=DEU&household_size=2&home_size=${m2}`)).json() as EnergyBody)
+        .co2e.kg
+    const small = await kg(30)
+    const medium = await kg(80)
+    const large = await kg(300)
+    assert.ok(small < medium && medium < large, `${small} < ${medium} < ${large}`)
+    const body = (await app.inject(`${BASE}/energy?country_code=DEU&home_size=80`)).json() as EnergyBody
+    assert.ok(!body.assumptions.some((line) => line.includes('checked but not used')))
+  })
+
+  test('the US default household electricity is within 20 % of EIA\'s 10,715 kWh per customer (2020)',
+    async (t) => {
+      const { app } = await buildTestApp(t)
+      // The US average household is 2.49 people (UN DESA), so the default household is the average one.
+      const body = (await app.inject(`${BASE}/energy?country_code=USA`)).json() as EnergyBody
+      const kwh = body.inputs.electricity_kwh
+      assert.ok(Math.abs(kwh / 10715 - 1) <= 0.2, `${kwh} kWh`)
+      const basis = body.defaults_used.find((d) => d.parameter === 'electricity_kwh')?.basis ?? ''
+      assert.match(basis, /EIA/)
+      // Where no country figure is cited, the default says it is modelled.
+      const eth = (await app.inject(`${BASE}/energy?country_code=ETH`)).json() as EnergyBody
+      assert.match(eth.defaults_used.find((d) => d.parameter === 'electricity_kwh')?.basis ?? '', /fallback/)
+    })
+})
