@@ -77,3 +77,18 @@ describe('home energy follows the household (issue 22)', () => {
       assert.match(eth.defaults_used.find((d) => d.parameter === 'electricity_kwh')?.basis ?? '', /fallback/)
     })
 })
+
+describe('warnings compare like with like (issue 22, finding 5)', () => {
+  test('a CO2e result is compared with the country\'s greenhouse gases in CO2e, not with its CO2', async (t) => {
+    const { app } = await buildTestApp(t)
+    // India's GHG incl. land use: 2.771 t CO2e per person (2021, OWID); 12 return long-haul flights
+    // (2 x 6799 km x 12 x (0.11704+0.02461) = 23,113 kg) exceed it.
+    const body = (await app.inject(`${BASE}/flight?country_code=IND&long_haul=12`)).json() as EnergyBody
+    assert.equal(body.warnings.length, 1)
+    assert.match(body.warnings[0] ?? '', /2\.771 t CO2e/)
+    assert.doesNotMatch(body.warnings[0] ?? '', /t CO2 a year/)
+    // Ethiopia: the default diet (1.96 t CO2e today) is under Ethiopia's 2.484 t CO2e of greenhouse gases.
+    const diet = (await app.inject(`${BASE}/diet?country_code=ETH&diet_form=vegan`)).json() as EnergyBody
+    assert.deepEqual(diet.warnings, [])
+  })
+})
