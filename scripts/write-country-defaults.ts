@@ -35,7 +35,7 @@ export function countryDefaultsText (data: CalculatorData): string {
       digits(energy.inputs.heating_kwh / people),
       energy.co2e.kg.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
       figure(reference, 4),
-      diet.inputs.diet_used.replace('_', ' ')
+      diet.co2e.kg.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
     ].join(' | ')
   })
   return [
@@ -53,10 +53,11 @@ export function countryDefaultsText (data: CalculatorData): string {
     'heating per person (kWh a year); the default `/energy` result per person for the average household (kg CO2e,',
     'life cycle); the country\'s greenhouse gases per person every CO2e result is compared with for the warnings',
     '(t CO2e, all gases including land use, OWID);',
-    'the diet group `diet_form=everything` maps to.',
+    'the default diet (`diet_form=everything`: the country\'s FAO food supply by group, 2,000 kcal eaten, Poore and',
+    'Nemecek factors; kg CO2e a year).',
     '',
     '| Code | Country | UN M49 sub-region | Grid | T&D % | Demand kWh | Household | Buildings t | Electricity kWh | ' +
-      'Heating kWh | /energy kg | GHG per person t CO2e | Omnivore |',
+      'Heating kWh | /energy kg | GHG per person t CO2e | Diet kg |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row} |`),
     ''

@@ -367,7 +367,10 @@ export const FlightResult = result(FlightInputs, {
 
 export const DietInputs = Type.Object({
   diet_form: Type.String(),
-  diet_used: Type.String({ description: 'The Scarborough diet group applied.' }),
+  diet_used: Type.String({
+    description: 'The Scarborough diet group applied, or country_food_supply for diet_form=everything (the ' +
+      'country\'s average diet from its FAO food supply).'
+  }),
   study: Type.String(),
   calories: Type.Integer(),
   meat_supply: Type.Optional(Type.Object({

@@ -92,3 +92,47 @@ describe('warnings compare like with like (issue 22, finding 5)', () => {
     assert.deepEqual(diet.warnings, [])
   })
 })
+
+describe('the default diet is the country\'s diet (issue 22, finding 4)', () => {
+  test('diet_form=everything gives four different answers in the USA, Germany, India and Ethiopia', async (t) => {
+    const { app } = await buildTestApp(t)
+    const kg: number[] = []
+    for (const code of ['USA', 'DEU', 'IND', 'ETH']) {
+      const body = (await app.inject(`${BASE}/diet?country_code=${code}&diet_form=everything`)).json() as EnergyBody
+      kg.push(body.co2e.kg)
+    }
+    assert.equal(new Set(kg).size, 4, kg.join(', '))
+    // The USA eats more meat and more beef than India.
+    assert.ok((kg[0] as number) > (kg[2] as number) * 2, kg.join(', '))
+  })
+
+  test('Ethiopia, by hand from the FAO food supply and Poore and Nemecek\'s factors', async (t) => {
+    const { app } = await buildTestApp(t)
+    // FAO via OWID, ETH 2020, kcal a day: cereals 1677.4998, pulses 215.8187, roots 86.32748, sugar 61.802624,
+    // oils 97.11841, meat 42.182743, dairy and eggs 67.68859, fruit and vegetables 33.353798, drinks 27.467833,
+    // other 50.030697 (sum 2359.290675). Poore and Nemecek kg CO2e per 1,000 kcal, group medians: cereals
+    // 0.586843492 (wheat & rye); pulses (0.524926686 + 0.283236994) / 2; roots (1.35523614 + 0.628415301) / 2;
+    // sugar (0.515669516 + 0.911680912) / 2; oils (0.426470588 + 0.613122172) / 2; dairy and eggs 5.25 (milk);
+    // fruit and vegetables (1.351351351 + 1.433333333) / 2; drinks and other 1.213010377 (median of all 38).
+    // Meat: ETH kg poultry 0.57878643, beef 3.6885376, sheep and goat 2.344576, pig 0.01961988, other 1.1085232
+    // x 5.335135135, (36.43956044 + 12.1978022) / 2, 12.52996845, 5.150627615, 12.1978022 / 7.74004311
+    // = 17.5436153. Sum of share x factor = 1.0544263 kg per 1,000 kcal, x 2359 kcal (the supply, rounded to
+    // a whole kcal) x 365 / 1000 = 907.898 kg.
+    const body = (await app.inject(`${BASE}/diet?country_code=ETH&diet_form=everything`)).json() as EnergyBody
+    assert.ok(Math.abs(body.co2e.kg - 907.90) <= 0.01, String(body.co2e.kg))
+  })
+
+  test('no country\'s defaults produce a warning', async (t) => {
+    const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+    const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
+    const warned: string[] = []
+    for (const { country_code: code } of countries) {
+      for (const path of [`/energy?country_code=${code}`, `/diet?country_code=${code}&diet_form=everything`,
+        `/clothes?country_code=${code}&amount=average`]) {
+        const body = (await app.inject(`${BASE}${path}`)).json() as EnergyBody
+        if (body.warnings.length > 0) warned.push(`${path}: ${body.warnings.join(' ')}`)
+      }
+    }
+    assert.deepEqual(warned, [])
+  })
+})
