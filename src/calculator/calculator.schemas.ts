@@ -199,9 +199,9 @@ export const EnergyQuery = query({
   home_size: Type.Optional(Type.Number({
     exclusiveMinimum: 0,
     maximum: 60_000,
-    description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Accepted for Flowcarbon clients and ' +
-      'checked, but not used: no per-country dwelling-size data is cited, so the defaults describe the country\'s ' +
-      'average household (see docs/methodology.md).'
+    description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country\'s ' +
+      'average household\'s heat per m² (its heating over 35 m² per person, an assumption) times this area (see ' +
+      'docs/methodology.md). Not used when heating_kwh is given.'
   })),
   energy_type: Type.Optional(StringEnum(ENUMS.energy_type,
     {
