@@ -37,7 +37,7 @@ function route<Q extends TObject, R extends TSchema> (row: CalculatorRoute<Q, R>
 
 const ANSWER_NOTE = 'Every answer gives co2e on the requested boundary (life_cycle by default) with the other ' +
   'boundary\'s figure, a range over cited alternatives, the defaults used with their basis, every country figure ' +
-  'with its year, and warnings when the result exceeds the country\'s whole per-person footprint.'
+  'with its year, and warnings when the result exceeds the country\'s greenhouse gases per person (CO2e).'
 
 const CALCULATOR_ROUTES = [
   route({
@@ -83,7 +83,7 @@ const CALCULATOR_ROUTES = [
     path: '/diet',
     summary: 'Emissions of a diet',
     description: 'A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; ' +
-      'everything = the low-meat group where the country\'s meat eaten is under 50 g a day, else the middle group. ' +
+      'everything = the country\'s average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. ' +
       `${ANSWER_NOTE}`,
     querystring: DietQuery,
     response: DietResult,
@@ -111,8 +111,9 @@ const CALCULATOR_ROUTES = [
   route({
     path: '/energy',
     summary: 'Emissions of home electricity and heating',
-    description: 'A year of home energy per person: measured kWh, or the country\'s average household (electricity ' +
-      'demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the ' +
+    description: 'A year of home energy per person: measured kWh, or the country\'s average household (cited ' +
+      'household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household ' +
+      'size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the ' +
       `DESNZ fuel factor, divided by household size (default the country's average). ${ANSWER_NOTE}`,
     querystring: EnergyQuery,
     response: EnergyResult,

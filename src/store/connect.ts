@@ -29,7 +29,7 @@ function lazyFeed (start: () => ChangeFeed): { get: () => ChangeFeed, close: () 
   return { get: () => (feed ??= start()), close: () => { feed?.close() } }
 }
 
-const SQLITE_FILE_NAME = 'tonne.sqlite'
+export const SQLITE_FILE_NAME = 'tonne.sqlite'
 /** PostgreSQL connections of one process when DATABASE_POOL_SIZE does not say (scripts that open a store). */
 const DEFAULT_POOL_SIZE = 10
 /**
