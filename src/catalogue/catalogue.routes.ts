@@ -10,8 +10,8 @@ import type { MediaLinker } from '../media/signing.ts'
 import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
-  FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, ProjectFilterQuerySchema, ProjectListQuerySchema, ProjectPageSchema,
-  ProjectParamsSchema, ProjectSchema
+  FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, NoQuerySchema, ProjectFilterQuerySchema, ProjectListQuerySchema,
+  ProjectPageSchema, ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
 import { mediaTemplate, signTemplate, type MediaTemplate } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
@@ -169,6 +169,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
         SCOPE_NOTE,
       security,
       params: ProjectParamsSchema,
+      querystring: NoQuerySchema,
       response: { 200: ProjectSchema, ...errorResponses(401, 403, 404, 429) }
     }
   }, async (request, reply) => await send(request, reply, BUILD_COST.page,
