@@ -163,7 +163,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
-    await catalogue.register(catalogueRoutes, { db: store.db, changes, origin, links, answers, charge })
+    await catalogue.register(catalogueRoutes, { db: store.readDb, changes, origin, links, answers, charge })
   }, { prefix: CATALOGUE_PREFIX })
 
   await app.register(async (calculator) => {

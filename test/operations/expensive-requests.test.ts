@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { createKey } from '../../src/access/api-keys.service.ts'
+import { buildSyntheticCatalogue } from '../../scripts/bench/synthetic-catalogue.ts'
+import { buildTestApp } from '../helpers.ts'
+
+// Issue 24.3: one key spending its whole limit on answers that must be built (facets over a new search each
+// time) must not slow another key down. Its requests cost more against its limit, and on SQLite the queries
+// run in worker threads, so the event loop keeps serving. No absolute times: the other key's p99 is compared
+// with its p99 in the same test, with normal traffic (the same number of clients asking cached questions).
+
+const LIST = '/api/v1/commerce/products/'
+const SIZE = 30_000
+const ATTACKERS = 4
+const VICTIM_REQUESTS = 200
+
+function p99 (samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!
+}
+
+describe('one key at its limit leaves the others alone [sqlite]', () => {
+  test('another key\'s p99 stays within 2x of normal while one key spends its limit on facets', async (t) => {
+    const { app, inject, store } = await buildTestApp(t)
+    await buildSyntheticCatalogue(store.db, SIZE, 5000)
+    const { key: attackerKey } = await createKey(store.db, { name: 'attacker', scopes: ['catalogue:read'] })
+    const { key: neighbourKey } = await createKey(store.db, { name: 'neighbour', scopes: ['catalogue:read'] })
+    const as = (key: string) => async (url: string) =>
+      await app.inject({ url, headers: { authorization: `Bearer ${key}` } })
+    const attacker = as(attackerKey)
+    const neighbour = as(neighbourKey)
+    const victimUrls = [`${LIST}?limit=50`, `${LIST}7/`, `${LIST}?registry=SYNTHETIC_REGISTRY_2&limit=20`]
+    for (const url of victimUrls) assert.equal((await inject(url)).statusCode, 200)
+    assert.equal((await neighbour(`${LIST}?limit=5`)).statusCode, 200)
+
+    /** The victim's latencies while `load` runs in ATTACKERS loops, until the load says it is done. */
+    const measure = async (load: () => Promise<boolean>): Promise<number[]> => {
+      const state = { stop: false, loadDone: false }
+      const loops = Array.from({ length: ATTACKERS }, async () => {
+        while (!state.stop) if (await load()) state.loadDone = true
+      })
+      const latencies: number[] = []
+      for (let i = 0; i < VICTIM_REQUESTS || (!state.loadDone && i < VICTIM_REQUESTS * 50); i++) {
+        const started = performance.now()
+        const response = await inject(victimUrls[i % victimUrls.length]!)
+        latencies.push(performance.now() - started)
+        assert.equal(response.statusCode, 200)
+      }
+      state.stop = true
+      await Promise.all(loops)
+      return latencies
+    }
+
+    // Normal: as many clients asking cached questions, as fast as they can.
+    const normal = async (): Promise<boolean> => (await neighbour(`${LIST}?limit=5`)).statusCode !== 200
+    // The attack: every request a new search, so every facets answer must be built, until the key is refused.
+    let word = 0
+    const attack = async (): Promise<boolean> =>
+      (await attacker(`${LIST}facets/?search=${(word++).toString(36)}a`)).statusCode === 429
+
+    const before = p99(await measure(normal))
+    const attacked = await measure(attack)
+    const after = p99(await measure(normal))
+    const baseline = Math.max(before, after)
+    t.diagnostic(`victim p99: normal ${before.toFixed(1)} / ${after.toFixed(1)} ms, ` +
+      `under attack ${p99(attacked).toFixed(1)} ms over ${attacked.length} requests; ${word} attack requests`)
+    assert.ok((await attacker(`${LIST}facets/?search=zz`)).statusCode === 429, 'the attacker reached its limit')
+    assert.ok(p99(attacked) <= 2 * baseline,
+      `p99 under attack ${p99(attacked).toFixed(1)} ms is more than twice normal (${baseline.toFixed(1)} ms)`)
+  })
+})
