@@ -10,7 +10,7 @@ import { buildTestApp } from '../helpers.ts'
 // with its p99 in the same test, with normal traffic (the same number of clients asking cached questions).
 
 const LIST = '/api/v1/commerce/products/'
-const SIZE = 30_000
+const SIZE = Number(process.env.TONNE_TEST_SYNTHETIC_SIZE ?? 30_000)
 const ATTACKERS = 4
 const VICTIM_REQUESTS = 200
 
@@ -58,7 +58,9 @@ describe('one key at its limit leaves the others alone [sqlite]', () => {
     const attack = async (): Promise<boolean> =>
       (await attacker(`${LIST}facets/?search=${(word++).toString(36)}a`)).statusCode === 429
 
+    t.diagnostic('catalogue built')
     const before = p99(await measure(normal))
+    t.diagnostic(`normal p99 ${before}`)
     const attacked = await measure(attack)
     const after = p99(await measure(normal))
     const baseline = Math.max(before, after)
