@@ -68,8 +68,11 @@ describe('one key at its limit leaves the others alone [sqlite]', () => {
     const normal = async (): Promise<boolean> => (await neighbour(`${LIST}?limit=5`)).statusCode !== 200
     // The attack: every request a new search, so every facets answer must be built, until the key is refused.
     let word = 0
-    const attack = async (): Promise<boolean> =>
-      (await attacker(`${LIST}facets/?search=${(word++).toString(36)}a`)).statusCode === 429
+    let refused = false
+    const attack = async (): Promise<boolean> => {
+      refused ||= (await attacker(`${LIST}facets/?search=${(word++).toString(36)}a`)).statusCode === 429
+      return refused
+    }
 
     t.diagnostic('catalogue built')
     const before = p99(await measure(normal))
@@ -79,7 +82,7 @@ describe('one key at its limit leaves the others alone [sqlite]', () => {
     const baseline = Math.max(before, after)
     t.diagnostic(`victim p99: normal ${before.toFixed(1)} / ${after.toFixed(1)} ms, ` +
       `under attack ${p99(attacked).toFixed(1)} ms over ${attacked.length} requests; ${word} attack requests`)
-    assert.ok((await attacker(`${LIST}facets/?search=zz`)).statusCode === 429, 'the attacker reached its limit')
+    assert.ok(refused, 'the attacker reached its limit during the attack')
     assert.ok(p99(attacked) <= 2 * baseline,
       `p99 under attack ${p99(attacked).toFixed(1)} ms is more than twice normal (${baseline.toFixed(1)} ms)`)
   })
