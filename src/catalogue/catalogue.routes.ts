@@ -111,12 +111,16 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
   }, async (request, reply) => {
     const url = requestUrl(request)
     return await send(request, reply, url.href, async (version) => {
-      const { limit, offset } = request.query
-      const page = await listProjectPage(db, request.query, version)
+      const { limit, offset, include } = request.query
+      const [page, facets] = await Promise.all([listProjectPage(db, request.query, version),
+        include === 'facets' ? projectFacets(db, request.query, version) : undefined])
       const { next, previous } = pageLinks(url, limit, offset, page.count)
+      const extra = facets === undefined
+        ? ''
+        : `,"facets":${JSON.stringify({ facets: facets.facets, with_value: facets.with_value })}`
       // Assembled from each project's stored JSON; the schema above documents the same shape.
       return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(
-        previous)},"results":[${page.items.join(',')}]}`
+        previous)},"results":[${page.items.join(',')}]${extra}}`
     })
   })
 

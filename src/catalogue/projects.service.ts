@@ -1,7 +1,7 @@
 import type { Db, VocabularyName } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
 import {
-  FACETS, ORDERING_FIELDS, type Facet, type GeoJsonQuery, type OrderingField, type ProjectFilterQuery,
+  FACETS, OPTIONAL_ORDERING_FIELDS, type OptionalOrderingField, ORDERING_FIELDS, type Facet, type GeoJsonQuery, type OrderingField, type ProjectFilterQuery,
   type ProjectListQuery
 } from './catalogue.schemas.ts'
 import { closestCountry, countryKey } from './countries.ts'
@@ -182,6 +182,12 @@ const FILTER_OF_FACET: Record<Facet, keyof repository.ProjectFilters> = {
 }
 
 export interface FacetValue { value: string, label: string, count: number }
+export interface ProjectFacets {
+  count: number
+  facets: Record<Facet, FacetValue[]>
+  /** Per optional field the list can order by, how many matching projects have a value (an ordering UI offers it). */
+  with_value: Record<OptionalOrderingField, number>
+}
 
 /**
  * For the projects matching the filters: their count, and per facet the count of each value, computed with
@@ -189,7 +195,7 @@ export interface FacetValue { value: string, label: string, count: number }
  */
 export async function projectFacets (
   db: Db, query: ProjectFilterQuery, version: string
-): Promise<{ count: number, facets: Record<Facet, FacetValue[]> }> {
+): Promise<ProjectFacets> {
   const filters = await resolveFilters(db, query)
   const facets = {} as Record<Facet, FacetValue[]>
   for (const facet of FACETS) {
@@ -203,7 +209,11 @@ export async function projectFacets (
       ? (a, b) => Number(a.value) - Number(b.value)
       : (a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
   }
-  return { count: await cachedCount(db, filters, version), facets }
+  return {
+    count: await cachedCount(db, filters, version),
+    facets,
+    with_value: await repository.countWithValues(db, filters, OPTIONAL_ORDERING_FIELDS)
+  }
 }
 
 /** A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total. */
