@@ -271,7 +271,6 @@ export const GeoJsonQuerySchema = Type.Object({
 })
 export type GeoJsonQuery = Static<typeof GeoJsonQuerySchema>
 
-
 export const GeoJsonSchema = Type.Object({
   type: Type.Literal('FeatureCollection'),
   count: Type.Integer({ description: 'Located projects (with latitude and longitude) matching every filter.' }),

@@ -1,8 +1,8 @@
 import type { Db, VocabularyName } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
 import {
-  FACETS, OPTIONAL_ORDERING_FIELDS, type OptionalOrderingField, ORDERING_FIELDS, type Facet, type GeoJsonQuery, type OrderingField, type ProjectFilterQuery,
-  type ProjectListQuery
+  FACETS, OPTIONAL_ORDERING_FIELDS, type OptionalOrderingField, ORDERING_FIELDS, type Facet, type GeoJsonQuery,
+  type OrderingField, type ProjectFilterQuery, type ProjectListQuery
 } from './catalogue.schemas.ts'
 import { closestCountry, countryKey } from './countries.ts'
 import { detailJson } from './project-json.ts'
