@@ -102,7 +102,7 @@ test('catalogue: a 429 or an unreachable service keeps the results and says what
     assert.equal(await page.locator('#results .map').count(), 1, 'the map stays')
     const summary = await page.locator('#results').textContent() ?? ''
     assert.doesNotMatch(summary, /did not accept/)
-    assert.match(await page.locator('#stale-note').textContent() ?? '', /earlier results[\s\S]*too many requests/)
+    assert.match(await page.locator('#earlier-results').textContent() ?? '', /earlier results[\s\S]*too many requests/)
     assert.match(await page.locator('.problem').textContent() ?? '', /Too many requests[\s\S]*Try again in \d+ s/)
 
     await page.unroute(/\/api\/v1\/commerce\/products\/\?/)

@@ -523,8 +523,8 @@ export async function renderProjectList (main, params, { signal, rerender }) {
         : `The projects could not be loaded: ${shortReason(error)}.`))
     } else {
       // Too many requests, or the service out of reach: the earlier results stay, marked as such.
-      results.querySelector('#stale-note')?.remove()
-      results.prepend(h('p', { class: 'stale-note', id: 'stale-note' }, 'Still showing the earlier results: the ' +
+      results.querySelector('#earlier-results')?.remove()
+      results.prepend(h('p', { class: 'earlier-results', id: 'earlier-results' }, 'Still showing the earlier results: the ' +
         `new ones could not be loaded (${shortReason(error)}). Use "Try again" above when it is possible.`))
     }
     applyPendingFocus(main)
@@ -540,7 +540,7 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   facetCache.set(filterKey, facets)
   lastFacets = facets
   clearError()
-  results.querySelector('#stale-note')?.remove()
+  results.querySelector('#earlier-results')?.remove()
   fillForm(form, query, facets)
   showChips(main, query, facets, page)
   const offset = Number(query['offset'] ?? 0)
