@@ -524,8 +524,8 @@ export async function renderProjectList (main, params, { signal, rerender }) {
     } else {
       // Too many requests, or the service out of reach: the earlier results stay, marked as such.
       results.querySelector('#earlier-results')?.remove()
-      results.prepend(h('p', { class: 'earlier-results', id: 'earlier-results' }, 'Still showing the earlier results: the ' +
-        `new ones could not be loaded (${shortReason(error)}). Use "Try again" above when it is possible.`))
+      results.prepend(h('p', { class: 'earlier-results', id: 'earlier-results' }, 'Still showing the earlier ' +
+        `results: the new ones could not be loaded (${shortReason(error)}). Use "Try again" above when possible.`))
     }
     applyPendingFocus(main)
     if (rejected && showFieldError(main, error, query)) {
