@@ -48,7 +48,7 @@ export interface paths {
   "/api/v1/commerce/products/": {
     /**
      * List projects
-     * @description A page of projects matching every given filter (AND). Unknown query parameters are ignored. Needs an API key with the `catalogue:read` scope.
+     * @description A page of projects matching every given filter (AND). Unknown query parameters are ignored. With `format=csv` (or `Accept: text/csv`), every matching project as CSV instead, streamed, in the same order (`limit` and `offset` do not apply; see docs/api.md, "CSV"). Needs an API key with the `catalogue:read` scope.
      */
     get: {
       parameters: {
@@ -102,12 +102,14 @@ export interface paths {
           search?: string;
           /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
           ordering?: string;
+          /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
+          format?: "json" | "csv";
           /** @description `facets` adds the facets of the same filters to the page (see `facets` in the answer; addition). */
           include?: "facets";
         };
       };
       responses: {
-        /** @description OK: List projects. */
+        /** @description A page of projects (JSON), or every matching project (CSV). */
         200: {
           headers: {
             /** @description Requests allowed per one-minute window. */
@@ -299,6 +301,7 @@ export interface paths {
                 };
               };
             };
+            "text/csv": string;
           };
         };
         /** @description Not modified: the If-None-Match header names the current ETag. No body. */
@@ -2738,12 +2741,14 @@ export interface paths {
           search?: string;
           /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
           ordering?: string;
+          /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
+          format?: "json" | "csv";
           /** @description `facets` adds the facets of the same filters to the page (see `facets` in the answer; addition). */
           include?: "facets";
         };
       };
       responses: {
-        /** @description OK: List projects. */
+        /** @description A page of projects (JSON), or every matching project (CSV). */
         200: {
           headers: {
             /** @description Requests allowed per one-minute window. */
@@ -2935,6 +2940,7 @@ export interface paths {
                 };
               };
             };
+            "text/csv": string;
           };
         };
         /** @description Not modified: the If-None-Match header names the current ETag. No body. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { sendCsv, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { AppError } from '../http/errors.ts'
 import { ResponseCache } from '../http/response-cache.ts'
@@ -16,7 +17,10 @@ import {
 } from './catalogue.schemas.ts'
 import { signLinks } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
-import { getProjectJson, listProjectPage, projectFacets, projectFeatures } from './projects.service.ts'
+import {
+  allMatchingProjects, getProjectJson, listProjectPage, projectFacets, projectFeatures, resolveProjectFilters
+} from './projects.service.ts'
+import { PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE } from './project-csv.ts'
 
 export interface CatalogueOptions {
   db: Db
@@ -102,13 +106,30 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     schema: {
       tags: ['catalogue'],
       summary: 'List projects',
-      description: 'A page of projects matching every given filter (AND). Unknown query parameters are ignored.' +
-        SCOPE_NOTE,
+      description: 'A page of projects matching every given filter (AND). Unknown query parameters are ignored. ' +
+        'With `format=csv` (or `Accept: text/csv`), every matching project as CSV instead, streamed, in the same ' +
+        'order (`limit` and `offset` do not apply; see docs/api.md, "CSV").' + SCOPE_NOTE,
       security,
       querystring: ProjectListQuerySchema,
-      response: { 200: ProjectPageSchema, ...errorResponses(400, 401, 403, 429) }
+      response: {
+        200: {
+          description: 'A page of projects (JSON), or every matching project (CSV).',
+          content: {
+            'application/json': { schema: ProjectPageSchema },
+            'text/csv': { schema: { type: 'string' }, example: PROJECT_CSV_EXAMPLE }
+          }
+        },
+        ...errorResponses(400, 401, 403, 429)
+      }
     }
   }, async (request, reply) => {
+    // One URL, two representations: caches keep them apart by Accept.
+    const vary = reply.getHeader('vary')
+    reply.header('vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`)
+    if (wantsCsv(request, request.query.format)) {
+      await resolveProjectFilters(db, request.query).catch((error: unknown) => { throw toHttpError(error) })
+      return await sendCsv(reply, 'projects.csv', PROJECT_CSV_COLUMNS, allMatchingProjects(db, request.query))
+    }
     const url = requestUrl(request)
     return await send(request, reply, url.href, async (version) => {
       const { limit, offset, include } = request.query

@@ -243,6 +243,9 @@ export const ProjectListQuerySchema = Type.Object({
   }),
   ...FilterFields,
   ordering,
+  format: Type.Optional(StringEnum(['json', 'csv'], {
+    description: '`csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition).'
+  })),
   include: Type.Optional(StringEnum(['facets'], {
     description: '`facets` adds the facets of the same filters to the page (see `facets` in the answer; addition).'
   }))

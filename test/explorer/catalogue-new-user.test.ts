@@ -209,3 +209,23 @@ test('catalogue: on a phone the results come first, the filters fold away (issue
   assert.ok(await desktop.getByLabel('Search').isVisible())
   assert.deepEqual(browser.problems, [])
 })
+
+test('catalogue: "Download CSV" saves every project matching the filters, in the list\'s order', async (t) => {
+  const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
+  const browser = await launchBrowser(t)
+  const page = await browser.newPage(DESKTOP)
+  await openWithKey(page, `${baseUrl}/#/projects?registry=REGISTRY_A&ordering=name&limit=2`, key)
+  await showing(page, /1–2 of 10/)
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV' }).click()
+  ])
+  assert.equal(download.suggestedFilename(), 'projects.csv')
+  const { readFile } = await import('node:fs/promises')
+  const lines = (await readFile(await download.path(), 'utf8')).trim().split('\r\n')
+  assert.match(lines[0] ?? '', /^id,name,/)
+  assert.equal(lines.length, 11, 'the header and the 10 matching projects, not the page\'s 2')
+  const names = await page.locator('.project-card h2').allTextContents()
+  assert.ok((lines[1] ?? '').includes(names[0] ?? '?'), 'in the list\'s order')
+  assert.deepEqual(browser.problems, [])
+})

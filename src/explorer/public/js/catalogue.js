@@ -1,6 +1,6 @@
 // The catalogue: a list driven entirely by the URL's hash (#/projects?search=…&offset=…), with filters fed by
 // the facets endpoint, a map of every matching project (the GeoJSON endpoint), and a project page.
-import { ApiError, apiGet } from './api.js'
+import { ApiError, apiDownload, apiGet } from './api.js'
 import { formatNumber, h, plainText, replaceChildren } from './dom.js'
 import { clearError, shortReason, showError } from './errors.js'
 import { currentKey, forgetKey, howToGetAKey, keyForm } from './key.js'
@@ -577,8 +577,14 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   cards.addEventListener('mouseover', linkCard)
   cards.addEventListener('focusin', linkCard)
   cards.addEventListener('mouseleave', () => map.highlight([]))
+  const download = h('button', { type: 'button', class: 'secondary download' }, 'Download CSV')
+  download.addEventListener('click', () => {
+    // Every matching project, in this order: the same filters as the list, without its paging.
+    const { limit: _limit, offset: _offset, ...wanted } = query
+    apiDownload(PRODUCTS, { ...wanted, format: 'csv' }, 'projects.csv').catch((error) => showError(error))
+  })
   replaceChildren(results,
-    h('p', { class: 'summary', id: 'summary', tabindex: '-1' }, summary),
+    h('div', { class: 'summary-line' }, h('p', { class: 'summary', id: 'summary', tabindex: '-1' }, summary), download),
     h('div', { class: 'catalogue-layout' }, h('div', {}, cards, pager(query, page)), map.element))
   applyPendingFocus(main)
   geo.then((collection) => {
