@@ -1,7 +1,7 @@
 // The catalogue: a list driven entirely by the URL's hash (#/projects?search=…&offset=…), with filters fed by
 // the facets endpoint, a map of every matching project (the GeoJSON endpoint), and a project page.
 import { ApiError, apiDownload, apiGet } from './api.js'
-import { formatNumber, h, plainText, replaceChildren } from './dom.js'
+import { formatDate, formatNumber, h, plainText, replaceChildren } from './dom.js'
 import { clearError, shortReason, showError } from './errors.js'
 import { currentKey, forgetKey, howToGetAKey, keyForm } from './key.js'
 import { interactiveMap, loadWorld } from './map.js'
@@ -360,7 +360,7 @@ function projectCard (project) {
     h('ul', { class: 'tags', 'aria-label': 'Details' },
       h('li', {}, project.symbol),
       project.rating ? h('li', {}, `Rating ${project.rating.verbose_name}`) : null,
-      project.date ? h('li', {}, `Since ${project.date}`) : null,
+      project.date ? h('li', {}, `Since ${formatDate(project.date)}`) : null,
       vintages ? h('li', {}, vintages) : null,
       project.estimated_annual_reductions !== null
         ? h('li', {}, `${formatNumber(project.estimated_annual_reductions, 0)} t/year`)
@@ -691,7 +691,7 @@ export async function renderProject (main, id, { signal, rerender }) {
           fact('Certifications', project.certifications.map((/** @type {any} */ c) => c.verbose_name).join(', ')),
           fact('Country', project.location),
           fact('Coordinates', coordinates),
-          fact('Start date', project.date),
+          fact('Start date', project.date ? formatDate(project.date) : null),
           fact('Area', project.area === null ? null : `${formatNumber(project.area)} ha`),
           fact('Estimated annual reductions', project.estimated_annual_reductions === null
             ? null
