@@ -122,3 +122,39 @@ test('/docs has no accessibility violation (axe-core) on a desktop and on a phon
     await page.close()
   }
 })
+
+test('/docs: response examples, code samples in curl, JavaScript and Python, and a search box (issue 25)',
+  async (t) => {
+    const { port } = await serveOnAllAddresses(t)
+    const browser = await launchBrowser(t)
+    const page = await browser.newPage({ width: 1440, height: 900 })
+    await page.goto(`http://127.0.0.1:${port}/docs`)
+    const list = page.locator(LIST)
+    await list.waitFor()
+    assert.equal(await page.locator('article.operation').count(), 16, 'aliases are not drawn twice')
+    assert.match(await list.textContent() ?? '', /Also answers at \/api\/v1\/commerce\/products \(no trailing/)
+
+    await list.getByText('Example (application/json)').first().click()
+    assert.match(await list.locator('pre.body').first().textContent() ?? '', /"count"/)
+    await list.getByText('Example (application/problem+json)').first().click()
+    assert.match(await list.textContent() ?? '', /"code": "invalid_parameter"/)
+
+    const diet = page.locator('#op-get-api-v1-co2-calculator-diet')
+    await diet.getByText('Code samples: curl, JavaScript, Python').click()
+    const samples = await diet.locator('.sample').allTextContents()
+    assert.equal(samples.length, 3)
+    assert.match(samples[0] ?? '', /^curl curl '.*\/api\/v1\/co2-calculator\/diet\?country_code=/)
+    assert.match(samples[1] ?? '', /tonne\.calculator\.diet\(\{ country_code: /)
+    assert.match(samples[2] ?? '', /requests\.get\(/)
+    await list.getByText('Code samples: curl, JavaScript, Python').click()
+    assert.match(await list.locator('.sample').first().textContent() ?? '', /Authorization: Bearer \$TONNE_KEY/)
+
+    await page.getByLabel('Search the operations').fill('geojson')
+    await page.locator('#search-status').filter({ hasText: /operations? match/ }).waitFor()
+    const visible = await page.locator('article.operation:visible').count()
+    assert.ok(visible >= 1 && visible < 16, `${visible} shown`)
+    assert.ok(await page.locator('#op-get-api-v1-commerce-products-geojson').isVisible())
+    assert.ok(await page.locator('#op-get-api-v1-co2-calculator-diet').isHidden())
+    assert.deepEqual(await axeViolations(page), [])
+    assert.deepEqual(browser.problems, [])
+  })

@@ -56,6 +56,11 @@ test('calculator: flights are not counted until answered; explanations write num
     assert.ok(Number(match[1]) >= 1900 && Number(match[1]) <= 2100, `${match[1]} in ${text}`)
   }
 
+  // From the footprint to the catalogue.
+  const link = page.getByRole('link', { name: 'See the projects that reduce the most' })
+  assert.match(await link.getAttribute('href') ?? '', /^#\/projects\?ordering=-estimated_annual_reductions$/)
+  assert.match(await page.locator('.to-catalogue').textContent() ?? '', /Offsetting [\d.,]+ t a year/)
+
   // Answered, flights count.
   await page.getByLabel('How often do you fly?').selectOption('rare')
   await page.getByRole('button', { name: 'Calculate' }).click()

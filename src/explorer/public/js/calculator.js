@@ -599,6 +599,11 @@ function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
       ? h('p', { class: 'hint' }, `Not included: ${skipped.map((/** @type {Category} */ c) => c.label.toLowerCase())
         .join(', ')} (no input given).`)
       : null,
+    // From the footprint to the catalogue: where credits come from, without pretending to sell any.
+    h('p', { class: 'to-catalogue' }, `Offsetting ${formatNumber(totalT, 1)} t a year would take credits for as ` +
+      'many tonnes of verified reductions. ',
+    h('a', { href: '#/projects?ordering=-estimated_annual_reductions' }, 'See the projects that reduce the most'),
+    ' in the catalogue (Tonne lists projects; it sells no credits).'),
     h('h3', {}, 'By category'),
     h('div', { class: 'table-wrap' },
       h('table', { id: 'breakdown' },
