@@ -134,19 +134,23 @@ test('/docs: response examples, code samples in curl, JavaScript and Python, and
     assert.equal(await page.locator('article.operation').count(), 16, 'aliases are not drawn twice')
     assert.match(await list.textContent() ?? '', /Also answers at \/api\/v1\/commerce\/products \(no trailing/)
 
+    // A disclosure is drawn when it opens (the toggle event): wait for what it draws.
     await list.getByText('Example (application/json)').first().click()
+    await list.locator('pre.body').first().waitFor()
     assert.match(await list.locator('pre.body').first().textContent() ?? '', /"count"/)
     await list.getByText('Example (application/problem+json)').first().click()
-    assert.match(await list.textContent() ?? '', /"code": "invalid_parameter"/)
+    await list.locator('pre.body', { hasText: '"code": "invalid_parameter"' }).waitFor()
 
     const diet = page.locator('#op-get-api-v1-co2-calculator-diet')
     await diet.getByText('Code samples: curl, JavaScript, Python').click()
+    await diet.locator('.sample').nth(2).waitFor()
     const samples = await diet.locator('.sample').allTextContents()
     assert.equal(samples.length, 3)
     assert.match(samples[0] ?? '', /^curl curl '.*\/api\/v1\/co2-calculator\/diet\?country_code=/)
     assert.match(samples[1] ?? '', /tonne\.calculator\.diet\(\{ country_code: /)
     assert.match(samples[2] ?? '', /requests\.get\(/)
     await list.getByText('Code samples: curl, JavaScript, Python').click()
+    await list.locator('.sample').first().waitFor()
     assert.match(await list.locator('.sample').first().textContent() ?? '', /Authorization: Bearer \$TONNE_KEY/)
 
     await page.getByLabel('Search the operations').fill('geojson')
