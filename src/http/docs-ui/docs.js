@@ -272,9 +272,9 @@ function codeSamples (path, operation) {
       ? '\n    headers={"Authorization": "Bearer " + os.environ["TONNE_KEY"]},'
       : ''}\n    timeout=30,\n)\nresponse.raise_for_status()\nprint(response.json())`]
   ]
-  return lazyDetails('Code samples: curl, JavaScript, Python', () => samples.map(([language, code]) =>
+  return lazyDetails('Code samples: curl, JavaScript, Python', () => h('div', {}, samples.map(([language, code]) =>
     h('div', { className: 'sample' }, h('h5', {}, language),
-      h('pre', { className: 'body', tabindex: '0', 'aria-label': `${language} sample` }, code))))
+      h('pre', { className: 'body', tabindex: '0', 'aria-label': `${language} sample` }, code)))))
 }
 
 function render (document) {
