@@ -4,5 +4,18 @@ import module from 'node:module'
 
 // Later starts reuse the stripped and compiled modules (NODE_COMPILE_CACHE, else the OS temp folder): the
 // type stripper is then not loaded at all, which saves about 25 MB and part of the start (docs/performance.md).
+// Tonne runs on the Node.js that `npm ci` installs (the `node` package, the version in .nvmrc); an older one cannot
+// strip types or open node:sqlite, so it is refused here in words rather than with a syntax error.
+const NEEDED = 24
+if (Number(process.versions.node.split('.')[0]) < NEEDED) {
+  console.error(`tonne needs Node.js ${NEEDED} or later, and this is ${process.version}. ` +
+    '`npm ci` installs Node.js 24 into the project: run the command as `npx tonne …` (or through npm scripts).')
+  process.exit(1)
+}
+
 module.enableCompileCache?.()
-await import('../src/cli.ts')
+const { main } = await import('../src/cli.ts')
+const code = await main(process.argv.slice(2))
+// A failure ends the process at once (a pool or timer left open must not keep it alive); success ends on its
+// own, and `serve` keeps running.
+if (code !== 0) process.exit(code)

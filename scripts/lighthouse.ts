@@ -2,19 +2,21 @@
 // phone (Lighthouse's default mobile emulation and simulated throttling) and on a desktop. Writes docs/lighthouse.md
 // and exits 1 when a score is under 95 (issue 15's bar).
 //
-//   npm run lighthouse                 (CHROME_PATH names another Chromium; default: `chromium` on the PATH)
+//   npm run lighthouse
+// (its Chromium: TONNE_TEST_CHROMIUM, else `chromium` on the PATH, else the npm one; scripts/chromium.ts)
 //
 // It starts the real service (`tonne serve`) on a free port over a fresh database with the bundled catalogue,
 // keeps the first API key the service prints in the browser's storage ("remember this key on this device"), and
 // runs Lighthouse through the DevTools port of a Chromium that Playwright launched.
 import { spawn } from 'node:child_process'
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import lighthouse from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
 import { chromium } from 'playwright-core'
+import { findChromium } from './chromium.ts'
 import { freePort } from './free-port.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
@@ -44,22 +46,6 @@ async function startService (dataDir: string) {
   return { child, key, url }
 }
 
-/** CHROME_PATH, else `chromium` on the PATH (Debian's package). */
-function chromePath (): string {
-  const given = process.env['CHROME_PATH']
-  if (given !== undefined && given !== '') return given
-  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, 'chromium')
-    try {
-      accessSync(candidate, constants.X_OK)
-      return candidate
-    } catch {
-      // Not in this folder.
-    }
-  }
-  throw new Error('No Chromium found: install Debian\'s chromium package or set CHROME_PATH.')
-}
-
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tonne-lighthouse-'))
 const service = await startService(path.join(dataDir, 'var'))
 const rows: string[] = []
@@ -67,10 +53,13 @@ let failed = false
 let browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined
 try {
   const debuggingPort = await freePort()
+  const browserToUse = findChromium()
   browser = await chromium.launchPersistentContext(path.join(dataDir, 'profile'), {
-    executablePath: chromePath(),
+    executablePath: browserToUse.executablePath,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', `--remote-debugging-port=${debuggingPort}`]
+    args: ['--headless', '--no-sandbox', '--disable-gpu', `--remote-debugging-port=${debuggingPort}`,
+      ...browserToUse.args],
+    env: { ...process.env, ...browserToUse.env }
   })
   const page = await browser.newPage()
   await page.goto(`${service.url}/`)

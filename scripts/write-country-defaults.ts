@@ -20,7 +20,7 @@ export function countryDefaultsText (data: CalculatorData): string {
   const rows = data.countryList.map((country) => {
     const energy = energyAnswer(data, { country_code: country.code })
     const diet = dietAnswer(data, { country_code: country.code, diet_form: 'everything' })
-    const reference = country.consumptionCo2 ?? country.territorialCo2
+    const reference = country.ghgForComparison
     const people = energy.inputs.household_size
     return [
       country.code,
@@ -34,8 +34,8 @@ export function countryDefaultsText (data: CalculatorData): string {
       digits(energy.inputs.electricity_kwh / people),
       digits(energy.inputs.heating_kwh / people),
       energy.co2e.kg.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-      `${reference.value} ${reference === country.consumptionCo2 ? 'cons.' : 'terr.'} (${reference.year ?? ''})`,
-      diet.inputs.diet_used.replace('_', ' ')
+      figure(reference, 4),
+      diet.co2e.kg.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
     ].join(' | ')
   })
   return [
@@ -51,11 +51,13 @@ export function countryDefaultsText (data: CalculatorData): string {
     'electricity demand (kWh per person, all sectors, Ember via OWID); household size (people, UN DESA); buildings',
     'CO2 (t per person, residential and commercial, Climate Watch via OWID); the default household electricity and',
     'heating per person (kWh a year); the default `/energy` result per person for the average household (kg CO2e,',
-    'life cycle); the country\'s CO2 per person the result is compared with (t, consumption-based or territorial);',
-    'the diet group `diet_form=everything` maps to.',
+    'life cycle); the country\'s greenhouse gases per person every CO2e result is compared with for the warnings',
+    '(t CO2e, all gases including land use, OWID);',
+    'the default diet (`diet_form=everything`: the country\'s FAO food supply by group, 2,000 kcal eaten, Poore and',
+    'Nemecek factors; kg CO2e a year).',
     '',
     '| Code | Country | UN M49 sub-region | Grid | T&D % | Demand kWh | Household | Buildings t | Electricity kWh | ' +
-      'Heating kWh | /energy kg | CO2 per person t | Omnivore |',
+      'Heating kWh | /energy kg | GHG per person t CO2e | Diet kg |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row} |`),
     ''

@@ -1,4 +1,4 @@
-import { copyFileSync, createWriteStream, mkdirSync } from 'node:fs'
+import { copyFileSync, createWriteStream, mkdirSync, openSync, WriteStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { finished } from 'node:stream/promises'
@@ -12,23 +12,22 @@ import { refreshAllProjectJson } from './catalogue/project-json.ts'
 import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
 import { createKey, listKeys, revokeKey } from './access/api-keys.service.ts'
 import { exportedMediaPath } from './catalogue/project.mapper.ts'
-import { loadConfig, type Config } from './config.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
 import { MediaStore } from './media/media-store.ts'
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
-import { exitOnStartupError, startCluster, startServer } from './server.ts'
+import { startCluster, startServer } from './server.ts'
 import { BATCH_STATEMENT_TIMEOUT_MS, openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
 import { VERSION } from './version.ts'
 
-const HELP = `tonne ${VERSION}: carbon-offset catalogue and footprint calculator API
-
-Usage:
-  tonne serve [--workers N|auto]
+// Each command's usage, printed by `tonne COMMAND --help` and after that command's usage errors.
+const USAGE: Record<string, string> = {
+  serve: `  tonne serve [--workers N|auto]
                                start the HTTP server (migrates the database first);
-                               --workers runs N processes on one port (default 1; auto = one per core)
-  tonne migrate                bring the database schema up to date
-  tonne import FILE [--replace]
+                               --workers runs N processes on one port (default 1; auto = one per core)`,
+  migrate: '  tonne migrate                bring the database schema up to date',
+  import: `  tonne import FILE [--replace]
                                upsert projects by id from a JSON array or NDJSON file; all or nothing.
                                --replace also removes every project not in the file
                                image paths are relative to FILE; their files go into the media store
@@ -37,23 +36,47 @@ Usage:
                                told apart by their columns): ${REGISTRY_KEYS.join(', ')}.
                                Projects are matched by (registry, external id): ids stay, fields the files
                                do not give stay. All or nothing; prints new, updated, unchanged and every
-                               skipped row with its line and reason (--json: the report as JSON)
-  tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
-                               stored images are written beside FILE, under media/
-  tonne keys create --name NAME [--scopes ${SCOPES.join(',')}] [--rate-limit N/min] [--json]
+                               skipped row with its line and reason (--json: the report as JSON)`,
+  export: `  tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
+                               stored images are written beside FILE, under media/`,
+  'keys create': `  tonne keys create --name NAME [--scopes ${SCOPES.join(',')}] [--rate-limit N/min] [--json]
                                create an API key; it is shown once, only its hash is kept.
                                Scopes (comma-separated, default catalogue:read): catalogue:read for
                                /api/v1/commerce/products/ (without it: 403); calculator:read for a
-                               per-key rate limit on the calculator (open without a key)
-  tonne keys list [--json]     list keys (never the keys themselves)
-  tonne keys revoke ID         revoke a key at once
+                               per-key rate limit on the calculator (open without a key)`,
+  'keys list': '  tonne keys list [--json]     list keys (never the keys themselves)',
+  'keys revoke': '  tonne keys revoke ID         revoke a key at once'
+}
+
+const HELP = `tonne ${VERSION}: carbon-offset catalogue and footprint calculator API
+
+Usage:
+${Object.values(USAGE).join('\n')}
   tonne --help | --version
+  tonne COMMAND --help         the usage of one command
 
 Settings come from environment variables (README, "Configuration").`
 
+/** The usage of a command (`keys` alone: every keys command); the whole help for anything else. */
+function usageOf (command: string | undefined): string {
+  const lines = Object.entries(USAGE).filter(([name]) => command !== undefined &&
+    (name === command || name.startsWith(`${command} `))).map(([, text]) => text)
+  return lines.length === 0 ? HELP : `Usage:\n${lines.join('\n')}`
+}
+
+/** Where a command writes, and the settings it reads: the process's own, or a test's (main's second argument). */
+export interface CliIo {
+  stdout: { write: (text: string) => unknown }
+  stderr: { write: (text: string) => unknown }
+  env: NodeJS.ProcessEnv
+}
+
+const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }
+
 /** Opens the configured database, brings it to the latest schema, runs `work`, and always closes it. */
-async function withStore<T> (work: (store: Store, migrated: string[]) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig(), { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
+async function withStore<T> (config: Config,
+  work: (store: Store, migrated: string[]) => Promise<T>): Promise<T> {
+  const store = await openStore(config, { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
   try {
     const { applied } = await migrateToLatest(store.db)
     // A migration may leave stored JSON to rebuild (0005 adds fields); done here as the server does at start.
@@ -64,7 +87,48 @@ async function withStore<T> (work: (store: Store, migrated: string[]) => Promise
   }
 }
 
-async function main (argv: string[]): Promise<void> {
+/**
+ * Runs one `tonne` command and returns its exit code (0 success, 1 failure, 2 usage or configuration error).
+ * bin/tonne.js calls it with the process's streams and environment; tests call it with their own. `serve`
+ * returns once the server listens, which keeps the process running.
+ */
+export async function main (argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
+  const say = (text: string) => io.stdout.write(`${text}\n`)
+  const complain = (text: string) => io.stderr.write(`${text}\n`)
+  let command: string | undefined
+  try {
+    command = argv.find((arg) => !arg.startsWith('-'))
+    await run(argv, io, say, complain)
+    return 0
+  } catch (error) {
+    if (error instanceof UsageError || PARSE_ERRORS.has((error as { code?: string }).code ?? '')) {
+      const usageCommand = error instanceof UsageError ? error.command ?? command : command
+      complain(`tonne: ${(error as Error).message}\n\n${usageOf(usageCommand)}`)
+      return 2
+    }
+    if (error instanceof ImportError || error instanceof ExportFileError) {
+      complain(`tonne import: nothing was changed. ${error.message}`)
+      return 1
+    }
+    if (error instanceof CommandFailed) {
+      complain(error.message)
+      return 1
+    }
+    if (error instanceof ConfigError) {
+      complain(error.message)
+      return 2
+    }
+    complain(`Tonne could not start: ${(error as Error).message}`)
+    return 1
+  }
+}
+
+// node:util parseArgs's errors for an unknown option, a missing value and the like: usage errors.
+const PARSE_ERRORS = new Set(['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE',
+  'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'])
+
+async function run (argv: string[], io: CliIo, say: (text: string) => void,
+  complain: (text: string) => void): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -81,8 +145,12 @@ async function main (argv: string[]): Promise<void> {
     }
   })
   const [command, ...rest] = positionals
-  if (values.version) return console.log(VERSION)
-  if (values.help || command === undefined || command === 'help') return console.log(HELP)
+  if (values.version) return say(VERSION)
+  if (command === 'help') return say(usageOf(rest.join(' ') || undefined))
+  if (values.help || command === undefined) {
+    return say(usageOf(command === 'keys' && rest[0] !== undefined ? `keys ${rest[0]}` : command))
+  }
+  const config = () => loadConfig(io.env)
 
   switch (command) {
     case 'serve': {
@@ -90,40 +158,51 @@ async function main (argv: string[]): Promise<void> {
       if (!Number.isInteger(workers) || workers < 1 ||
         workers > 64) throw new UsageError('--workers must be a whole number from 1 to 64, or auto')
       // A forked worker runs this same command; it only serves (the primary prepared the database).
-      if (cluster.isWorker) await startServer(loadConfig(), { prepare: false })
-      else if (workers === 1) await startServer(loadConfig())
-      else await startCluster(loadConfig(), workers)
+      if (cluster.isWorker) await startServer(config(), { prepare: false })
+      else if (workers === 1) await startServer(config())
+      else await startCluster(config(), workers)
       return
     }
     case 'migrate': {
-      const applied = await withStore(async (_store, migrated) => migrated)
-      console.log(applied.length === 0 ? 'The database schema is up to date.' : `Applied: ${applied.join(', ')}`)
+      const applied = await withStore(config(), async (_store, migrated) => migrated)
+      say(applied.length === 0 ? 'The database schema is up to date.' : `Applied: ${applied.join(', ')}`)
       return
     }
     case 'import': {
-      if (values.from !== undefined) return await importFromRegistry(values.from, rest, values)
+      if (values.from !== undefined) return await importFromRegistry(values.from, rest, values, config(), say, complain)
       const file = rest[0]
       if (file === undefined) throw new UsageError('import needs a FILE')
-      const text = await readFile(file, 'utf8')
-      const config = loadConfig()
-      const media = new MediaStore(config.media.dir)
-      const lock = importLock(config)
-      const result = await withStore(async (store) =>
+      const settings = config()
+      const text = await readFile(file, 'utf8').catch((error: unknown) => {
+        throw new CommandFailed(`tonne import: nothing was changed. Could not read ${file}: ${fileProblem(error)}.`)
+      })
+      const media = new MediaStore(settings.media.dir)
+      const lock = importLock(settings, complain)
+      const result = await withStore(settings, async (store) =>
         await importProjects(store.db, text,
           { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media, lock }))
-      console.log(`Imported ${result.imported} projects${result.images > 0
-? ` and ${result.images} image files`
-        : ''}` +
+      const images = result.images > 0 ? ` and ${result.images} image files` : ''
+      say(`Imported ${result.imported} projects${images}` +
         `${result.replaced ? ' (the catalogue was replaced)' : ''}: ${result.created} new, ` +
         `${result.updated} updated, ${result.unchanged} unchanged.`)
       return
     }
     case 'export': {
       const file = rest[0]
-      const out = file === undefined ? process.stdout : createWriteStream(file)
-      const media = new MediaStore(loadConfig().media.dir)
+      const settings = config()
+      // Opened before the database, so an unwritable FILE is said at once and in those words.
+      let fd: number | undefined
+      if (file !== undefined) {
+        try {
+          fd = openSync(file, 'w')
+        } catch (error) {
+          throw new CommandFailed(`tonne export: could not write ${file}: ${fileProblem(error)}.`)
+        }
+      }
+      const out = fd === undefined ? io.stdout : createWriteStream('', { fd })
+      const media = new MediaStore(settings.media.dir)
       let skippedImages = 0
-      const count = await withStore(async (store) => {
+      const count = await withStore(settings, async (store) => {
         let n = 0
         out.write('[')
         for await (const { record, mediaKeys } of exportProjects(store.db)) {
@@ -139,52 +218,75 @@ async function main (argv: string[]): Promise<void> {
         }
         out.write('\n]\n')
         return n
+      }).finally(async () => {
+        if (out instanceof WriteStream) {
+          out.end()
+          await finished(out)
+        }
       })
-      if (out !== process.stdout) {
-        out.end()
-        await finished(out)
-      }
-      console.error(`Exported ${count} projects.`)
+      complain(`Exported ${count} projects.`)
       if (skippedImages > 0) {
-        console.error(
-        `Warning: ${skippedImages} image files were not written; give a FILE to export them beside it.`)
+        complain(`Warning: ${skippedImages} image files were not written; give a FILE to export them beside it.`)
       }
       return
     }
     case 'keys':
-      await keysCommand(rest, values)
+      await keysCommand(rest, values, config, say)
       return
     default:
-      throw new UsageError(`unknown command "${command}"`)
+      throw new UsageError(`unknown command "${command}"`, '')
   }
 }
 
-class UsageError extends Error {}
+/** A usage error: the message, then the usage of `command` (default: the command given; '' the whole help). */
+class UsageError extends Error {
+  readonly command: string | undefined
+  constructor (message: string, command?: string) {
+    super(message)
+    this.command = command
+  }
+}
+
+/** A command that failed for a reason it states in full (exit code 1). */
+class CommandFailed extends Error {}
+
+/** "no such file or directory" and the like, from a file system error. */
+function fileProblem (error: unknown): string {
+  const code = (error as { code?: string }).code
+  const known: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EISDIR: 'it is a directory',
+    ENOTDIR: 'a part of the path is not a directory'
+  }
+  return (code !== undefined ? known[code] : undefined) ?? (error as Error).message
+}
 
 /** Imports run one at a time; the second says it is waiting, on stderr. */
-function importLock (config: Config): { waitMs: number, onWait: () => void } {
+function importLock (config: Config, complain: (text: string) => void): { waitMs: number, onWait: () => void } {
   return {
     waitMs: config.importLockWaitMs,
-    onWait: () => console.error('Another import is running; waiting for it to finish ' +
+    onWait: () => complain('Another import is running; waiting for it to finish ' +
       `(at most ${config.importLockWaitMs / 1000} s, IMPORT_LOCK_WAIT)…`)
   }
 }
 
 async function importFromRegistry (
-  registry: string, files: string[], options: { replace: boolean, json: boolean }
+  registry: string, files: string[], options: { replace: boolean, json: boolean }, config: Config,
+  say: (text: string) => void, complain: (text: string) => void
 ): Promise<void> {
   if (!(REGISTRY_KEYS as string[]).includes(registry)) {
     throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}`)
   }
   if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
   if (options.replace) throw new UsageError('--replace works with a JSON or NDJSON file, not with --from')
-  const config = loadConfig()
   const media = new MediaStore(config.media.dir)
   const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
-  const report = await withStore(async (store) =>
-    await importRegistryExports(store.db, registry as RegistryKey, exports, { media, lock: importLock(config) }))
-  if (options.json) return console.log(JSON.stringify(report, null, 2))
-  console.log(reportText(report))
+  const report = await withStore(config, async (store) =>
+    await importRegistryExports(store.db, registry as RegistryKey, exports,
+      { media, lock: importLock(config, complain) }))
+  if (options.json) return say(JSON.stringify(report, null, 2))
+  say(reportText(report))
 }
 
 function reportText (report: RegistryImportReport): string {
@@ -206,22 +308,23 @@ function reportText (report: RegistryImportReport): string {
 }
 
 async function keysCommand (args: string[],
-  options: { name?: string, scopes: string, 'rate-limit'?: string, json: boolean }): Promise<void> {
+  options: { name?: string, scopes: string, 'rate-limit'?: string, json: boolean }, config: () => Config,
+  say: (text: string) => void): Promise<void> {
   const [action, id] = args
   switch (action) {
     case 'create': {
       if (options.name === undefined ||
-        options.name.trim() === '') throw new UsageError('keys create needs --name NAME')
+        options.name.trim() === '') throw new UsageError('keys create needs --name NAME', 'keys create')
       const scopes = parseScopes(options.scopes)
-      if (typeof scopes === 'string') throw new UsageError(`--scopes: ${scopes}`)
+      if (typeof scopes === 'string') throw new UsageError(`--scopes: ${scopes}`, 'keys create')
       const limit = options['rate-limit'] === undefined ? undefined : parseRateLimit(options['rate-limit'])
       if (limit === undefined &&
-        options['rate-limit'] !== undefined) throw new UsageError('--rate-limit must look like 600/min')
-      const created = await withStore(async (store) =>
+        options['rate-limit'] !== undefined) throw new UsageError('--rate-limit must look like 600/min', 'keys create')
+      const created = await withStore(config(), async (store) =>
         await createKey(store.db,
           { name: options.name!.trim(), scopes, ...(limit !== undefined && { rateLimitPerMinute: limit }) }))
       if (options.json) {
-        return console.log(JSON.stringify({
+        return say(JSON.stringify({
           id: created.id,
           key: created.key,
           name: created.name,
@@ -229,49 +332,33 @@ async function keysCommand (args: string[],
           rate_limit_per_minute: created.rate_limit_per_minute
         }))
       }
-      console.log(`Created API key ${created.id} ("${created.name}", scopes ${created.scopes.join(', ')}` +
-        `${created.rate_limit_per_minute === null
-? ''
-          : `, ${created.rate_limit_per_minute} requests/min`}).\n\n  ${created.key}\n\n` +
+      const perMinute = created.rate_limit_per_minute === null ? '' : `, ${created.rate_limit_per_minute} requests/min`
+      say(`Created API key ${created.id} ("${created.name}", scopes ${created.scopes.join(', ')}` +
+        `${perMinute}).\n\n  ${created.key}\n\n` +
         'It is shown this once: only its hash is stored. Send it as "Authorization: Bearer KEY".')
       return
     }
     case 'list': {
-      const keys = await withStore(async (store) => await listKeys(store.db))
-      if (options.json) return console.log(JSON.stringify(keys))
-      if (keys.length === 0) return console.log('No API keys. Create one with: tonne keys create --name NAME')
+      const keys = await withStore(config(), async (store) => await listKeys(store.db))
+      if (options.json) return say(JSON.stringify(keys))
+      if (keys.length === 0) return say('No API keys. Create one with: tonne keys create --name NAME')
       for (const k of keys) {
-        console.log([k.id, k.revoked_at === null ? 'active ' : 'revoked', k.scopes.join(','),
+        say([k.id, k.revoked_at === null ? 'active ' : 'revoked', k.scopes.join(','),
           k.rate_limit_per_minute === null ? 'default limit' : `${k.rate_limit_per_minute}/min`, k.created_at,
           k.name].join('  '))
       }
       return
     }
     case 'revoke': {
-      if (id === undefined) throw new UsageError('keys revoke needs an ID (see tonne keys list)')
-      const revoked = await withStore(async (store) => await revokeKey(store.db, id))
+      if (id === undefined) throw new UsageError('keys revoke needs an ID (see tonne keys list)', 'keys revoke')
+      const revoked = await withStore(config(), async (store) => await revokeKey(store.db, id))
       if (!revoked) {
-        console.error(`tonne keys: no active key with id ${id}.`)
-        process.exit(1)
+        throw new CommandFailed(`tonne keys: no active key with id ${id}.`)
       }
-      console.log(`Revoked API key ${id}.`)
+      say(`Revoked API key ${id}.`)
       return
     }
     default:
-      throw new UsageError('keys needs create, list or revoke')
+      throw new UsageError('keys needs create, list or revoke', 'keys')
   }
-}
-
-try {
-  await main(process.argv.slice(2))
-} catch (error) {
-  if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    console.error(`tonne: ${(error as Error).message}\n\n${HELP}`)
-    process.exit(2)
-  }
-  if (error instanceof ImportError || error instanceof ExportFileError) {
-    console.error(`tonne import: nothing was changed. ${error.message}`)
-    process.exit(1)
-  }
-  exitOnStartupError(error)
 }

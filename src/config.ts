@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import path from 'node:path'
 
 /**
@@ -34,7 +35,7 @@ export interface Config {
     readonly authFailuresPerMinute: number
     readonly onRedisError: RedisErrorPolicy
   }
-  /** Fastify's trustProxy: false (use the socket address), true, a hop count, or trusted addresses. */
+  /** Fastify's trustProxy: false (use the socket address), true (any proxy), a hop count, or trusted addresses. */
   readonly trustProxy: boolean | number | string
   readonly media: {
     readonly dir: string
@@ -44,8 +45,11 @@ export interface Config {
   }
   /** Allowed CORS origins; empty turns CORS off, ['*'] allows any origin. */
   readonly corsOrigins: readonly string[]
-  /** Keep built answers in memory (bounded); off only to measure the uncached path. */
-  readonly answerCache: boolean
+  /**
+   * Bytes the one answer cache may hold (ANSWER_CACHE_MB; 0, or ANSWER_CACHE=false, turns it off, only to
+   * measure the uncached path).
+   */
+  readonly answerCacheBytes: number
   /** How long `tonne import` waits for another import to finish before giving up. */
   readonly importLockWaitMs: number
   /** Limits on client connections, so that slow or idle clients cannot hold the server. */
@@ -58,6 +62,10 @@ export interface Config {
     readonly keepAliveTimeoutMs: number
     /** Open connections per process; further ones are closed at once. */
     readonly maxConnections: number
+    /** Open connections per client (socket) address; 0: no limit (the default behind a proxy). */
+    readonly maxConnectionsPerAddress: number
+    /** A new connection must send its first bytes within this, else it is closed. */
+    readonly firstByteTimeoutMs: number
   }
 }
 
@@ -141,9 +149,11 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     onRedisError: onRedisError as RedisErrorPolicy
   }
 
-  const trustProxyText = read('TRUST_PROXY') ?? 'false'
-  const trustProxy: boolean | number | string = parseBoolean(trustProxyText) ??
-    (/^\d{1,2}$/.test(trustProxyText) ? Number(trustProxyText) : trustProxyText)
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY') ?? 'false')
+  if (trustProxy === undefined) {
+    problems.push('TRUST_PROXY must be true, false, a hop count (0 to 99) or a comma list of proxy addresses/CIDRs ' +
+      `(or loopback, linklocal, uniquelocal), got "${read('TRUST_PROXY')}"`)
+  }
 
   const signingSecret = read('MEDIA_SIGNING_SECRET')
   if (signingSecret !== undefined && signingSecret.length < 32) {
@@ -163,6 +173,12 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
 
   const answerCache = parseBoolean(read('ANSWER_CACHE') ?? 'true')
   if (answerCache === undefined) problems.push(`ANSWER_CACHE must be true or false, got "${read('ANSWER_CACHE')}"`)
+  // 32 MB keeps the whole process under 200 MB resident after a bench run (docs/performance.md).
+  const answerCacheMb = parseInteger(read('ANSWER_CACHE_MB') ?? '32', 0, 4096)
+  if (answerCacheMb === undefined) {
+    problems.push('ANSWER_CACHE_MB must be a whole number of megabytes from 0 to 4096, ' +
+      `got "${read('ANSWER_CACHE_MB')}"`)
+  }
 
   const seconds = (name: string, fallback: number, max: number): number => {
     const text = read(name) ?? String(fallback)
@@ -186,6 +202,16 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
   }
 
+  // Behind a proxy every connection comes from the proxy: there the proxy limits clients (deploy/nginx.conf).
+  const perAddressDefault = trustProxy === false || trustProxy === 0 ? '100' : '0'
+  const maxConnectionsPerAddress = parseInteger(read('MAX_CONNECTIONS_PER_ADDRESS') ?? perAddressDefault, 0, 1_000_000)
+  if (maxConnectionsPerAddress === undefined) {
+    problems.push('MAX_CONNECTIONS_PER_ADDRESS must be a whole number from 0 (no limit) to 1000000, ' +
+      `got "${read('MAX_CONNECTIONS_PER_ADDRESS')}"`)
+  }
+  const firstByteTimeoutMs = seconds('FIRST_BYTE_TIMEOUT', Math.min(5, headersTimeoutMs / 1000), 3600)
+  if (firstByteTimeoutMs > headersTimeoutMs) problems.push('FIRST_BYTE_TIMEOUT must not be longer than HEADERS_TIMEOUT')
+
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './var')
 
@@ -202,16 +228,23 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     createInitialApiKey: createInitialApiKey!,
     redisUrl,
     rateLimits,
-    trustProxy,
+    trustProxy: trustProxy!,
     media: {
       dir: path.resolve(cwd, read('MEDIA_DIR') ?? path.join(dataDir, 'media')),
       signingSecret,
       linkTtlSeconds: linkTtl!
     },
     corsOrigins,
-    answerCache: answerCache!,
+    answerCacheBytes: answerCache === false ? 0 : (answerCacheMb ?? 0) * 1024 * 1024,
     importLockWaitMs,
-    http: { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections: maxConnections! }
+    http: {
+      requestTimeoutMs,
+      headersTimeoutMs,
+      keepAliveTimeoutMs,
+      maxConnections: maxConnections!,
+      maxConnectionsPerAddress: maxConnectionsPerAddress!,
+      firstByteTimeoutMs
+    }
   })
 }
 
@@ -226,6 +259,26 @@ function parseBoolean (text: string): boolean | undefined {
   if (['true', '1', 'yes'].includes(lower)) return true
   if (['false', '0', 'no'].includes(lower)) return false
   return undefined
+}
+
+/**
+ * Digits are a hop count ("1" trusts only the nearest proxy), never a boolean: `true` believes the
+ * left-most X-Forwarded-For entry, which the client writes itself.
+ */
+function parseTrustProxy (text: string): boolean | number | string | undefined {
+  const lower = text.toLowerCase()
+  if (lower === 'true' || lower === 'false') return lower === 'true'
+  if (/^\d{1,2}$/.test(text)) return Number(text)
+  const entries = text.split(',').map((entry) => entry.trim())
+  const named = ['loopback', 'linklocal', 'uniquelocal']
+  return entries.every((entry) => named.includes(entry) || isAddressOrCidr(entry)) ? entries.join(',') : undefined
+}
+
+function isAddressOrCidr (text: string): boolean {
+  const [address = '', bits, ...rest] = text.split('/')
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
 }
 
 function isHttpUrl (text: string): boolean {

@@ -15,10 +15,12 @@ import { migrateToLatest } from './store/migrate.ts'
 // built. buildApp (app.ts) only registers what this prepares, so a test can hand it parts of its own.
 
 /**
- * One-time work before serving: the schema, the bundled catalogue and the first API key. Done once
- * per start (by the primary when there are workers), so that workers never race each other on it.
+ * One-time work before serving: the schema, the bundled catalogue, the first API key and the media
+ * signing secret. Done once per start (by the primary when there are workers), so that workers never
+ * race each other on it.
  */
 export async function prepareDatabase (config: Config, store: Store, log: (line: string) => void): Promise<void> {
+  resolveSigningSecret(config.media.signingSecret, config.dataDir)
   await migrateToLatest(store.db)
   // A database from before stored JSON (migration 0003) gets it once, here.
   const { built } = await refreshAllProjectJson(store.db, { missingOnly: true })

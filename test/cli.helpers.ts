@@ -2,14 +2,31 @@ import { execFile, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { main } from '../src/cli.ts'
 import { REPO_ROOT } from './helpers.ts'
 
 const run = promisify(execFile)
 
 export interface CliResult { code: number, stdout: string, stderr: string }
 
-/** Runs the real `tonne` command (bin/tonne.js) with the given settings. */
+/**
+ * Runs a `tonne` command in this process: the same `main` that bin/tonne.js runs, with these settings as its
+ * whole environment, its output captured and its exit code returned. What only a process shows (the bin file,
+ * exit on a signal, --workers) goes through tonneProcess.
+ */
 export async function tonne (args: string[], env: Record<string, string>): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(args, {
+    stdout: { write: (text: string) => { stdout += text } },
+    stderr: { write: (text: string) => { stderr += text } },
+    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env }
+  })
+  return { code, stdout, stderr }
+}
+
+/** Runs the real `tonne` command (bin/tonne.js) in a process of its own with the given settings. */
+export async function tonneProcess (args: string[], env: Record<string, string>): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), ...args], {
       env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env },

@@ -1,6 +1,14 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import {
+  copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync
+} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { setTimeout } from 'node:timers/promises'
 import type { TestContext } from 'node:test'
 import pg from 'pg'
+import { openStore, SQLITE_FILE_NAME } from '../src/store/connect.ts'
+import { migrateToLatest } from '../src/store/migrate.ts'
 
 // The test settings live here, the way src/config.ts holds the service's.
 //   TONNE_TEST_DATABASES     databases the store-backed suites run on (default "sqlite,postgres")
@@ -41,16 +49,148 @@ async function admin<T> (work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A new, empty PostgreSQL database for this test, dropped after it; returns its URL. */
-export async function createPostgresDatabase (t: TestContext): Promise<string> {
-  const name = `tonne_test_${randomBytes(6).toString('hex')}`
-  await admin(async (client) => { await client.query(`create database ${name}`) })
-  t.after(async () => {
-    await admin(async (client) => { await client.query(`drop database if exists ${name} with (force)`) })
-  })
+// Every test gets a database of its own, but migrating one costs about a second: each kind is migrated once and
+// copied. The copies' source is named by a hash of src/store/, so test runs of other checkouts (other migrations)
+// on the same server or machine never share one, and a later run reuses it.
+const STORE_DIR = path.join(import.meta.dirname, '..', 'src', 'store')
+
+const SCHEMA_HASH = (() => {
+  const hash = createHash('sha256')
+  const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(path.join(dir, entry.name)) : [path.join(dir, entry.name)])
+  for (const file of files(STORE_DIR).sort()) hash.update(path.relative(STORE_DIR, file)).update(readFileSync(file))
+  return hash.digest('hex').slice(0, 16)
+})()
+
+function postgresUrl (name: string): string {
   const url = new URL(POSTGRES_ADMIN_URL)
   url.pathname = `/${name}`
   return url.toString()
+}
+
+let postgresTemplate: Promise<string> | undefined
+
+/**
+ * The migrated PostgreSQL template database (built once per schema, kept for later runs). Parallel test
+ * processes take an advisory lock to build it; a copy needs no one connected to the template, so it is built
+ * under another name, renamed when ready, and closed to connections.
+ */
+async function migratedPostgresTemplate (): Promise<string> {
+  const name = `tonne_template_${SCHEMA_HASH}`
+  return await (postgresTemplate ??= admin(async (client) => {
+    await client.query('select pg_advisory_lock(hashtext($1))', [name])
+    try {
+      const found = await client.query('select 1 from pg_database where datname = $1', [name])
+      if (found.rowCount === 0) {
+        const building = `${name}_${randomBytes(4).toString('hex')}`
+        await client.query(`create database ${building}`)
+        const store = await openStore({ dataDir: os.tmpdir(), databaseUrl: postgresUrl(building) })
+        try {
+          await migrateToLatest(store.db)
+        } finally {
+          await store.close()
+        }
+        await client.query(`alter database ${building} rename to ${name}`)
+        await client.query(`alter database ${name} with allow_connections false`)
+      }
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtext($1))', [name])
+    }
+    return name
+  }))
+}
+
+// Creating and dropping a database each wait on the server's disk for a second or more. So that a test does not
+// wait for them, the next migrated copy is made while the current test runs, and drops run in the background (the
+// test process ends when they are done; one made ahead and never used is dropped then too).
+let nextCopy: { name: string, ready: Promise<void> } | undefined
+const unused = new Map<string, Promise<void>>()
+
+/**
+ * Drops the database once the test's own connections are gone (its after hooks close them, maybe after this one
+ * has started): forcing them closed earlier would make the app's pool fail mid-close. After 30 s it forces.
+ */
+async function dropDatabase (name: string): Promise<void> {
+  await admin(async (client) => {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await setTimeout(100)) {
+      const { rows } = await client.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name])
+      if ((rows[0] as { n: number }).n === 0) break
+    }
+    await client.query(`drop database if exists ${name} with (force)`)
+  })
+}
+
+/** Starts dropping the database without waiting for it (the process waits for it before it ends). */
+function dropLater (name: string): void {
+  dropDatabase(name).catch((error: unknown) => {
+    console.error(`could not drop the test database ${name}: ${(error as Error).message}`)
+  })
+}
+
+function startCopy (template: string): { name: string, ready: Promise<void> } {
+  const name = `tonne_test_${randomBytes(6).toString('hex')}`
+  const ready = admin(async (client) => { await client.query(`create database ${name} template ${template}`) })
+  ready.catch(() => undefined)
+  unused.set(name, ready)
+  return { name, ready }
+}
+
+process.on('beforeExit', () => {
+  for (const [name, ready] of unused) ready.finally(() => { dropLater(name) }).catch(() => undefined)
+  unused.clear()
+})
+
+/**
+ * A new PostgreSQL database for this test, dropped after it; returns its URL. `migrated` (the default) copies
+ * the migrated template; `migrated: false` gives an empty database (for tests of the migrations themselves).
+ */
+export async function createPostgresDatabase (t: TestContext,
+  options: { migrated?: boolean } = {}): Promise<string> {
+  let name: string
+  if (options.migrated === false) {
+    name = `tonne_test_${randomBytes(6).toString('hex')}`
+    await admin(async (client) => { await client.query(`create database ${name}`) })
+  } else {
+    const template = await migratedPostgresTemplate()
+    const copy = nextCopy ?? startCopy(template)
+    nextCopy = startCopy(template)
+    await copy.ready
+    unused.delete(copy.name)
+    name = copy.name
+  }
+  t.after(() => { dropLater(name) })
+  return postgresUrl(name)
+}
+
+let sqliteTemplate: string | undefined
+
+/**
+ * Puts a migrated SQLite database into `dataDir` (a copy of one built once per schema in the OS temp folder,
+ * written under a temporary name and renamed, so parallel processes never see half a file).
+ */
+export async function copyMigratedSqlite (dataDir: string): Promise<void> {
+  if (sqliteTemplate === undefined) {
+    const folder = path.join(os.tmpdir(), 'tonne-test-templates')
+    const file = path.join(folder, `${SCHEMA_HASH}.sqlite`)
+    if (!existsSync(file)) {
+      mkdirSync(folder, { recursive: true })
+      const building = mkdtempSync(path.join(folder, 'building-'))
+      try {
+        const store = await openStore({ dataDir: building, databaseUrl: undefined })
+        try {
+          await migrateToLatest(store.db)
+        } finally {
+          await store.close()
+        }
+        renameSync(store.location, file)
+      } finally {
+        rmSync(building, { recursive: true, force: true })
+      }
+    }
+    sqliteTemplate = file
+  }
+  mkdirSync(dataDir, { recursive: true })
+  copyFileSync(sqliteTemplate, path.join(dataDir, SQLITE_FILE_NAME))
 }
 
 /** Runs `suite` once per configured database, naming the database in the suite titles. */
@@ -62,6 +202,9 @@ export function forEachDatabase (suite: (database: TestDatabase) => void): void 
  * Settings that point the service (or the CLI) at a fresh database of the given kind. PostgreSQL's
  * connections are shared with whatever else runs on the server: a test process takes few.
  */
-export async function databaseEnv (t: TestContext, database: TestDatabase): Promise<Record<string, string>> {
-  return database === 'postgres' ? { DATABASE_URL: await createPostgresDatabase(t), DATABASE_POOL_SIZE: '4' } : {}
+export async function databaseEnv (t: TestContext, database: TestDatabase,
+  options: { migrated?: boolean } = {}): Promise<Record<string, string>> {
+  return database === 'postgres'
+    ? { DATABASE_URL: await createPostgresDatabase(t, options), DATABASE_POOL_SIZE: '4' }
+    : {}
 }

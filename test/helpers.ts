@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../src/config.ts'
 import { prepareParts } from '../src/startup.ts'
 import { openStore, type Store } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
-import { databaseEnv, type TestDatabase } from './databases.ts'
+import { copyMigratedSqlite, databaseEnv, type TestDatabase } from './databases.ts'
 
 export const REPO_ROOT = path.join(import.meta.dirname, '..')
 
@@ -55,6 +55,9 @@ export function tempDir (t: TestContext, prefix = 'tonne-test-'): string {
  */
 export async function buildTestApp (t: TestContext, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = tempDir(t)
+  const database = options.env?.['DATABASE_URL'] === undefined ? options.database ?? 'sqlite' : 'postgres'
+  // A copy of the database migrated once per run (test/databases.ts); migrateToLatest below then has nothing to do.
+  if (database === 'sqlite') await copyMigratedSqlite(dataDir)
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info',

@@ -48,7 +48,7 @@ export interface paths {
   "/api/v1/commerce/products/": {
     /**
      * List projects
-     * @description A page of projects matching every given filter (AND). Unknown query parameters are ignored. With `format=csv` (or `Accept: text/csv`), every matching project as CSV instead, streamed, in the same order (`limit` and `offset` do not apply; see docs/api.md, "CSV"). Needs an API key with the `catalogue:read` scope.
+     * @description A page of projects matching every given filter (AND). An unknown query parameter is a 400. With `format=csv` (or `Accept: text/csv`), every matching project as CSV instead, streamed, in the same order (`limit` and `offset` do not apply; see docs/api.md, "CSV"). Needs an API key with the `catalogue:read` scope.
      */
     get: {
       parameters: {
@@ -1401,7 +1401,7 @@ export interface paths {
   "/api/v1/co2-calculator/flight": {
     /**
      * Emissions of flights
-     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1682,7 +1682,7 @@ export interface paths {
   "/api/v1/co2-calculator/diet": {
     /**
      * Emissions of a diet
-     * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the low-meat group where the country's meat eaten is under 50 g a day, else the middle group. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+     * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the country's average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -1784,7 +1784,7 @@ export interface paths {
               warnings: string[];
               inputs: {
                 diet_form: string;
-                /** @description The Scarborough diet group applied. */
+                /** @description The Scarborough diet group applied, or country_food_supply for diet_form=everything (the country's average diet from its FAO food supply). */
                 diet_used: string;
                 study: string;
                 calories: number;
@@ -1906,7 +1906,7 @@ export interface paths {
   "/api/v1/co2-calculator/car": {
     /**
      * Emissions of car, rail or bus travel
-     * @description A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+     * @description A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -2145,7 +2145,7 @@ export interface paths {
   "/api/v1/co2-calculator/clothes": {
     /**
      * Emissions of clothes shopping
-     * @description A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+     * @description A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -2366,7 +2366,7 @@ export interface paths {
   "/api/v1/co2-calculator/energy": {
     /**
      * Emissions of home electricity and heating
-     * @description A year of home energy per person: measured kWh, or the country's average household (electricity demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's whole per-person footprint. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+     * @description A year of home energy per person: measured kWh, or the country's average household (cited household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -2379,7 +2379,7 @@ export interface paths {
           boundary?: "life_cycle" | "combustion";
           /** @description People living in the home; the result is per person. Default: the country's average household size (UN DESA), so the default answer is the average resident's. */
           household_size?: number;
-          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Accepted for Flowcarbon clients and checked, but not used: no per-country dwelling-size data is cited, so the defaults describe the country's average household (see docs/methodology.md). */
+          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country's average household's heat per m² (its heating over 35 m² per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given. */
           home_size?: number;
           /** @description conventional (default): the grid; green: a renewable electricity tariff, whose market-based figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero. */
           energy_type?: "conventional" | "green";

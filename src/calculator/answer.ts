@@ -247,15 +247,16 @@ export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>,
   const kg = totalKg(calculation)
   const ranges = itemRanges(runs)
   const warnings: string[] = []
-  const reference = country.consumptionCo2 ?? country.territorialCo2
+  // Results are CO2e, so they are compared with greenhouse gases in CO2e, never with CO2 alone.
+  const reference = country.ghgForComparison
   const extra = [...(options.shown ?? [])]
   if (options.warn) {
     extra.push(reference)
     if (kg > reference.value * 1000) {
-      const basis = reference === country.consumptionCo2 ? 'consumption-based' : 'territorial'
+      const area = reference.status === 'assumption' ? ', a regional value standing in' : ''
       warnings.push(`This ${options.category} result (${round(kg / 1000, 2)} t CO2e a year) is more than the average ` +
-        `${country.name} resident's whole footprint (${reference.value} t CO2 a year, ${basis}, ${reference.year ??
-          ''}). ` +
+        `${country.name} resident's greenhouse-gas emissions (${round(reference.value, 3)} t CO2e a year, all gases ` +
+        `including land use, ${reference.year ?? ''}${area}). ` +
         'Check the inputs; if they are right, this one category outweighs a typical person\'s total.')
     }
   }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { expectHeader, parseCsv } from '../reference/csv.ts'
 import { loadCountries, type Country, type UnsupportedCountry } from './country-data.ts'
 import { number, text, type Factor, type FactorStatus, type Read, type WorldStats } from './data-files.ts'
+import { loadFood, type FoodData } from './food.ts'
 
 export type { Country, UnsupportedCountry } from './country-data.ts'
 export type { Factor, FactorStatus, WorldStats } from './data-files.ts'
@@ -43,6 +44,8 @@ export interface CalculatorData {
   factors: ReadonlyMap<string, Factor>
   airports: ReadonlyMap<string, Airport>
   sources: ReadonlyMap<string, Source>
+  /** Food supply by group and meat by type per country, and the diet factors per food group. */
+  food: FoodData
 }
 
 const defaultDataDir = resolve(import.meta.dirname, '..', '..', 'data')
@@ -75,6 +78,12 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
   loadDiet(read('diet_factors.csv'), addFactor)
   loadClothing(read('clothing_factors.csv'), addFactor)
   loadParameters(read('parameters.csv'), addFactor, sources)
+  const food = loadFood(read('food_supply_kcal_per_capita.csv'), read('meat_supply_by_type.csv'),
+    read('food_group_factors.csv'))
+  for (const product of food.products) addFactor(product, 'data/calculator/food_group_factors.csv')
+  for (const source of ['fao-fbs-owid', 'poore-nemecek-2018-owid']) {
+    if (!sources.has(source)) throw new Error(`data/calculator/sources.csv: source "${source}" is missing`)
+  }
   for (const key of REQUIRED_FACTORS) {
     if (!factors.has(key)) {
       throw new Error(
@@ -92,7 +101,7 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
       'data/calculator/sources.csv: the OpenFlights entry (openflights) is missing')
   }
 
-  return { countries, countryList, unsupportedCountries, world, factors, airports, sources }
+  return { countries, countryList, unsupportedCountries, world, factors, airports, sources, food }
 }
 
 /** The factor for `key`; every key used by the calculator is checked at load, so a miss is a bug. */
@@ -150,6 +159,7 @@ const REQUIRED_FACTORS: readonly string[] = [
   ...CLOTHING_AMOUNTS.map((amount) => `param:clothes.multiplier.${amount}`),
   'param:clothes.secondhand_share_of_new',
   'param:energy.residential_share_of_electricity', 'param:energy.heat_pump_cop',
+  'param:energy.household_scale_exponent', 'param:energy.floor_area_m2_per_person',
   'param:energy.green_tariff.wind_onshore', 'param:energy.green_tariff.wind_onshore.low',
   'param:energy.green_tariff.wind_onshore.high',
   'param:energy.grid_intensity_plausible_max', 'param:rail.electric_kwh_per_passenger_km'

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static, TObject, TSchema } from 'typebox'
+import type { AnswerCache } from '../http/answer-cache.ts'
+import { answerKey } from '../http/query-policy.ts'
 import { errorResponses } from '../http/schemas.ts'
 import type { CalculatorData } from './calculator.data.ts'
 import {
@@ -13,7 +15,6 @@ import { dietAnswer } from './diet.ts'
 import { energyAnswer } from './energy.ts'
 import { flightAnswer } from './flight.ts'
 import { footprintAnswer } from './footprint.ts'
-import { queryGuard } from './query-guard.ts'
 
 /**
  * The footprint calculator, registered by app.ts under /api/v1/co2-calculator. Every route is
@@ -37,7 +38,7 @@ function route<Q extends TObject, R extends TSchema> (row: CalculatorRoute<Q, R>
 
 const ANSWER_NOTE = 'Every answer gives co2e on the requested boundary (life_cycle by default) with the other ' +
   'boundary\'s figure, a range over cited alternatives, the defaults used with their basis, every country figure ' +
-  'with its year, and warnings when the result exceeds the country\'s whole per-person footprint.'
+  'with its year, and warnings when the result exceeds the country\'s greenhouse gases per person (CO2e).'
 
 const CALCULATOR_ROUTES = [
   route({
@@ -83,7 +84,7 @@ const CALCULATOR_ROUTES = [
     path: '/diet',
     summary: 'Emissions of a diet',
     description: 'A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; ' +
-      'everything = the low-meat group where the country\'s meat eaten is under 50 g a day, else the middle group. ' +
+      'everything = the country\'s average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. ' +
       `${ANSWER_NOTE}`,
     querystring: DietQuery,
     response: DietResult,
@@ -111,8 +112,9 @@ const CALCULATOR_ROUTES = [
   route({
     path: '/energy',
     summary: 'Emissions of home electricity and heating',
-    description: 'A year of home energy per person: measured kWh, or the country\'s average household (electricity ' +
-      'demand x residential share, buildings CO2 as heating), times the grid (location- and market-based) or the ' +
+    description: 'A year of home energy per person: measured kWh, or the country\'s average household (cited ' +
+      'household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household ' +
+      'size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the ' +
       `DESNZ fuel factor, divided by household size (default the country's average). ${ANSWER_NOTE}`,
     querystring: EnergyQuery,
     response: EnergyResult,
@@ -120,26 +122,37 @@ const CALCULATOR_ROUTES = [
   })
 ]
 
-export const calculatorRoutes: FastifyPluginAsyncTypebox<{ data: CalculatorData }> = async (app, { data }) => {
+export interface CalculatorOptions {
+  data: CalculatorData
+  /** The service's one answer cache: an answer is a function of its path and known parameters. */
+  answers: AnswerCache
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+export const calculatorRoutes: FastifyPluginAsyncTypebox<CalculatorOptions> = async (app, { data, answers }) => {
   const tags = ['calculator']
 
-  // Monitoring only: no query schema, so a probe's cache-busting parameter is not an error.
+  // Monitoring only: no query schema, so a probe's cache-busting parameter is not an error (query-policy.ts).
   app.get('/ping', {
     schema: { tags, summary: 'Health check', description: 'Returns {"message": "pong"}.', response: { 200: Pong } }
   }, async () => ({ message: 'pong' as const }))
 
   for (const row of CALCULATOR_ROUTES) {
-    // Runs before ajv: rejects unknown, repeated, empty and non-decimal parameters (query-guard.ts).
-    const guard = queryGuard(row.querystring)
     app.get(row.path, {
       schema: {
         tags,
         summary: row.summary,
         description: row.description,
         querystring: row.querystring,
+        // The 200 schema serialises: the answer is written by its serializer once, then kept as text.
         response: { 200: row.response, ...errorResponses(400) }
-      },
-      preValidation: async (request) => { guard(request.query) }
-    }, async (request) => row.answer(data, request.query as Static<TObject>))
+      }
+    }, async (request, reply) => {
+      // The factor data is fixed for the life of the process, so the key needs no version.
+      const { value: body } = await answers.getOrBuild(`calculator ${answerKey(request)}`,
+        () => String(reply.serialize(row.answer(data, request.query as Static<TObject>))), (text) => text.length * 2)
+      return await reply.type(JSON_TYPE).send(body)
+    })
   }
 }

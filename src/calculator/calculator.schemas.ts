@@ -199,9 +199,9 @@ export const EnergyQuery = query({
   home_size: Type.Optional(Type.Number({
     exclusiveMinimum: 0,
     maximum: 60_000,
-    description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Accepted for Flowcarbon clients and ' +
-      'checked, but not used: no per-country dwelling-size data is cited, so the defaults describe the country\'s ' +
-      'average household (see docs/methodology.md).'
+    description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country\'s ' +
+      'average household\'s heat per m² (its heating over 35 m² per person, an assumption) times this area (see ' +
+      'docs/methodology.md). Not used when heating_kwh is given.'
   })),
   energy_type: Type.Optional(StringEnum(ENUMS.energy_type,
     {
@@ -367,7 +367,10 @@ export const FlightResult = result(FlightInputs, {
 
 export const DietInputs = Type.Object({
   diet_form: Type.String(),
-  diet_used: Type.String({ description: 'The Scarborough diet group applied.' }),
+  diet_used: Type.String({
+    description: 'The Scarborough diet group applied, or country_food_supply for diet_form=everything (the ' +
+      'country\'s average diet from its FAO food supply).'
+  }),
   study: Type.String(),
   calories: Type.Integer(),
   meat_supply: Type.Optional(Type.Object({

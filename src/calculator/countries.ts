@@ -65,7 +65,8 @@ const DEFAULT_BASIS: Record<DefaultParameter, string> = {
   energy_type: 'Flowcarbon\'s default tariff: the grid',
   heating_type: 'Tonne default; the default heat demand is calibrated so that natural gas gives the country\'s ' +
     'buildings CO2 per person',
-  calories: 'Scarborough et al. standardise diets to 2,000 kcal a day',
+  calories: 'Scarborough et al. standardise diets to 2,000 kcal a day (diet_form=everything: the country\'s ' +
+    'food supply)',
   basis: 'Consumption-based CO2 (what residents consume, wherever it is emitted); territorial where a country has none',
   boundary: 'Tonne default: one life-cycle boundary for every category (direct emissions plus upstream and losses)',
   electricity_method: 'GHG Protocol Scope 2: location-based is reported everywhere; market-based where contractual ' +

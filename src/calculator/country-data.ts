@@ -27,6 +27,8 @@ export interface Country {
   consumptionCo2: Factor | undefined
   /** t CO2e per person per year, all gases including land use. */
   ghg: Factor | undefined
+  /** The country's GHG per person, or its area's where it has none: what a CO2e result is compared with. */
+  ghgForComparison: Factor
   /** g CO2e per kWh of electricity generated (life-cycle factors per technology). */
   gridIntensity: Factor
   /** kg meat supplied per person per year (FAO). */
@@ -511,6 +513,8 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
       territorialCo2,
       consumptionCo2: tables.consumptionCo2.get(code),
       ghg: tables.ghg.get(code),
+      ghgForComparison: withFallback(row, SPECS.ghg, tables.ghg.get(code), 'no greenhouse-gas figure',
+        (member) => tables.ghg.get(member), population),
       gridIntensity,
       meatSupply: tables.meatSupply.get(code),
       buildingsCo2,

@@ -12,14 +12,17 @@ import { UNITS, areaToM2 } from './units.ts'
 
 /**
  * Home electricity and heating, per person: household kWh x the electricity or fuel factor,
- * divided by the people in the home. Without measured kWh the household is the country's
- * average one, from the country's own data:
- * - electricity: electricity demand per person x (1 - T&D losses) x the residential share of
- *   final electricity use (IEA, world 2019) x the average household size (UN DESA);
+ * divided by the people in the home. Without measured kWh the household's kWh come from the
+ * country's average household (see docs/methodology.md, section "Home energy"):
+ * - electricity: a cited household figure for the country where there is one (US: EIA kWh per
+ *   residential customer); otherwise the labelled fallback electricity demand per person x
+ *   (1 - T&D losses) x the residential share of final electricity use (IEA, world 2019) x the
+ *   average household size (UN DESA);
  * - heating: the CO2 burned on site in buildings per person (Climate Watch; residential and
  *   commercial, so an upper bound for homes) x the household size, expressed as the natural-gas
- *   kWh that emit it. Natural gas then gives the country's buildings CO2 per person exactly;
- *   tropical countries, whose buildings burn little, get little heating.
+ *   kWh that emit it.
+ * A household of another size uses the average household's kWh x (people / average) ^ 0.5 (the OECD
+ * square-root equivalence scale); a given floor area sets heating from the average household's heat per m2.
  */
 
 const HOME_M2_RANGE = { min: 1, max: 5000 }
@@ -38,39 +41,62 @@ interface CountryHousehold {
   electricityKwh: number
   /** Natural-gas kWh whose combustion emits the household's share of buildings CO2. */
   heatingKwh: number
+  /** Where the electricity figure comes from, for defaults_used. */
+  electricityBasis: string
   /** The figures behind each default. */
   electricityUsed: Factor[]
   heatingUsed: Factor[]
   assumptions: string[]
 }
 
+const r6 = (value: number): number => Number(value.toPrecision(6))
+
 /** The country's average household: people, electricity kWh and heating kWh a year. */
 function countryHousehold (data: CalculatorData, country: Country): CountryHousehold {
   const people = country.householdSize
-  const share = factorOf(data, 'param:energy.residential_share_of_electricity')
   const gas = factorOf(data, 'desnz:fuel.natural_gas.kwh_gross_cv')
+  const buildings = country.buildingsCo2
+  const heatingKwh = buildings.value * 1000 / gas.value * people.value
+  const heatingLine = `Household heating (${country.name} default): ${r6(
+    buildings.value)} t CO2 per person burned in buildings (${buildings.year ??
+      ''}) / ${gas.value} kg CO2e per kWh of natural gas x ${r6(people.value)} people = ${
+        r6(heatingKwh)} kWh a year. Buildings CO2 includes commercial buildings and cooking, so this is an upper ` +
+        'bound for home heating.'
+  const own = data.factors.get(`param:energy.household_electricity_kwh.${country.code}`)
+  if (own !== undefined) {
+    return {
+      people,
+      electricityKwh: own.value,
+      heatingKwh,
+      electricityBasis: `${country.name}'s own figure: ${own.value} ${own.unit}, ${
+        data.sources.get(own.source)?.publisher ?? own.source} (${own.id})`,
+      electricityUsed: [people, own],
+      heatingUsed: [people, buildings, gas],
+      assumptions: [
+        `Household electricity (${country.name} default): ${own.value} ${own.unit}, the country's own figure ` +
+          `(${own.id}), taken as the household of ${r6(people.value)} people.`,
+        heatingLine
+      ]
+    }
+  }
+  const share = factorOf(data, 'param:energy.residential_share_of_electricity')
   const demand = country.electricityDemand
   const losses = country.tdLosses
-  const buildings = country.buildingsCo2
   const electricityKwh = demand.value * (1 - losses.value / 100) * share.value * people.value
-  const heatingKwh = buildings.value * 1000 / gas.value * people.value
-  const r = (value: number): number => Number(value.toPrecision(6))
   return {
     people,
     electricityKwh,
     heatingKwh,
+    electricityBasis: `fallback (no household electricity figure is cited for ${country.name}): electricity demand ` +
+      'per person x (1 - T&D losses) x the world residential share x household size (see assumptions)',
     electricityUsed: [people, share, demand, losses],
     heatingUsed: [people, buildings, gas],
     assumptions: [
-      `Household electricity (${country.name} default): ${r(demand.value)} kWh demand per person (${demand.year ??
-        ''}) x (1 - ${r(losses.value)} % losses) x ${share.value} residential share (IEA,
-          world 2019) x ${r(people.value)} people = ${
-            r(electricityKwh)} kWh a year. The residential share is a world figure: countries differ.`,
-      `Household heating (${country.name} default): ${r(
-        buildings.value)} t CO2 per person burned in buildings (${buildings.year ??
-          ''}) / ${gas.value} kg CO2e per kWh of natural gas x ${r(people.value)} people = ${
-            r(heatingKwh)} kWh a year. Buildings CO2 includes commercial buildings and cooking,
-              so this is an upper bound for home heating.`
+      `Household electricity (${country.name} default, fallback: no household figure is cited for the country): ${
+        r6(demand.value)} kWh demand per person (${demand.year ?? ''}) x (1 - ${r6(losses.value)} % losses) x ${
+          share.value} residential share (IEA, world 2019) x ${r6(people.value)} people = ${
+            r6(electricityKwh)} kWh a year. The residential share is a world figure: countries differ.`,
+      heatingLine
     ]
   }
 }
@@ -105,6 +131,25 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   }
   const household = countryHousehold(data, country)
   const people = query.household_size ?? household.people.value
+  const average = household.people.value
+  const exponent = factorOf(data, 'param:energy.household_scale_exponent')
+  const areaPerPerson = factorOf(data, 'param:energy.floor_area_m2_per_person')
+  // The average household's kWh, scaled to this household's size (square-root scale) or floor area.
+  const scale = (people / average) ** exponent.value
+  const defaultElectricityKwh = household.electricityKwh * scale
+  const averageM2 = areaPerPerson.value * average
+  const heatDemandKwh = homeM2 === undefined
+    ? household.heatingKwh * scale
+    : household.heatingKwh * homeM2 / averageM2
+  const scaleLine = `A household of ${r6(people)} people uses the country's average household's kWh (${
+    r6(average)} people) x (${r6(people)} / ${r6(average)}) ^ ${exponent.value} = x ${r6(scale)}: the OECD ` +
+    'square-root equivalence scale, since a home\'s energy grows with the number of people but less than in ' +
+    'proportion.'
+  const areaLine = homeM2 === undefined
+    ? ''
+    : `Heating for ${r6(homeM2)} m2: the average household's ${r6(household.heatingKwh)} kWh over its ${
+      r6(averageM2)} m2 (${areaPerPerson.value} m2 per person, a Tonne assumption: no per-country floor area is ` +
+      `cited yet) = ${r6(household.heatingKwh / averageM2)} kWh per m2, x ${r6(homeM2)} m2 = ${r6(heatDemandKwh)} kWh.`
   const defaults: DefaultUsed[] = [
     ...systemDefault(country, query),
     ...(query.household_size === undefined
@@ -117,17 +162,19 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
     ...(query.electricity_kwh === undefined
       ? [{
           parameter: 'electricity_kwh',
-          value: Number(household.electricityKwh.toPrecision(6)),
-          basis: `${country.name}'s average household: electricity demand per person x (1 - T&D losses) x ` +
-            'residential share x household size (see assumptions)'
+          value: Number(defaultElectricityKwh.toPrecision(6)),
+          basis: `${country.name}'s average household, ${household.electricityBasis}; scaled to the household's ` +
+            'size by the OECD square-root scale'
         }]
       : []),
     ...(query.heating_kwh === undefined && heating !== 'none'
       ? [{
           parameter: 'heating_kwh',
-          value: Number(household.heatingKwh.toPrecision(6)),
-          basis: `${country.name}'s average household: buildings CO2 per person as natural-gas kWh x household size ` +
-          '(see assumptions)'
+          value: Number(heatDemandKwh.toPrecision(6)),
+          basis: `${country.name}'s average household: buildings CO2 per person as natural-gas kWh x household size, ` +
+            (homeM2 === undefined
+              ? 'scaled to the household\'s size by the OECD square-root scale'
+              : 'as heat per m2 of its assumed floor area, x home_size') + ' (see assumptions)'
         }]
       : []),
     ...defaultsFor(query, ['heating_type', 'energy_type', 'electricity_method', 'boundary'])
@@ -135,22 +182,30 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   // A green tariff's market-based figure is in every answer: its source and status are listed too.
   const used: Factor[] = green ? [factorOf(data, 'param:energy.green_tariff.wind_onshore')] : []
   const baseAssumptions: string[] = []
-  if (query.home_size !== undefined) {
-    baseAssumptions.push(
-      'home_size was checked but not used: no per-country dwelling size is cited, so the defaults describe the ' +
-      'country\'s average household. Give electricity_kwh and heating_kwh for your own home.')
-  }
   const [electricityLine, heatingLine] = household.assumptions
   if (query.household_size === undefined) used.push(household.people)
+  const defaultHeating = query.heating_kwh === undefined && heating !== 'none'
+  if (query.electricity_kwh === undefined || defaultHeating) {
+    used.push(exponent)
+    baseAssumptions.push(scaleLine)
+  }
   if (query.electricity_kwh === undefined && electricityLine !== undefined) {
     used.push(...household.electricityUsed)
     baseAssumptions.push(electricityLine)
   }
-  if (query.heating_kwh === undefined && heating !== 'none' && heatingLine !== undefined) {
+  if (defaultHeating && heatingLine !== undefined) {
     used.push(...household.heatingUsed)
     baseAssumptions.push(heatingLine)
+    if (homeM2 !== undefined) {
+      used.push(areaPerPerson)
+      baseAssumptions.push(areaLine)
+    }
   }
-  const electricityKwh = query.electricity_kwh ?? household.electricityKwh
+  if (homeM2 !== undefined && !defaultHeating) {
+    baseAssumptions.push('home_size sets only the default heating; the heating here is measured (or none), so the ' +
+      'floor area does not change it.')
+  }
+  const electricityKwh = query.electricity_kwh ?? defaultElectricityKwh
   const perPerson = people === 1 ? '' : ` / ${Number(people.toPrecision(4))} people`
   const cop = factorOf(data, 'param:energy.heat_pump_cop')
   let heatingKwh = 0
@@ -163,12 +218,12 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
       }
     } else if (heating === 'heat_pump') {
       used.push(cop)
-      heatingKwh = household.heatingKwh / cop.value
+      heatingKwh = heatDemandKwh / cop.value
       baseAssumptions.push(
         `A heat pump delivers ${cop.value} kWh of heat per kWh of electricity (seasonal performance), so it uses ` +
-          `${household.heatingKwh.toFixed(0)} / ${cop.value} kWh.`)
+          `${heatDemandKwh.toFixed(0)} / ${cop.value} kWh.`)
     } else {
-      heatingKwh = household.heatingKwh
+      heatingKwh = heatDemandKwh
       if (heating === 'electric') {
         baseAssumptions.push(
           'Electric heating: the country\'s heat demand (as natural-gas kWh) is met by as many kWh of electricity. ' +

@@ -7,6 +7,7 @@ import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../stor
 import { announceCommitted } from '../store/change-feed.ts'
 import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../store/import-lock.ts'
 import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
+import { collectUnreferencedImages, ImportMedia, type PendingImage } from './import-media.ts'
 import { countryKey } from './countries.ts'
 import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
@@ -289,10 +290,10 @@ function readImageFile (baseDir: string, url: string): Buffer {
 /**
  * An image `url` is either an absolute http(s) URL (kept as an external link) or a path relative to
  * the import file. Every file is read and checked (its bytes must be the image its name says; SVGs
- * are sanitised) before anything is written; only then are the files copied into the media store.
+ * are sanitised) before anything is written; the files are stored inside the import's transaction.
  */
 function resolveImages (records: readonly ImportRecord[], sources: readonly SourcedRecord[],
-  options: ImportOptions): ImageRef[][] {
+  options: ImportOptions): Array<Array<PendingImage | ImageRef>> {
   const baseDir = options.baseDir === undefined ? undefined : path.resolve(options.baseDir)
   const checked = new Map<string, Buffer>()
   const files: Array<Array<{ content: Buffer, extension: string } | ImageRef>> = records.map((record, index) =>
@@ -327,10 +328,7 @@ function resolveImages (records: readonly ImportRecord[], sources: readonly Sour
       }
       return { content: content!, extension }
     }))
-  // Every file passed: copy them (content-addressed, so the same image is stored once).
-  return files.map((images) => images.map((image) => 'content' in image
-    ? { media_key: options.media!.putContent(image.content, image.extension), external_url: null }
-    : image))
+  return files
 }
 
 /**
@@ -348,10 +346,15 @@ export async function importRecords (
   const now = options.now ?? new Date()
   const sdgNumbers = await repository.sdgNumbersByNameId(db)
   const records = validateRecords(sources, sdgNumbers)
-  const images = resolveImages(records, sources, options)
+  const pending = resolveImages(records, sources, options)
+  const media = new ImportMedia(options.media)
+  let images: ImageRef[][] = []
   const counts = { created: 0, updated: 0 }
   const lock = { waitMs: options.lock?.waitMs ?? IMPORT_LOCK_WAIT_MS, onWait: options.lock?.onWait }
   await withImportLock(db, lock, async (trx) => {
+    // Stored only now, the lock held: content-addressed, so the same image is stored once.
+    images = pending.map((files) => files.map((image) =>
+      'content' in image ? { media_key: media.store(image), external_url: null } : image))
     const vocabularies: Array<[VocabularyName, (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>]> = [
       ['registries', (r) => [r.registry]],
       ['standards', (r) => [r.standard]],
@@ -425,10 +428,13 @@ export async function importRecords (
     counts.created = ids.filter((id) => !existing.has(id)).length
     counts.updated = ids.filter((id) => existing.has(id) && changed.has(id)).length
   }).catch((error: unknown) => {
+    media.discard()
     throw error instanceof ImportLockTimeout ? new ImportError(error.message) : error
   })
   // Requests that read the version while the transaction was open read the old one: read it again.
   announceCommitted()
+  // The import has committed: a collection that fails (another import holds the lock) waits for the next one.
+  if (options.media !== undefined) await collectUnreferencedImages(db, options.media, lock).catch(() => 0)
   return {
     imported: records.length,
     replaced: options.replace,

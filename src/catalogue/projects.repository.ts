@@ -366,9 +366,12 @@ export async function * allProjects (db: Db, batch = 1000): AsyncGenerator<Proje
 
 // --- vocabularies -------------------------------------------------------------------------
 
-export async function vocabularyHas (db: Db, table: VocabularyName, nameId: string): Promise<boolean> {
-  const row = await db.selectFrom(table).select('name_id').where('name_id', '=', nameId).executeTakeFirst()
-  return row !== undefined
+/** The stored name_id this value names: itself if stored as written, else the one equal ignoring case. */
+export async function vocabularyNameId (db: Db, table: VocabularyName, value: string): Promise<string | undefined> {
+  const rows = await db.selectFrom(table).select('name_id')
+    .where((eb) => eb.or([eb('name_id', '=', value), eb(eb.fn('lower', ['name_id']), '=', value.toLowerCase())]))
+    .execute()
+  return (rows.find((row) => row.name_id === value) ?? rows[0])?.name_id
 }
 
 export async function vocabularyValues (db: Db, table: VocabularyName): Promise<string[]> {
@@ -544,4 +547,11 @@ export async function catalogueVersion (db: Db): Promise<string> {
 export async function bumpCatalogueVersion (db: Db): Promise<void> {
   await setMeta(db, VERSION_KEY, randomUUID())
   await announceChange(db, 'catalogue')
+}
+
+/** Every media key a project image refers to. */
+export async function referencedMediaKeys (db: Db): Promise<Set<string>> {
+  const rows = await db.selectFrom('project_images').select('media_key').distinct()
+    .where('media_key', 'is not', null).execute()
+  return new Set(rows.map((row) => row.media_key!))
 }

@@ -31,16 +31,20 @@ function tooManyFailures (limiter: FailedAuthLimiter, retryAfter: number): AppEr
 }
 
 /**
- * Checks a presented key (undefined: none sent). A failed check counts against the client address:
- * 401 (with WWW-Authenticate) while under the limit, 429 with Retry-After past it or while it lasts.
+ * Checks a presented key (undefined: none sent). A valid key always passes: it meets only its own rate
+ * limit, so wrong keys from one address (every client behind an unnamed proxy) never lock out good ones.
+ * When `failures` is given, a failed check counts against the client address: 401 (with WWW-Authenticate)
+ * while under the limit, 429 with Retry-After past it or while it lasts.
  */
 async function checkKey (keys: KeyVerifier, request: FastifyRequest, presented: string | undefined,
-  failures: FailedAuthLimiter): Promise<ApiKeyInfo> {
+  failures: FailedAuthLimiter | undefined): Promise<ApiKeyInfo> {
   const address = clientAddress(request)
-  const wait = failures.retryAfter(address)
-  if (wait > 0) throw tooManyFailures(failures, wait)
+  const wait = failures?.retryAfter(address) ?? 0
+  // A locked-out address sending no key is refused before any work.
+  if (wait > 0 && presented === undefined) throw tooManyFailures(failures!, wait)
   const refuse = async (error: AppError): Promise<never> => {
-    const retryAfter = await failures.failed(address)
+    if (failures === undefined) throw error
+    const retryAfter = wait > 0 ? wait : await failures.failed(address)
     throw retryAfter > 0 ? tooManyFailures(failures, retryAfter) : error
   }
   if (presented === undefined) {
@@ -79,17 +83,15 @@ export function requireApiKey (
 }
 
 /**
- * For open areas (the calculator): no key is fine; a key that is sent must be valid (else 401, counted
- * as a failed check like on the catalogue), and identifies the caller (`request.apiKey`) only when it
- * holds `scope`. A key without it counts as no key.
+ * For open areas (the calculator): no key is fine; a key that is sent must be valid (else 401), and
+ * identifies the caller (`request.apiKey`) only when it holds `scope`. A key without it counts as no
+ * key. Wrong keys here are not counted against the address: the area is open to it anyway.
  */
-export function optionalApiKey (
-  keys: KeyVerifier, scope: Scope, failures: FailedAuthLimiter
-): onRequestAsyncHookHandler {
+export function optionalApiKey (keys: KeyVerifier, scope: Scope): onRequestAsyncHookHandler {
   return async (request) => {
     const presented = presentedKey(request)
     if (presented === undefined) return
-    const key = await checkKey(keys, request, presented, failures)
+    const key = await checkKey(keys, request, presented, undefined)
     if (key.scopes.includes(scope)) request.apiKey = key
   }
 }

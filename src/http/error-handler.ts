@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Router from 'find-my-way'
-import { CalculatorInputError } from '../calculator/calculator.errors.ts'
+import { InputError, NotFoundError } from '../domain/errors.ts'
 import { isUnavailable } from '../store/availability.ts'
 import { AppError, type ErrorCode, type Problem } from './errors.ts'
 
@@ -27,6 +27,12 @@ function clientWentAway (error: Error & { code?: unknown }): boolean {
   return typeof error.code === 'string' && CLIENT_GONE.has(error.code)
 }
 
+function isClientError (error: FastifyError | AppError): boolean {
+  if (error instanceof AppError) return error.status < 500
+  const status = error.statusCode ?? 500
+  return error instanceof InputError || error.validation !== undefined || (status >= 400 && status < 500)
+}
+
 function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const body: Problem = {
     type: 'about:blank',
@@ -39,6 +45,19 @@ function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppEr
     request_id: request.id
   }
   return reply.code(error.status).headers(error.headers).type('application/problem+json; charset=utf-8').send(body)
+}
+
+/**
+ * The one way from a domain error (src/domain/errors.ts, which every area extends) to a problem: bad input
+ * is a 400 naming the parameter, a missing thing a 404. Anything else is not a domain error.
+ */
+export function fromDomain (error: unknown): AppError | undefined {
+  if (error instanceof InputError) {
+    return new AppError(400, error.kind, error.message,
+      { parameter: error.parameter, allowedValues: error.allowedValues })
+  }
+  if (error instanceof NotFoundError) return AppError.notFound(error.message)
+  return undefined
 }
 
 interface AjvError { keyword: string, instancePath: string, params: Record<string, unknown>, message?: string }
@@ -111,18 +130,16 @@ export function installErrorHandling (app: FastifyInstance): void {
     // away is routine (info); any other error is still logged as one.
     if (reply.raw.headersSent || reply.raw.destroyed) {
       if (clientWentAway(error)) request.log.info({ err: error }, 'the client went away before the answer was complete')
+      // An error answer (404, 400) that its client left before it was built: routine, not a failure.
+      else if (isClientError(error)) request.log.info(`the client went away before its error answer: ${error.message}`)
       else request.log.error({ err: error }, 'request failed after its answer had begun or its client had gone')
       reply.raw.destroy()
       reply.hijack()
       return
     }
     if (error instanceof AppError) return sendProblem(request, reply, error)
-    // The calculator's domain error: every kind of bad input is a 400 naming the parameter.
-    if (error instanceof CalculatorInputError) {
-      return sendProblem(request, reply,
-        new AppError(400, error.kind, error.message,
-          { parameter: error.parameter, allowedValues: error.allowedValues }))
-    }
+    const domain = fromDomain(error)
+    if (domain !== undefined) return sendProblem(request, reply, domain)
     if (error.validation !== undefined) {
       return sendProblem(request, reply, fromValidation(error.validation as AjvError[], error.validationContext))
     }

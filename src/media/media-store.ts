@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 
 /** Content types the store serves, by file extension. Anything else is refused at import. */
@@ -47,9 +48,29 @@ export class MediaStore {
 
   /** Stores content under a key derived from its hash: the same image imported twice is stored once. */
   putContent (content: Buffer, extension: string, folder = 'images'): string {
+    return this.putNewContent(content, extension, folder).key
+  }
+
+  /** As putContent, and says whether this call created the file (so a failed import removes only its own). */
+  putNewContent (content: Buffer, extension: string, folder = 'images'): { key: string, created: boolean } {
     const key = `${folder}/${createHash('sha256').update(content).digest('hex').slice(0, 32)}${extension.toLowerCase()}`
-    if (!this.has(key)) this.put(key, content)
-    return key
+    if (this.has(key)) return { key, created: false }
+    this.put(key, content)
+    return { key, created: true }
+  }
+
+  /** The keys of the files directly in `folder` (temporary files of writes under way are not keys). */
+  keysIn (folder: string): string[] {
+    try {
+      return readdirSync(path.join(this.dir, folder)).map((name) => `${folder}/${name}`).filter(isMediaKey)
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return []
+      throw error
+    }
+  }
+
+  remove (key: string): void {
+    rmSync(this.#file(key), { force: true })
   }
 
   has (key: string): boolean {
@@ -60,12 +81,17 @@ export class MediaStore {
     }
   }
 
-  read (key: string): { content: Buffer, contentType: string } | undefined {
+  /**
+   * The file under `key`, or undefined when there is none. Any other failure (a damaged store, no
+   * permission, no descriptors left) is thrown: it is the server's fault, not a missing file.
+   */
+  async read (key: string): Promise<{ content: Buffer, contentType: string } | undefined> {
     if (!isMediaKey(key)) return undefined
     try {
-      return { content: readFileSync(this.#file(key)), contentType: MEDIA_TYPES[path.extname(key)]! }
-    } catch {
-      return undefined
+      return { content: await readFile(this.#file(key)), contentType: MEDIA_TYPES[path.extname(key)]! }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return undefined
+      throw error
     }
   }
 }

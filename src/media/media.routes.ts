@@ -36,7 +36,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer:
         ? 'This media link has expired; fetch a fresh one from the API.'
         : 'This media link is not valid.')
     }
-    const file = store.read(key)
+    const file = await store.read(key)
     if (file === undefined) throw AppError.notFound('No such media.')
     const maxAge = Math.max(0, Number(expires) - Math.floor(Date.now() / 1000))
     return reply.type(file.contentType)

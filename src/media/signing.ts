@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto'
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 export const MEDIA_PATH = '/media'
@@ -62,26 +62,37 @@ export function signedLinks (signer: MediaSigner, base: string, nowMs: number): 
   }
 }
 
+/** An HMAC key shorter than this is too easy to guess (config.ts asks the same of MEDIA_SIGNING_SECRET). */
+export const MIN_SECRET_LENGTH = 32
+
 /**
  * The signing secret: MEDIA_SIGNING_SECRET when set, else one generated on first use and kept in
- * DATA_DIR/secrets (mode 0600), so links survive restarts.
+ * DATA_DIR/secrets (mode 0600), so links survive restarts. The primary makes it before forking
+ * workers (startup.ts); the file appears whole or not at all, so a racing reader never gets half of it.
  */
 export function resolveSigningSecret (configured: string | undefined, dataDir: string): string {
   if (configured !== undefined) return configured
-  const dir = path.join(dataDir, 'secrets')
-  const file = path.join(dir, 'media-signing-secret')
+  const file = path.join(dataDir, 'secrets', 'media-signing-secret')
+  if (!existsSync(file)) createSecretFile(file)
+  const secret = readFileSync(file, 'utf8').trim()
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new Error(`the media signing secret in ${file} must be at least ${MIN_SECRET_LENGTH} characters: ` +
+      'delete the file to have a new one made, or set MEDIA_SIGNING_SECRET')
+  }
+  return secret
+}
+
+function createSecretFile (file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`
+  writeFileSync(temporary, `${randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 })
   try {
-    return readFileSync(file, 'utf8').trim()
-  } catch {
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
-    const secret = randomBytes(32).toString('base64url')
-    // 'wx' fails if another process created it meanwhile; then read theirs.
-    try {
-      writeFileSync(file, `${secret}\n`, { flag: 'wx', mode: 0o600 })
-      chmodSync(file, 0o600)
-      return secret
-    } catch {
-      return readFileSync(file, 'utf8').trim()
-    }
+    chmodSync(temporary, 0o600)
+    // A hard link fails if another process got there first (then theirs is kept); rename would replace it.
+    linkSync(temporary, file)
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error
+  } finally {
+    rmSync(temporary, { force: true })
   }
 }

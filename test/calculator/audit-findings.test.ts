@@ -212,7 +212,7 @@ describe('finding 9: coverage', () => {
         household_size: 2011,
         electricity_demand: 2023,
         buildings_co2: 2021,
-        consumption_co2: 2021
+        ghg: 2021
       })
   })
 })

@@ -158,25 +158,38 @@ const cases: WorkedCase[] = [
     expectedKg: 3737.6,
     path: '/diet?country_code=GBR&diet_form=high_meat'
   },
+  // diet_form=everything: the FAO food supply by group (kcal a day, via OWID, 2020) x Poore and Nemecek kg CO2e
+  // per 1,000 kcal, group medians: cereals 0.586843492; pulses (0.524926686+0.283236994)/2; roots
+  // (1.35523614+0.628415301)/2; sugar (0.515669516+0.911680912)/2; oils (0.426470588+0.613122172)/2; dairy and
+  // eggs 5.25; fruit and vegetables (1.351351351+1.433333333)/2; drinks and other 1.213010377; meat: the
+  // country's kg of poultry, beef, sheep and goat, pig, other x 5.335135135, (36.43956044+12.1978022)/2,
+  // 12.52996845, 5.150627615, 12.1978022, over their sum. Amount: the supply, rounded to whole kcal, x 365.
   {
-    name: 'diet: everything in the UK = medium meat',
-    source: 'FAO GBR 82.27 kg x 0.7623 / 365 x 1000 = 171.8 g/day >= 50 -> middle group; Scarborough 2023: 7.04',
-    hand: '7.04 x 365',
-    expectedKg: 2569.6,
+    name: 'diet: everything in the UK (food supply)',
+    source: 'FAO GBR 2020 kcal: 1023.461, 23.283485, 131.60231, 260.16763, 665.0978, 486.92853 (meat), 387.72064, ' +
+      '208.53903, 132.61462, 104.269516 (sum 3423.68); meat kg 33.13341, 17.563847, 3.988562, 24.336304, 1.0528184',
+    // meat factor 9.891567; sum of share x factor 2.5416061 kg per 1,000 kcal
+    hand: '2.5416061 x 3424 x 365 / 1000',
+    expectedKg: 3176.40,
     path: '/diet?country_code=GBR&diet_form=everything'
   },
   {
-    name: 'diet: everything in India = low meat',
-    source: 'FAO IND 5.69 kg x 0.7623 / 365 x 1000 = 11.9 g/day < 50; Scarborough 2023: 5.37',
-    hand: '5.37 x 365',
-    expectedKg: 1960.05,
+    name: 'diet: everything in India (food supply)',
+    source: 'FAO IND 2020 kcal: 1384.5632, 137.36922, 56.331264, 216.43065, 377.51828, 32.61284 (meat), ' +
+      '175.91167, 142.31056, 13.83575, 32.612835 (sum 2569.50); meat kg 2.5694962, 1.1266253, 0.5929607, ' +
+      '0.23718427, 0',
+    // meat factor 10.993183; sum of share x factor 1.0940424 kg per 1,000 kcal
+    hand: '1.0940424 x 2569 x 365 / 1000',
+    expectedKg: 1025.87,
     path: '/diet?country_code=IND&diet_form=everything'
   },
   {
-    name: 'diet: everything in Angola = low meat',
-    source: 'FAO AGO 19.98 kg x 0.7623 / 365 x 1000 = 41.7 g/day < 50; Scarborough 2023: 5.37',
-    hand: '5.37 x 365',
-    expectedKg: 1960.05,
+    name: 'diet: everything in Angola (food supply)',
+    source: 'FAO AGO 2020 kcal: 757.0497, 70.78906, 707.8906, 133.71268, 333.2985, 142.56131 (meat), 11.798177, ' +
+      '113.065865, 68.8227, 8.848633 (sum 2347.84); meat kg 8.268556, 3.3723123, 0.73738605, 6.921597, 0.29495442',
+    // meat factor 8.911129; sum of share x factor 1.2895350 kg per 1,000 kcal
+    hand: '1.2895350 x 2348 x 365 / 1000',
+    expectedKg: 1105.16,
     path: '/diet?country_code=AGO&diet_form=everything'
   },
   {
@@ -360,13 +373,40 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'energy: India, 80 m2, 1 person (the audit case)',
-    source: 'IND: demand 1369.825 kWh, losses 14.1614425387877 %, household 4.38, buildings 0.09137297 t; Ember ' +
-      '708.3 g',
-    hand: '4.38 ' +
-      'x (1369.825 x 0.266 x 0.7083 + 0.09137297 x 1000/0.18296 x ' +
-      '(0.18296+0.03021))',
-    expectedKg: 1596.71,
+    source: 'IND: demand 1369.825 kWh, losses 14.1614425387877 % (cancel on the life-cycle boundary), household ' +
+      '4.38, buildings 0.09137297 t; Ember 708.3 g; OECD square-root scale; 35 m2 per person (assumption)',
+    // Electricity: the average household's kWh x (1/4.38)^0.5 = x 0.477818; heating: the average household's
+    // kWh / (35 x 4.38 m2) x 80 m2. 540.133 + 243.338 = 783.471.
+    hand: '1369.825 x 0.266 x 4.38 x 0.477818 x 0.7083 + 0.09137297 x 1000/0.18296 x 4.38 x 80/(35 x 4.38) x ' +
+      '(0.18296+0.03021)',
+    expectedKg: 783.47,
     path: '/energy?country_code=IND&home_size=80&household_size=1'
+  },
+  {
+    name: 'energy: USA, defaults (EIA household electricity)',
+    source: 'EIA 10,715 kWh per residential customer (2020); Ember USA 383.5 g; WDI losses 5.48253479643862 %; ' +
+      'household 2.49; buildings 1.5407684 t; gas 0.18296 + WTT 0.03021',
+    // 1746.008 + 1795.177 = 3541.185 (the average household, so the square-root scale is x 1).
+    hand: '10715 x 0.3835/(1-0.0548253479643862) / 2.49 + 1.5407684 x 1000/0.18296 x (0.18296+0.03021)',
+    expectedKg: 3541.18,
+    path: '/energy?country_code=USA'
+  },
+  {
+    name: 'energy: Germany, defaults, one person',
+    source: 'as the German defaults; OECD square-root scale (1/2.14)^0.5 = 0.683586',
+    // 825.799 + 2484.427 = 3310.226
+    hand: '6167.385 x 0.266 x 2.14 x 0.683586 x 0.3441 + 1.4576374 x 1000/0.18296 x 2.14 x 0.683586 x ' +
+      '(0.18296+0.03021)',
+    expectedKg: 3310.23,
+    path: '/energy?country_code=DEU&household_size=1'
+  },
+  {
+    name: 'energy: Ethiopia, defaults (fallback electricity)',
+    source: 'ETH: demand 111.52544 kWh (2022), residential share 0.266, Ember 23.5 g, buildings 0.0038480877 t',
+    // 0.697 + 4.483 = 5.181
+    hand: '111.52544 x 0.266 x 0.0235 + 0.0038480877 x 1000/0.18296 x (0.18296+0.03021)',
+    expectedKg: 5.18,
+    path: '/energy?country_code=ETH'
   },
   {
     name: 'energy: UK, measured, heating oil, 3 people',

@@ -162,7 +162,7 @@ describe('tonne command line', () => {
   })
 
   test('migrate creates the database and is idempotent', async (t) => {
-    const ws = await workspace(t, 'sqlite')
+    const ws = await workspace(t, 'sqlite', { migrated: false })
     const first = await tonne(['migrate'], ws.env)
     assert.equal(first.code, 0, first.stderr)
     assert.match(first.stdout, /Applied: 2026_11_22_0001_catalogue/)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { promisify } from 'node:util'
@@ -9,6 +9,7 @@ import { TonneClient } from '../../client/src/index.ts'
 import { launchBrowser } from '../explorer/browser.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { REPO_ROOT, tempDir } from '../helpers.ts'
+import { node20 } from '../support/node-versions.ts'
 import { startService } from '../support/service.ts'
 import { CLIENT_DIR, clientPackageVersion } from './client-package.ts'
 import { recordingProxy } from './recording-proxy.ts'
@@ -31,24 +32,6 @@ async function run (file: string, args: string[], cwd: string): Promise<string> 
     const output = `${stdout ?? ''}${stderr ?? ''}`
     throw new Error(`${path.basename(file)} ${args.join(' ')} failed:\n${output}`, { cause: error })
   }
-}
-
-/** The oldest Node.js the client supports: the machine's own (the one npm runs on), found on the PATH. */
-async function node20 (): Promise<string> {
-  const given = process.env['TONNE_TEST_NODE20']
-  const candidates = given !== undefined && given !== ''
-    ? [given]
-    : (process.env['PATH'] ?? '').split(path.delimiter).filter((dir) => dir !== '').map((dir) => path.join(dir, 'node'))
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK)
-    } catch {
-      continue
-    }
-    if ((await run(candidate, ['--version'], REPO_ROOT)).startsWith('v20.')) return candidate
-  }
-  const where = given === undefined ? 'no `node` of version 20 on the PATH' : `TONNE_TEST_NODE20=${given} is not it`
-  throw new Error(`The client package test needs Node.js 20, the oldest the client supports; found none (${where}).`)
 }
 
 /** npm pack in client/ (its prepack script builds dist/), then the tarball installed into a fresh project. */
@@ -138,7 +121,11 @@ globalThis.checkTonneClient = async (baseUrl) => {
 }
 `
 
-test('the packed client installs from a tarball, runs on Node.js 20 and 24 and in browsers, type-checks', async (t) => {
+// npm pack and install, two Node.js versions, tsc, esbuild and a browser take minutes on a busy machine: more
+// than the suite's 180 s per test.
+const MINUTES = { timeout: 600_000 }
+
+test('the client tarball installs and runs on Node.js 20 and 24, in browsers, under tsc', MINUTES, async (t) => {
   const version = clientPackageVersion()
   const { project, files } = await installFromTarball(t)
 

@@ -1,13 +1,10 @@
-import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { TestContext } from 'node:test'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { findChromium } from '../../scripts/chromium.ts'
 import { REPO_ROOT, tempDir } from '../helpers.ts'
-
-// The browser tests' settings, the way test/databases.ts holds the database suites':
-//   TONNE_TEST_CHROMIUM  the Chromium executable (default: `chromium` on the PATH, Debian's package)
-const env = process.env
 
 /** Where the test run saves its screenshots (git-ignored). */
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
@@ -15,25 +12,6 @@ export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking',
   '--disable-component-update', '--disable-sync']
-
-export function chromiumPath (): string {
-  const given = env['TONNE_TEST_CHROMIUM']
-  const candidates = given !== undefined && given !== ''
-    ? [given]
-    : (env['PATH'] ?? '').split(path.delimiter).filter((dir) => dir !== '').map((dir) => path.join(dir, 'chromium'))
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK)
-      return candidate
-    } catch {
-      // Not here: try the next folder.
-    }
-  }
-  throw new Error('The explorer tests need headless Chromium, and none was found ' +
-    `(${given === undefined ? 'no `chromium` on the PATH' : `TONNE_TEST_CHROMIUM=${given} is not executable`}). ` +
-    'Install Debian\'s package (`apt-get install -y --no-install-recommends chromium`, as .ci/run does) ' +
-    'or set TONNE_TEST_CHROMIUM.')
-}
 
 export interface Browser {
   context: BrowserContext
@@ -44,10 +22,13 @@ export interface Browser {
 
 /** Headless Chromium with a fresh profile, closed after the test. */
 export async function launchBrowser (t: TestContext): Promise<Browser> {
+  // TONNE_TEST_CHROMIUM, else `chromium` on the PATH, else the npm package's (scripts/chromium.ts).
+  const browser = findChromium()
   const context = await chromium.launchPersistentContext(tempDir(t, 'tonne-chromium-'), {
-    executablePath: chromiumPath(),
+    executablePath: browser.executablePath,
     headless: true,
-    args: FLAGS,
+    args: [...FLAGS, ...browser.args],
+    env: { ...process.env, ...browser.env },
     viewport: { width: 1280, height: 900 }
   })
   t.after(async () => { await context.close() })

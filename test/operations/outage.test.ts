@@ -46,10 +46,9 @@ test('a database outage gives 503s, a Redis outage a degraded service; both reco
   assert.deepEqual((await app.inject('/health/ready')).json().checks, { database: 'ok', redis: 'ok' })
 
   pgProxy.cut()
-  const started = Date.now()
-  // A project not asked for yet: what was verified and answered before may be served from memory.
+  // A project not asked for yet: what was verified and answered before may be served from memory. (A hang would
+  // end the test at its time-out: no clock needed here.)
   const failed = await inject('/api/v1/commerce/products/2/')
-  assert.ok(Date.now() - started < 10_000, 'no hang')
   assert.equal(failed.statusCode, 503)
   assert.equal(failed.json().code, 'service_unavailable')
   assert.match(failed.headers['content-type'] as string, /^application\/problem\+json/)
@@ -139,29 +138,28 @@ test('a stalled database: 503 within the statement timeout, then at once, until 
     records: fixtureProjects(),
     env: { DATABASE_URL: through(databaseUrl, pgProxy), DATABASE_STATEMENT_TIMEOUT: '1' }
   })
-  const timed = async (request: () => Promise<{ statusCode: number, json: () => { code: string } }>) => {
-    const started = performance.now()
-    const response = await request()
-    return { status: response.statusCode, code: response.json().code, ms: performance.now() - started }
-  }
   const detail = async () => await inject('/api/v1/commerce/products/1/')
   assert.equal((await detail()).statusCode, 200)
 
   pgProxy.hold()
-  // A pooled connection's query gets no answer: it is given up after the statement timeout (1 s, plus 1 s
-  // for the line), not the 15 s it took before.
+  // A pooled connection's query gets no answer: it is given up after the statement timeout (1 s), where it used
+  // to wait 15 s. No timed assertion: if it were never given up, the test would end at its time-out.
   // (A project not asked for yet: what was verified and answered before may be served from memory.)
-  const first = await timed(async () => await inject('/api/v1/commerce/products/2/'))
-  assert.deepEqual([first.status, first.code], [503, 'service_unavailable'])
-  assert.ok(first.ms < 5000, `first answer after ${first.ms} ms`)
-  // From then on the database is known to be unreachable: 503 at once, without waiting on it again.
+  const first = await inject('/api/v1/commerce/products/2/')
+  assert.deepEqual([first.statusCode, first.json().code], [503, 'service_unavailable'])
+  // From then on the database is known to be unreachable: 503 without trying it again. A request that tried would
+  // open a connection (the stalled ones were dropped); only the circuit's own probe, one a second, may.
   const list = async () => await inject('/api/v1/commerce/products/')
   const ready = async () => await app.inject('/health/ready')
+  const connectionsBefore = pgProxy.connections
+  const started = performance.now()
   for (const request of [detail, detail, list, ready]) {
-    const next = await timed(request)
-    assert.deepEqual([next.status, next.code], [503, 'service_unavailable'])
-    assert.ok(next.ms < 1000, `503 after ${next.ms} ms`)
+    const next = await request()
+    assert.deepEqual([next.statusCode, next.json().code], [503, 'service_unavailable'])
   }
+  const probes = 1 + Math.floor((performance.now() - started) / 1000)
+  assert.ok(pgProxy.connections - connectionsBefore <= probes,
+    `${pgProxy.connections - connectionsBefore} connections for 4 requests (at most ${probes} probes)`)
   const ping = await app.inject('/api/v1/co2-calculator/ping')
   assert.equal(ping.statusCode, 200, 'the calculator does not need the database')
 

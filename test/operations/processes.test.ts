@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { test, type TestContext } from 'node:test'
-import { tonne } from '../cli.helpers.ts'
+import { tonneProcess as tonne } from '../cli.helpers.ts'
 import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.ts'
 
 // These need the PostgreSQL and Redis servers; they are off only when TONNE_TEST_DATABASES leaves PostgreSQL out.

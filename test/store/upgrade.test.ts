@@ -47,7 +47,9 @@ function oldProject (id: number, location: string, vintages: number[]) {
 
 forEachDatabase((database) => {
   test(`a database from before migration 0005 keeps its projects [${database}]`, async (t) => {
-    const config = loadConfig({ DATA_DIR: tempDir(t), LOG_LEVEL: 'silent', ...await databaseEnv(t, database) })
+    const config = loadConfig({
+      DATA_DIR: tempDir(t), LOG_LEVEL: 'silent', ...await databaseEnv(t, database, { migrated: false })
+    })
     const store = await openStore(config)
     t.after(async () => await store.close())
     const old = store.db as unknown as Kysely<any>

@@ -10,9 +10,12 @@ export class TcpProxy {
   #refusing = false
   #holding = false
   port = 0
+  /** Connections opened through the proxy so far (refused ones included). */
+  connections = 0
 
   private constructor (target: { host: string, port: number }) {
     this.#server = net.createServer((client) => {
+      this.connections++
       if (this.#refusing) { client.destroy(); return }
       const upstream = net.connect(target)
       for (const socket of [client, upstream]) {

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts'
 import { prepareParts } from '../../src/startup.ts'
 import { openStore } from '../../src/store/connect.ts'
 import { migrateToLatest } from '../../src/store/migrate.ts'
-import { databaseEnv, type TestDatabase } from '../databases.ts'
+import { copyMigratedSqlite, databaseEnv, type TestDatabase } from '../databases.ts'
 import { tempDir } from '../helpers.ts'
 
 export interface Workspace {
@@ -20,10 +20,16 @@ export interface Workspace {
   api: (urls: string[]) => Promise<string[]>
 }
 
-/** A data directory with its own database (SQLite or a fresh PostgreSQL one), for CLI tests read back over the API. */
-export async function workspace (t: TestContext, database: TestDatabase): Promise<Workspace> {
+/**
+ * A data directory with its own migrated database (SQLite or PostgreSQL; `migrated: false` leaves it empty), for
+ * CLI tests read back over the API.
+ */
+export async function workspace (t: TestContext, database: TestDatabase,
+  options: { migrated?: boolean } = {}): Promise<Workspace> {
   const dir = tempDir(t)
-  const env = { DATA_DIR: path.join(dir, 'data'), ...await databaseEnv(t, database) }
+  const env = { DATA_DIR: path.join(dir, 'data'), ...await databaseEnv(t, database, options) }
+  // Migrated once per run and copied (test/databases.ts), unless the test is about migrating.
+  if (database === 'sqlite' && options.migrated !== false) await copyMigratedSqlite(env.DATA_DIR)
   const write = (name: string, text: string) => {
     const file = path.join(dir, name)
     writeFileSync(file, text)

@@ -48,7 +48,11 @@ export async function * readCsvExport (file: string, label: string): AsyncGenera
 
 /** Just the header of a CSV export (to tell which export it is), with white space collapsed. */
 export async function readCsvHeader (file: string, label: string): Promise<string[]> {
-  const parser = createReadStream(file).pipe(parse({ bom: true, to_line: 1, relax_column_count: true }))
+  const source = createReadStream(file)
+  const parser = source.pipe(parse({ bom: true, to_line: 1, relax_column_count: true }))
+  source.once('error', (error) => parser.destroy(error))
+  // The parser stops after one line but the file stays open: close it before answering.
+  const closed = new Promise<void>((resolve) => source.once('close', () => resolve()))
   try {
     const first = await (parser as AsyncIterable<string[]>)[Symbol.asyncIterator]().next()
     if (first.done !== true) return first.value.map(cleanText)
@@ -57,6 +61,9 @@ export async function readCsvHeader (file: string, label: string): Promise<strin
       throw new ExportFileError(`${label}: ${(error as Error).message}`)
     }
     throw error
+  } finally {
+    source.destroy()
+    await closed
   }
   throw new ExportFileError(`${label}: the file is empty (expected a header line)`)
 }

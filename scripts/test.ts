@@ -1,0 +1,19 @@
+// `npm test`'s runner: Node's test runner with one test file per process and as many files at once as the machine
+// has cores (TONNE_TEST_CONCURRENCY sets another number). Node's own default is one less than the cores, which is
+// one file at a time on a 2-core machine; the files are independent (README, "Writing tests that run in parallel").
+//   node scripts/test.ts [FILE or GLOB...]     (default: every test/**/*.test.ts)
+import { spawn } from 'node:child_process'
+import { availableParallelism } from 'node:os'
+
+const given = process.env['TONNE_TEST_CONCURRENCY']
+const concurrency = given === undefined || given === '' ? availableParallelism() : Number(given)
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(`TONNE_TEST_CONCURRENCY must be a whole number from 1 (got "${given}").`)
+  process.exit(2)
+}
+const files = process.argv.slice(2)
+const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=180000',
+  ...(files.length > 0 ? files : ['test/**/*.test.ts'])], { stdio: 'inherit' })
+// Ctrl-C reaches the runner through the terminal's process group; the exit code is the runner's.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
+child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128 + 15)))

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { buildTestApp } from '../helpers.ts'
+
+/**
+ * Issue 22, findings 1-3 and 5: a person who gives only a country gets their household's energy, not a
+ * fixed household split by the head count. Expected values are computed by hand from the cited figures.
+ */
+
+const BASE = '/api/v1/co2-calculator'
+
+interface EnergyBody {
+  co2e: { kg: number }
+  warnings: string[]
+  inputs: { electricity_kwh: number, heating_kwh: number, household_size: number }
+  defaults_used: Array<{ parameter: string, value: number, basis: string }>
+  assumptions: string[]
+}
+
+describe('home energy follows the household (issue 22)', () => {
+  test('per person, a one-person home uses 1.4-3x the energy of a four-person home, in every country',
+    async (t) => {
+      const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+      const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
+      assert.ok(countries.length > 150)
+      const off: string[] = []
+      for (const { country_code: code } of countries) {
+        const one = (await app.inject(`${BASE}/energy?country_code=${code}&household_size=1`)).json() as EnergyBody
+        const four = (await app.inject(`${BASE}/energy?country_code=${code}&household_size=4`)).json() as EnergyBody
+        const ratio = one.co2e.kg / four.co2e.kg
+        if (!(ratio >= 1.4 && ratio <= 3)) off.push(`${code}: ${ratio}`)
+      }
+      assert.deepEqual(off, [])
+    })
+
+  test('Germany: one person and four people, by hand from the OECD square-root scale', async (t) => {
+    const { app } = await buildTestApp(t)
+    // Average German household (2.14 people, UN DESA): electricity 6167.385 kWh/person demand x
+    // (1 - 0.0503515465508585) x 0.266 x 2.14 = 3334.0 kWh; heating 1.4576374 t / 0.18296 x 2.14 = 17049.2 kWh.
+    // One person: x sqrt(1/2.14) = 0.683586; four people: x sqrt(4/2.14) = 1.367172, then / 4.
+    const one = (await app.inject(`${BASE}/energy?country_code=DEU&household_size=1`)).json() as EnergyBody
+    const four = (await app.inject(`${BASE}/energy?country_code=DEU&household_size=4`)).json() as EnergyBody
+    // 3334.0 x 0.683586 = 2279.1 kWh; 17049.2 x 0.683586 = 11654.6 kWh.
+    assert.ok(Math.abs(one.inputs.electricity_kwh - 2279.1) < 0.5, String(one.inputs.electricity_kwh))
+    assert.ok(Math.abs(one.inputs.heating_kwh - 11654.6) < 0.5, String(one.inputs.heating_kwh))
+    // 3334.0 x 1.367172 = 4558.3 kWh for four people.
+    assert.ok(Math.abs(four.inputs.electricity_kwh - 4558.3) < 0.5, String(four.inputs.electricity_kwh))
+    // Per person: 1 / 0.683586 ... the ratio is 4 x sqrt(1/4) = 2.
+    assert.ok(Math.abs(one.co2e.kg / four.co2e.kg - 2) < 0.001)
+    assert.ok(one.assumptions.some((line) => line.includes('square-root')), 'the scale is named')
+  })
+
+  test('home_size changes the result, and home energy grows with floor area', async (t) => {
+    const { app } = await buildTestApp(t)
+    const kg = async (m2: number): Promise<number> =>
+      ((await app.inject(`${BASE}/energy?country_code=DEU&household_size=2&home_size=${m2}`)).json() as EnergyBody)
+        .co2e.kg
+    const small = await kg(30)
+    const medium = await kg(80)
+    const large = await kg(300)
+    assert.ok(small < medium && medium < large, `${small} < ${medium} < ${large}`)
+    const body = (await app.inject(`${BASE}/energy?country_code=DEU&home_size=80`)).json() as EnergyBody
+    assert.ok(!body.assumptions.some((line) => line.includes('checked but not used')))
+  })
+
+  test('the US default household electricity is within 20 % of EIA\'s 10,715 kWh per customer (2020)',
+    async (t) => {
+      const { app } = await buildTestApp(t)
+      // The US average household is 2.49 people (UN DESA), so the default household is the average one.
+      const body = (await app.inject(`${BASE}/energy?country_code=USA`)).json() as EnergyBody
+      const kwh = body.inputs.electricity_kwh
+      assert.ok(Math.abs(kwh / 10715 - 1) <= 0.2, `${kwh} kWh`)
+      const basis = body.defaults_used.find((d) => d.parameter === 'electricity_kwh')?.basis ?? ''
+      assert.match(basis, /EIA/)
+      // Where no country figure is cited, the default says it is modelled.
+      const eth = (await app.inject(`${BASE}/energy?country_code=ETH`)).json() as EnergyBody
+      assert.match(eth.defaults_used.find((d) => d.parameter === 'electricity_kwh')?.basis ?? '', /fallback/)
+    })
+})
+
+describe('warnings compare like with like (issue 22, finding 5)', () => {
+  test('a CO2e result is compared with the country\'s greenhouse gases in CO2e, not with its CO2', async (t) => {
+    const { app } = await buildTestApp(t)
+    // India's GHG incl. land use: 2.771 t CO2e per person (2021, OWID); 12 return long-haul flights
+    // (2 x 6799 km x 12 x (0.11704+0.02461) = 23,113 kg) exceed it.
+    const body = (await app.inject(`${BASE}/flight?country_code=IND&long_haul=12`)).json() as EnergyBody
+    assert.equal(body.warnings.length, 1)
+    assert.match(body.warnings[0] ?? '', /2\.771 t CO2e/)
+    assert.doesNotMatch(body.warnings[0] ?? '', /t CO2 a year/)
+    // Ethiopia: the default diet (1.96 t CO2e today) is under Ethiopia's 2.484 t CO2e of greenhouse gases.
+    const diet = (await app.inject(`${BASE}/diet?country_code=ETH&diet_form=vegan`)).json() as EnergyBody
+    assert.deepEqual(diet.warnings, [])
+  })
+})
+
+describe('the default diet is the country\'s diet (issue 22, finding 4)', () => {
+  test('diet_form=everything gives four different answers in the USA, Germany, India and Ethiopia', async (t) => {
+    const { app } = await buildTestApp(t)
+    const kg: number[] = []
+    for (const code of ['USA', 'DEU', 'IND', 'ETH']) {
+      const body = (await app.inject(`${BASE}/diet?country_code=${code}&diet_form=everything`)).json() as EnergyBody
+      kg.push(body.co2e.kg)
+    }
+    assert.equal(new Set(kg).size, 4, kg.join(', '))
+    // The USA eats more meat and more beef than India.
+    assert.ok((kg[0] as number) > (kg[2] as number) * 2, kg.join(', '))
+  })
+
+  test('Ethiopia, by hand from the FAO food supply and Poore and Nemecek\'s factors', async (t) => {
+    const { app } = await buildTestApp(t)
+    // FAO via OWID, ETH 2020, kcal a day: cereals 1677.4998, pulses 215.8187, roots 86.32748, sugar 61.802624,
+    // oils 97.11841, meat 42.182743, dairy and eggs 67.68859, fruit and vegetables 33.353798, drinks 27.467833,
+    // other 50.030697 (sum 2359.290675). Poore and Nemecek kg CO2e per 1,000 kcal, group medians: cereals
+    // 0.586843492 (wheat & rye); pulses (0.524926686 + 0.283236994) / 2; roots (1.35523614 + 0.628415301) / 2;
+    // sugar (0.515669516 + 0.911680912) / 2; oils (0.426470588 + 0.613122172) / 2; dairy and eggs 5.25 (milk);
+    // fruit and vegetables (1.351351351 + 1.433333333) / 2; drinks and other 1.213010377 (median of all 38).
+    // Meat: ETH kg poultry 0.57878643, beef 3.6885376, sheep and goat 2.344576, pig 0.01961988, other 1.1085232
+    // x 5.335135135, (36.43956044 + 12.1978022) / 2, 12.52996845, 5.150627615, 12.1978022 / 7.74004311
+    // = 17.5436153. Sum of share x factor = 1.0544263 kg per 1,000 kcal, x 2359 kcal (the supply, rounded to
+    // a whole kcal) x 365 / 1000 = 907.898 kg.
+    const body = (await app.inject(`${BASE}/diet?country_code=ETH&diet_form=everything`)).json() as EnergyBody
+    assert.ok(Math.abs(body.co2e.kg - 907.90) <= 0.01, String(body.co2e.kg))
+  })
+
+  test('no country\'s defaults produce a warning', async (t) => {
+    const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+    const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
+    const warned: string[] = []
+    for (const { country_code: code } of countries) {
+      for (const path of [`/energy?country_code=${code}`, `/diet?country_code=${code}&diet_form=everything`,
+        `/clothes?country_code=${code}&amount=average`]) {
+        const body = (await app.inject(`${BASE}${path}`)).json() as EnergyBody
+        if (body.warnings.length > 0) warned.push(`${path}: ${body.warnings.join(' ')}`)
+      }
+    }
+    assert.deepEqual(warned, [])
+  })
+})
