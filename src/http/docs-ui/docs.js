@@ -223,12 +223,19 @@ function operationArticle (document, method, path, operation) {
     tryForm(document, method, path, operation))
 }
 
+/** A value to show for a parameter: its example, else its schema's, else a first allowed value. */
+function sampleValue (parameter) {
+  const schema = parameter.schema ?? {}
+  return parameter.example ?? schema.examples?.[0] ?? schema.enum?.[0] ?? schema.default ??
+    (parameter.name === 'country_code' ? 'DEU' : undefined)
+}
+
 /** The path with the required parameters' examples filled in, as a first request to copy. */
 function sampleUrl (path, operation) {
   const query = new URLSearchParams()
   let url = path
   for (const parameter of operation.parameters ?? []) {
-    const example = parameter.example ?? parameter.schema?.examples?.[0]
+    const example = sampleValue(parameter)
     if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, String(example ?? 1))
     else if (parameter.in === 'query' && parameter.required === true && example !== undefined) {
       query.set(parameter.name, String(example))
@@ -254,8 +261,8 @@ function codeSamples (path, operation) {
   // A key only where one is required: an empty Bearer header would be refused.
   const keyed = requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0)
   const required = Object.fromEntries((operation.parameters ?? [])
-    .filter((p) => p.in === 'query' && p.required === true && p.example !== undefined)
-    .map((p) => [p.name, p.example]))
+    .filter((p) => p.in === 'query' && p.required === true && sampleValue(p) !== undefined)
+    .map((p) => [p.name, sampleValue(p)]))
   const args = Object.keys(required).length === 0
     ? ''
     : `{ ${Object.entries(required).map(([name, value]) => `${name}: ${JSON.stringify(value)}`).join(', ')} }`
