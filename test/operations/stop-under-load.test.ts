@@ -20,8 +20,8 @@ interface Tally { answers: number, statuses: Map<number, number>, closing: numbe
 async function loadUntilGone (server: ServerProcess, onAnswers: () => void): Promise<Tally> {
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS })
   const tally: Tally = { answers: 0, statuses: new Map(), closing: 0, refused: 0, resets: [] }
-  let sent = 0
-  let gone = false
+  // An object, so the loops see a refused connection that another loop met.
+  const run = { sent: 0, gone: false }
   const once = async () => await new Promise<void>((resolve) => {
     let written = false
     const req = request(`${server.url}/api/v1/co2-calculator/ping`, { agent }, (res) => {
@@ -42,18 +42,19 @@ async function loadUntilGone (server: ServerProcess, onAnswers: () => void): Pro
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (!written) {
         // Never sent: the listener is gone, so this client is done.
-        if (error.code === 'ECONNREFUSED') gone = true
+        if (error.code === 'ECONNREFUSED') run.gone = true
         tally.refused++
       } else {
-        tally.resets.push(`${error.code ?? ''} ${error.message}`)
+        const socket = req.reusedSocket ? 'kept-alive socket' : 'new connection'
+        tally.resets.push(`${error.code ?? ''} ${error.message} (${socket})`)
       }
       resolve()
     })
     req.end()
   })
   const loop = async () => {
-    while (!gone && sent < MAX_REQUESTS) {
-      sent++
+    while (!run.gone && run.sent < MAX_REQUESTS) {
+      run.sent++
       await once()
     }
   }
@@ -69,6 +70,8 @@ async function assertNoResets (t: TestContext, args: string[]): Promise<void> {
   let exit: Promise<number | null> | undefined
   const tally = await loadUntilGone(server, () => { exit = server.stop() })
   assert.ok(exit !== undefined, `only ${tally.answers} answers arrived`)
+  t.diagnostic(`answers ${JSON.stringify([...tally.statuses])}, never sent ${tally.refused}, ` +
+    `cut off ${tally.resets.length}`)
   assert.equal(await exit, 0)
   assert.deepEqual(tally.resets, [], `requests cut off after they were sent (${tally.answers} answered)`)
   assert.ok(sentAfterSignal(tally), `the load stopped before the signal: ${JSON.stringify([...tally.statuses])}`)
