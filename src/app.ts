@@ -14,6 +14,7 @@ import type { CalculatorData } from './calculator/calculator.data.ts'
 import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
+import { AnswerCache } from './http/answer-cache.ts'
 import { optionalApiKey, requireApiKey } from './http/auth.ts'
 import { frameworkError, installErrorHandling } from './http/error-handler.ts'
 import { AppError, ProblemSchema, type ErrorCode } from './http/errors.ts'
@@ -24,9 +25,8 @@ import { registerMetrics } from './http/metrics.ts'
 import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { limitConnections } from './http/connection-limits.ts'
 import { drainConnections } from './http/graceful-stop.ts'
-import { checkRequestText } from './http/query-text.ts'
+import { enforceQueryPolicy } from './http/query-policy.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
-import { cacheAnswersByUrl } from './http/response-cache.ts'
 import type { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
 import { signedLinks, type MediaSigner } from './media/signing.ts'
@@ -100,7 +100,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
 
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
-  checkRequestText(app)
+  enforceQueryPolicy(app)
   // While stopping, answers close their connection so a keep-alive client cannot hold the exit; kept-alive
   // sockets may carry one more request (Fastify answers it 503) before the rest are closed.
   let closing = false
@@ -115,6 +115,11 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request) => {
     if (request.url.length > MAX_URL_LENGTH) {
       throw new AppError(414, 'bad_request', `The request URL is longer than ${MAX_URL_LENGTH} characters.`)
+    }
+    // Links are built from the Host header (without PUBLIC_URL): one that is not a host and port is refused
+    // before anything is built from it, and userinfo (`a@b`) is never a host.
+    if (!isValidHost(request.headers.host)) {
+      throw new AppError(400, 'bad_request', 'The Host header is not a valid host name and port.')
     }
   })
   // Bodies over 1 KiB are compressed for clients that ask (Accept-Encoding); brotli at a
@@ -149,9 +154,11 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
   registerMetrics(app, () => store.poolStats(),
     () => ({ localCounts: counters.localCounts, degraded: counters.degraded }))
 
-  const baseUrl = (request: FastifyRequest): string => config.publicUrl ?? `${request.protocol}://${request.host}`
-  const requestUrl = (request: FastifyRequest): URL => new URL(`${baseUrl(request)}${request.url}`)
-  const links = (request: FastifyRequest, now: number) => signedLinks(signer, baseUrl(request), now)
+  // The Host header has been checked (onRequest above).
+  const origin = (request: FastifyRequest): string => config.publicUrl ?? `${request.protocol}://${request.host}`
+  const links = (request: FastifyRequest, now: number) => signedLinks(signer, origin(request), now)
+  // One answer cache for both areas (answers and catalogue counts), bounded by ANSWER_CACHE_MB.
+  const answers = new AnswerCache(config.answerCacheBytes)
 
   // Failed key checks count per address on the catalogue (the calculator is open: a wrong key there is not counted).
   const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
@@ -159,14 +166,13 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
   await app.register(async (catalogue) => {
     catalogue.addHook('onRequest', requireApiKey(keys, 'catalogue:read', failures))
     documentGuardedArea(catalogue, { scope: 'catalogue:read', keyRequired: true, conditional: true })
-    await registerRateLimit(catalogue, {
+    const charge = await registerRateLimit(catalogue, {
       name: 'catalogue',
       counters,
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
-    await catalogue.register(catalogueRoutes,
-      { db: store.db, changes, requestUrl, links, answerCache: config.answerCache })
+    await catalogue.register(catalogueRoutes, { db: store.readDb, changes, origin, links, answers, charge })
   }, { prefix: CATALOGUE_PREFIX })
 
   await app.register(async (calculator) => {
@@ -185,9 +191,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
       key: (request) => request.apiKey !== undefined ? `key:${request.apiKey.id}` : `ip:${clientAddress(request)}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.calculatorPerMinute
     })
-    // Same URL, same answer: the factor data is fixed for the life of the process.
-    if (config.answerCache) cacheAnswersByUrl(calculator, 16 * 1024 * 1024)
-    await calculator.register(calculatorRoutes, { data: calculatorData })
+    await calculator.register(calculatorRoutes, { data: calculatorData, answers })
   }, { prefix: CALCULATOR_PREFIX })
 
   await app.register(mediaRoutes, { store: media, signer })
@@ -205,6 +209,16 @@ function watchRedis (app: FastifyInstance, redis: Redis): void {
   })
   redis.on('ready', () => { down = false })
   app.addHook('onClose', async () => { redis.disconnect() })
+}
+
+// RFC 9110 Host: a DNS name or IPv4 address, or a bracketed IPv6 literal, and an optional port up to 65535.
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/
+
+function isValidHost (host: string | undefined): boolean {
+  // No Host at all is Node's to refuse (HTTP/1.1) or allow (HTTP/1.0); links then fall back to PUBLIC_URL.
+  if (host === undefined) return true
+  const match = HOST.exec(host)
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535)
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/

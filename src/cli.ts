@@ -181,9 +181,8 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
       const result = await withStore(settings, async (store) =>
         await importProjects(store.db, text,
           { replace: values.replace, baseDir: path.dirname(path.resolve(file)), media, lock }))
-      say(`Imported ${result.imported} projects${result.images > 0
-? ` and ${result.images} image files`
-        : ''}` +
+      const images = result.images > 0 ? ` and ${result.images} image files` : ''
+      say(`Imported ${result.imported} projects${images}` +
         `${result.replaced ? ' (the catalogue was replaced)' : ''}: ${result.created} new, ` +
         `${result.updated} updated, ${result.unchanged} unchanged.`)
       return
@@ -333,10 +332,9 @@ async function keysCommand (args: string[],
           rate_limit_per_minute: created.rate_limit_per_minute
         }))
       }
+      const perMinute = created.rate_limit_per_minute === null ? '' : `, ${created.rate_limit_per_minute} requests/min`
       say(`Created API key ${created.id} ("${created.name}", scopes ${created.scopes.join(', ')}` +
-        `${created.rate_limit_per_minute === null
-? ''
-          : `, ${created.rate_limit_per_minute} requests/min`}).\n\n  ${created.key}\n\n` +
+        `${perMinute}).\n\n  ${created.key}\n\n` +
         'It is shown this once: only its hash is stored. Send it as "Authorization: Bearer KEY".')
       return
     }

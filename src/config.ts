@@ -45,8 +45,11 @@ export interface Config {
   }
   /** Allowed CORS origins; empty turns CORS off, ['*'] allows any origin. */
   readonly corsOrigins: readonly string[]
-  /** Keep built answers in memory (bounded); off only to measure the uncached path. */
-  readonly answerCache: boolean
+  /**
+   * Bytes the one answer cache may hold (ANSWER_CACHE_MB; 0, or ANSWER_CACHE=false, turns it off, only to
+   * measure the uncached path).
+   */
+  readonly answerCacheBytes: number
   /** How long `tonne import` waits for another import to finish before giving up. */
   readonly importLockWaitMs: number
   /** Limits on client connections, so that slow or idle clients cannot hold the server. */
@@ -176,6 +179,12 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
 
   const answerCache = parseBoolean(read('ANSWER_CACHE') ?? 'true')
   if (answerCache === undefined) problems.push(`ANSWER_CACHE must be true or false, got "${read('ANSWER_CACHE')}"`)
+  // 32 MB keeps the whole process under 200 MB resident after a bench run (docs/performance.md).
+  const answerCacheMb = parseInteger(read('ANSWER_CACHE_MB') ?? '32', 0, 4096)
+  if (answerCacheMb === undefined) {
+    problems.push('ANSWER_CACHE_MB must be a whole number of megabytes from 0 to 4096, ' +
+      `got "${read('ANSWER_CACHE_MB')}"`)
+  }
 
   const seconds = (name: string, fallback: number, max: number): number => {
     const text = read(name) ?? String(fallback)
@@ -232,7 +241,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
       linkTtlSeconds: linkTtl!
     },
     corsOrigins,
-    answerCache: answerCache!,
+    answerCacheBytes: answerCache === false ? 0 : (answerCacheMb ?? 0) * 1024 * 1024,
     importLockWaitMs,
     http: {
       requestTimeoutMs,

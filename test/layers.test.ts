@@ -59,6 +59,12 @@ describe('layers', () => {
     assert.deepEqual(offending, [])
   })
 
+  test('src/http knows neither area: domain errors reach it through src/domain/errors.ts', () => {
+    const offending = edges.filter(({ from, to }) =>
+      area(from) === 'http' && ['calculator', 'catalogue'].includes(area(to)))
+    assert.deepEqual(offending, [])
+  })
+
   test('media knows nothing of the areas that use it; store and reference import no area', () => {
     const foundations = ['store', 'reference']
     const offending = edges.filter(({ from, to }) =>

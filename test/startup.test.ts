@@ -35,6 +35,7 @@ test('buildApp builds from prepared parts without touching a file, the database 
   })
   const store: Store = {
     db,
+    readDb: db,
     location: 'nowhere',
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: 0, idle: 0, waiting: 0, max: 1 }),

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static, TObject, TSchema } from 'typebox'
+import type { AnswerCache } from '../http/answer-cache.ts'
+import { answerKey } from '../http/query-policy.ts'
 import { errorResponses } from '../http/schemas.ts'
 import type { CalculatorData } from './calculator.data.ts'
 import {
@@ -13,7 +15,6 @@ import { dietAnswer } from './diet.ts'
 import { energyAnswer } from './energy.ts'
 import { flightAnswer } from './flight.ts'
 import { footprintAnswer } from './footprint.ts'
-import { queryGuard } from './query-guard.ts'
 
 /**
  * The footprint calculator, registered by app.ts under /api/v1/co2-calculator. Every route is
@@ -121,26 +122,37 @@ const CALCULATOR_ROUTES = [
   })
 ]
 
-export const calculatorRoutes: FastifyPluginAsyncTypebox<{ data: CalculatorData }> = async (app, { data }) => {
+export interface CalculatorOptions {
+  data: CalculatorData
+  /** The service's one answer cache: an answer is a function of its path and known parameters. */
+  answers: AnswerCache
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+export const calculatorRoutes: FastifyPluginAsyncTypebox<CalculatorOptions> = async (app, { data, answers }) => {
   const tags = ['calculator']
 
-  // Monitoring only: no query schema, so a probe's cache-busting parameter is not an error.
+  // Monitoring only: no query schema, so a probe's cache-busting parameter is not an error (query-policy.ts).
   app.get('/ping', {
     schema: { tags, summary: 'Health check', description: 'Returns {"message": "pong"}.', response: { 200: Pong } }
   }, async () => ({ message: 'pong' as const }))
 
   for (const row of CALCULATOR_ROUTES) {
-    // Runs before ajv: rejects unknown, repeated, empty and non-decimal parameters (query-guard.ts).
-    const guard = queryGuard(row.querystring)
     app.get(row.path, {
       schema: {
         tags,
         summary: row.summary,
         description: row.description,
         querystring: row.querystring,
+        // The 200 schema serialises: the answer is written by its serializer once, then kept as text.
         response: { 200: row.response, ...errorResponses(400) }
-      },
-      preValidation: async (request) => { guard(request.query) }
-    }, async (request) => row.answer(data, request.query as Static<TObject>))
+      }
+    }, async (request, reply) => {
+      // The factor data is fixed for the life of the process, so the key needs no version.
+      const { value: body } = await answers.getOrBuild(`calculator ${answerKey(request)}`,
+        () => String(reply.serialize(row.answer(data, request.query as Static<TObject>))), (text) => text.length * 2)
+      return await reply.type(JSON_TYPE).send(body)
+    })
   }
 }

@@ -299,11 +299,10 @@ export function flightAnswer (data: CalculatorData, query: FlightQuery): FlightA
       if (counts[band] === 0) continue
       const distance = factorOf(data, `param:flight.distance.${band}`)
       used.push(distance)
+      const plural = counts[band] === 1 ? '' : 's'
       groups.push({
         category: band,
-        label: `${counts[band]} return ${names[band]} flight${counts[band] === 1
-? ''
-          : 's'} of ${distance.value} km each way`,
+        label: `${counts[band]} return ${names[band]} flight${plural} of ${distance.value} km each way`,
         distanceKm: distance.value,
         flights: counts[band] * 2
       })
@@ -345,10 +344,10 @@ export function flightAnswer (data: CalculatorData, query: FlightQuery): FlightA
       const value = query.distance ?? 0
       const distanceKm = distanceToKm(value, system)
       if (distanceKm > MAX_FLIGHT_KM) {
+        const unit = system === 'imperial' ? 'mi' : 'km'
         throw CalculatorInputError.invalid('distance',
-          `distance ${value} ${system === 'imperial'
-? 'mi'
-            : 'km'} is longer than any flight can be (half the Earth's circumference, ${MAX_FLIGHT_KM} km)`)
+          `distance ${value} ${unit} is longer than any flight can be ` +
+          `(half the Earth's circumference, ${MAX_FLIGHT_KM} km)`)
       }
       inputs.distance = { value, unit: system === 'imperial' ? 'mi' : 'km' }
       inputs.distance_km = distanceKm

@@ -38,9 +38,8 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
     national = country.consumptionCo2
   } else {
     if (requested !== 'territorial') {
-      assumptions.push(`${country.name} has no ${requested === 'ghg'
-? 'greenhouse-gas'
-      : 'consumption-based'} figure; the territorial CO2 figure is used instead.`)
+      const missing = requested === 'ghg' ? 'greenhouse-gas' : 'consumption-based'
+      assumptions.push(`${country.name} has no ${missing} figure; the territorial CO2 figure is used instead.`)
     }
     basis = 'territorial'
     national = country.territorialCo2

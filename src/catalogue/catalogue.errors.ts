@@ -1,21 +1,17 @@
-// The catalogue's own errors: what went wrong in catalogue terms. The HTTP layer (catalogue.routes.ts)
-// maps them to status codes and the one problem body; nothing here knows about HTTP.
+import { InputError, NotFoundError } from '../domain/errors.ts'
 
-export class CatalogueError extends Error {}
+// The catalogue's own errors: what went wrong in catalogue terms. The HTTP layer maps the shared
+// kinds they extend (src/domain/errors.ts) to status codes and the one problem body.
 
 /** A query parameter whose value the catalogue cannot use; `allowedValues` lists the valid ones when they are few. */
-export class InvalidParameterError extends CatalogueError {
-  readonly parameter: string
-  readonly allowedValues: readonly string[] | undefined
+export class InvalidParameterError extends InputError {
   constructor (parameter: string, detail: string, allowedValues?: readonly string[]) {
-    super(detail)
+    super('invalid_parameter', parameter, detail, allowedValues)
     this.name = 'InvalidParameterError'
-    this.parameter = parameter
-    this.allowedValues = allowedValues
   }
 }
 
-export class ProjectNotFoundError extends CatalogueError {
+export class ProjectNotFoundError extends NotFoundError {
   readonly id: number
   constructor (id: number) {
     super(`No project with id ${id}.`)

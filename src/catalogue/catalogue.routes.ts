@@ -1,100 +1,108 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AnswerCache } from '../http/answer-cache.ts'
 import { etagMatches } from '../http/etag.ts'
-import { AppError } from '../http/errors.ts'
-import { ResponseCache } from '../http/response-cache.ts'
+import { pageLinks } from '../http/pagination.ts'
+import { answerKey, knownQuery } from '../http/query-policy.ts'
 import { errorResponses } from '../http/schemas.ts'
 import type { MediaLinker } from '../media/signing.ts'
-import { pageLinks } from '../http/pagination.ts'
 import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
-import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
 import {
-  FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, ProjectFilterQuerySchema, ProjectListQuerySchema, ProjectPageSchema,
-  ProjectParamsSchema, ProjectSchema
+  FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, NoQuerySchema, ProjectFilterQuerySchema, ProjectListQuerySchema,
+  ProjectPageSchema, ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
-import { signLinks } from './project-json.ts'
+import { mediaTemplate, signTemplate, type MediaTemplate } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
-import { getProjectJson, listProjectPage, projectFacets, projectFeatures } from './projects.service.ts'
+import {
+  getProjectJson, listProjectPage, projectFacets, projectFeatures, type CountMemo
+} from './projects.service.ts'
 
 export interface CatalogueOptions {
   db: Db
   /** Writes to the catalogue anywhere, so its version is read only when it may have changed. */
   changes: ChangeFeed
-  /** The absolute URL of the request as the client sees it (PUBLIC_URL or the Host header). */
-  requestUrl: (request: FastifyRequest) => URL
+  /** Scheme, host and port of the service as the client sees it (PUBLIC_URL or a validated Host header). */
+  origin: (request: FastifyRequest) => string
   /** Signed links for media keys, expiring relative to `nowMs`. */
   links: (request: FastifyRequest, nowMs: number) => MediaLinker
-  /** Keep built answers in memory (ANSWER_CACHE). */
-  answerCache: boolean
-}
-
-/** The catalogue's domain errors as the service's one problem body. */
-function toHttpError (error: unknown): unknown {
-  if (error instanceof InvalidParameterError) {
-    return AppError.invalidParameter(error.parameter, error.message, error.allowedValues)
-  }
-  if (error instanceof ProjectNotFoundError) return AppError.notFound(error.message)
-  return error
+  /** The service's one answer cache (answers and counts). */
+  answers: AnswerCache
+  /** Counts `units` more requests against the caller's rate limit (the request itself counted one). */
+  charge: (request: FastifyRequest, units: number) => Promise<void>
 }
 
 const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
 const security = [{ apiKey: ['catalogue:read'] }]
 
+/**
+ * What an answer costs against the caller's per-minute limit when it has to be built: a page or a detail 1
+ * (one indexed read, like a cached answer), a page with `search` 5 (a full-text match and its count), facets
+ * 10 (nine grouped counts). A cached answer costs 1. So a key that makes every request a miss on purpose
+ * gets a tenth of the facets a cached client gets (SECURITY.md, "Cost limits").
+ */
+const BUILD_COST = { page: 1, search: 5, facets: 10 } as const
+
 interface Answer {
-  unsigned: string
+  template: MediaTemplate
+  /** W/"SHA-1 of catalogue version + key": computed once, when the answer is built. */
+  etag: string
   /** The body with links signed during `second`: every answer in that second carries the same links. */
   signed: Buffer | undefined
   second: number
-  bytes: number
 }
 
-/** Memory the catalogue may spend on answers it has built, whatever the catalogue's size. */
-const CACHE_BYTES = 64 * 1024 * 1024
 const JSON_TYPE = 'application/json; charset=utf-8'
+
+// The 200 answers are JSON assembled from each project's stored JSON, so the 200 schemas below document the
+// shape and do not serialise (tests check the bodies against them); the error schemas do serialise.
 
 /** GET /api/v1/commerce/products/, /:id/, /facets/, /geojson/ (under that prefix; the trailing slash is optional). */
 export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, options) => {
-  const { db, changes, requestUrl, links, answerCache } = options
+  const { db, changes, origin, links, answers, charge } = options
   const current = new CachedRead(changes, async () => await catalogueVersion(db))
-  const answers = new ResponseCache<Answer>(answerCache ? CACHE_BYTES : 0)
 
   /**
-   * Every catalogue answer goes through here. An answer is a function of the catalogue version and the
-   * URL (`key`), so the ETag is derived from those, without the body: a revalidation is a 304 before any
-   * query. Bodies are kept by that key; their media links are signed anew each second.
+   * Every catalogue answer goes through here. An answer is a function of the catalogue version and its key
+   * (origin, path and the operation's known parameters), kept in the answer cache by both. Validators
+   * are set only on a successful answer, so a 304 only ever confirms a 200; errors are thrown to the
+   * error handler and are never cached. Media links are signed anew each second.
    */
   const send = async (
-    request: FastifyRequest, reply: FastifyReply, key: string,
-    build: (version: string) => Promise<string>, type = JSON_TYPE
+    request: FastifyRequest, reply: FastifyReply, cost: number,
+    build: (counts: CountMemo) => Promise<string>, type = JSON_TYPE
   ): Promise<FastifyReply> => {
     const version = await current.get()
-    const versioned = `${version} ${key}`
-    const etag = `W/"${createHash('sha1').update(versioned).digest('base64url')}"`
+    const key = `catalogue ${version} ${origin(request)}${answerKey(request)}`
+    const counts: CountMemo = async (name, count) =>
+      (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
+    const { value: answer, built } = await answers.getOrBuild<Answer>(key, async () => ({
+      template: mediaTemplate(await build(counts)),
+      etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`,
+      signed: undefined,
+      second: 0
+    }), (built) => built.template.literals.reduce((sum, text) => sum + text.length * 2, 0))
+    if (built && cost > 1) await charge(request, cost - 1)
     // Private: the catalogue answers API-key holders; a minute of reuse is far inside the links' lifetime.
-    reply.header('etag', etag).header('cache-control', 'private, max-age=60')
-    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send()
-    let answer = answers.get(versioned)
-    if (answer === undefined) {
-      let unsigned: string
-      try {
-        unsigned = await build(version)
-      } catch (error) {
-        throw toHttpError(error)
-      }
-      answer = { unsigned, signed: undefined, second: 0, bytes: unsigned.length * 2 }
-      answers.set(versioned, answer)
-    }
+    reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
+    if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
     const second = Math.floor(Date.now() / 1000)
     if (answer.signed === undefined || answer.second !== second) {
       const previous = answer.signed?.length ?? 0
-      answer.signed = Buffer.from(signLinks(answer.unsigned, links(request, second * 1000)))
+      answer.signed = Buffer.from(signTemplate(answer.template, links(request, second * 1000)))
       answer.second = second
-      answers.resize(versioned, answer.signed.length - previous)
+      answers.resize(key, answer.signed.length - previous)
     }
     return reply.type(type).send(answer.signed)
   }
+
+  /** Page links: the request's own path with its known parameters only. */
+  const pages = (request: FastifyRequest, limit: number, offset: number, count: number) =>
+    pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit, offset, count)
+
+  const pageCost = (search: string | undefined): number =>
+    search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page
 
   app.get('/', {
     // Register /products/ as the spec writes it; the router also answers /products.
@@ -102,23 +110,19 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     schema: {
       tags: ['catalogue'],
       summary: 'List projects',
-      description: 'A page of projects matching every given filter (AND). Unknown query parameters are ignored.' +
+      description: 'A page of projects matching every given filter (AND). An unknown query parameter is a 400.' +
         SCOPE_NOTE,
       security,
       querystring: ProjectListQuerySchema,
       response: { 200: ProjectPageSchema, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request, reply) => {
-    const url = requestUrl(request)
-    return await send(request, reply, url.href, async (version) => {
-      const { limit, offset } = request.query
-      const page = await listProjectPage(db, request.query, version)
-      const { next, previous } = pageLinks(url, limit, offset, page.count)
-      // Assembled from each project's stored JSON; the schema above documents the same shape.
-      return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(
-        previous)},"results":[${page.items.join(',')}]}`
-    })
-  })
+  }, async (request, reply) => await send(request, reply, pageCost(request.query.search), async (counts) => {
+    const { limit, offset } = request.query
+    const page = await listProjectPage(db, request.query, counts)
+    const { next, previous } = pages(request, limit, offset, page.count)
+    return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(
+      previous)},"results":[${page.items.join(',')}]}`
+  }))
 
   app.get('/facets/', {
     schema: {
@@ -132,8 +136,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       querystring: ProjectFilterQuerySchema,
       response: { 200: FacetsSchema, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request, reply) => await send(request, reply, requestUrl(request).href,
-    async (version) => JSON.stringify(await projectFacets(db, request.query, version))))
+  }, async (request, reply) => await send(request, reply, BUILD_COST.facets,
+    async (counts) => JSON.stringify(await projectFacets(db, request.query, counts))))
 
   app.get('/geojson/', {
     schema: {
@@ -149,16 +153,13 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
         ...errorResponses(400, 401, 403, 429)
       }
     }
-  }, async (request, reply) => {
-    const url = requestUrl(request)
-    return await send(request, reply, url.href, async (version) => {
-      const { limit, offset } = request.query
-      const { count, features } = await projectFeatures(db, request.query, version)
-      const { next, previous } = pageLinks(url, limit, offset, count)
-      return `{"type":"FeatureCollection","count":${count},"next":${JSON.stringify(next)},` +
-        `"previous":${JSON.stringify(previous)},"features":[${features.join(',')}]}`
-    }, 'application/geo+json; charset=utf-8')
-  })
+  }, async (request, reply) => await send(request, reply, pageCost(request.query.search), async (counts) => {
+    const { limit, offset } = request.query
+    const { count, features } = await projectFeatures(db, request.query, counts)
+    const { next, previous } = pages(request, limit, offset, count)
+    return `{"type":"FeatureCollection","count":${count},"next":${JSON.stringify(next)},` +
+      `"previous":${JSON.stringify(previous)},"features":[${features.join(',')}]}`
+  }, 'application/geo+json; charset=utf-8'))
 
   app.get('/:id/', {
     schema: {
@@ -168,8 +169,9 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
         SCOPE_NOTE,
       security,
       params: ProjectParamsSchema,
+      querystring: NoQuerySchema,
       response: { 200: ProjectSchema, ...errorResponses(401, 403, 404, 429) }
     }
-  }, async (request, reply) => await send(request, reply, `${requestUrl(request).origin} ${request.params.id}`,
+  }, async (request, reply) => await send(request, reply, BUILD_COST.page,
     async () => await getProjectJson(db, request.params.id)))
 }

@@ -279,6 +279,9 @@ export const GeoJsonSchema = Type.Object({
   }))
 }, { title: 'ProjectFeatureCollection', description: 'A GeoJSON FeatureCollection (RFC 7946) with paging members.' })
 
+/** The detail takes no query parameters: any is refused, as everywhere (src/http/query-policy.ts). */
+export const NoQuerySchema = Type.Object({})
+
 export const ProjectParamsSchema = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [1] })
 })

@@ -8,12 +8,39 @@ import * as repository from './projects.repository.ts'
 // cannot be stored (they are signed per response), so the JSON holds placeholders instead.
 
 const PLACEHOLDER = 'tonne-media:'
-const PLACEHOLDER_STRING = /"tonne-media:([a-z0-9/._-]+)"/g
 const placeholders: MediaLinker = { media: (key) => `${PLACEHOLDER}${key}` }
+const OPENING = `"${PLACEHOLDER}`
 
-/** Puts signed links where the stored JSON has media placeholders. */
-export function signLinks (json: string, links: MediaLinker): string {
-  return json.replace(PLACEHOLDER_STRING, (_match, key: string) => JSON.stringify(links.media(key)))
+/**
+ * An answer body cut once, when it is built, at its media placeholders: `literals` around `keys`. Signing
+ * it is then a join, with no search through the JSON text each time its links are renewed.
+ */
+export interface MediaTemplate { literals: string[], keys: string[] }
+
+export function mediaTemplate (json: string): MediaTemplate {
+  const literals: string[] = []
+  const keys: string[] = []
+  let from = 0
+  for (let at = json.indexOf(OPENING); at !== -1; at = json.indexOf(OPENING, at + 1)) {
+    // A placeholder is a whole string value (after `:`, `,` or `[` in compact JSON); the same letters
+    // inside some text (`\"tonne-media:…`) are text.
+    if (!':,['.includes(json[at - 1] ?? '')) continue
+    const end = json.indexOf('"', at + OPENING.length)
+    literals.push(json.slice(from, at))
+    keys.push(json.slice(at + OPENING.length, end))
+    from = end + 1
+  }
+  literals.push(json.slice(from))
+  return { literals, keys }
+}
+
+/** The body with signed links where the placeholders were. */
+export function signTemplate (template: MediaTemplate, links: MediaLinker): string {
+  let out = template.literals[0]!
+  for (let i = 0; i < template.keys.length; i++) {
+    out += JSON.stringify(links.media(template.keys[i]!)) + template.literals[i + 1]!
+  }
+  return out
 }
 
 /**

@@ -356,9 +356,12 @@ export async function * allProjects (db: Db, batch = 1000): AsyncGenerator<Proje
 
 // --- vocabularies -------------------------------------------------------------------------
 
-export async function vocabularyHas (db: Db, table: VocabularyName, nameId: string): Promise<boolean> {
-  const row = await db.selectFrom(table).select('name_id').where('name_id', '=', nameId).executeTakeFirst()
-  return row !== undefined
+/** The stored name_id this value names: itself if stored as written, else the one equal ignoring case. */
+export async function vocabularyNameId (db: Db, table: VocabularyName, value: string): Promise<string | undefined> {
+  const rows = await db.selectFrom(table).select('name_id')
+    .where((eb) => eb.or([eb('name_id', '=', value), eb(eb.fn('lower', ['name_id']), '=', value.toLowerCase())]))
+    .execute()
+  return (rows.find((row) => row.name_id === value) ?? rows[0])?.name_id
 }
 
 export async function vocabularyValues (db: Db, table: VocabularyName): Promise<string[]> {

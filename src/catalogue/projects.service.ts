@@ -27,12 +27,14 @@ export async function resolveFilters (db: Db, query: ProjectFilterQuery): Promis
   for (const [key, parameter, table] of VOCABULARY_FILTERS) {
     const value = query[parameter]
     if (value === undefined) continue
-    if (!await repository.vocabularyHas(db, table, value)) {
+    // Case does not matter, as for location: registry=verra is VERRA.
+    const nameId = await repository.vocabularyNameId(db, table, value)
+    if (nameId === undefined) {
       const allowed = await repository.vocabularyValues(db, table)
       throw new InvalidParameterError(parameter,
         `${parameter} "${value}" is not a known value; valid values: ${allowed.join(', ')}.`, allowed)
     }
-    filters[key] = value
+    filters[key] = nameId
   }
   if (query.vintage !== undefined) filters.vintage = query.vintage
   if (query.sdg !== undefined) filters.sdg = await resolveSdg(db, query.sdg)
@@ -125,34 +127,30 @@ export function parseOrdering (text: string | undefined): repository.OrderTerm[]
 }
 
 /**
- * Counts per filter combination, valid while the catalogue version is unchanged: a page after
- * the first costs no count at all, and any import (on any instance) starts a new version.
+ * Where counts are remembered: the route hands in the service's one answer cache, keyed by the catalogue
+ * version, so a page after the first of a filter costs no count and any import starts afresh.
  */
-const counts = new Map<string, number>()
-const COUNT_CACHE_LIMIT = 10_000
+export type CountMemo = (key: string, count: () => Promise<number>) => Promise<number>
+
+type Counter = (db: Db, filters: repository.ProjectFilters) => Promise<number>
 
 async function cachedCount (
-  db: Db, filters: repository.ProjectFilters, version: string, count = repository.countProjects
+  db: Db, memo: CountMemo, name: 'projects' | 'located', filters: repository.ProjectFilters
 ): Promise<number> {
-  const key = `${version}\u0000${count.name}\u0000${JSON.stringify(filters)}`
-  let value = counts.get(key)
-  if (value === undefined) {
-    value = await count(db, filters)
-    if (counts.size >= COUNT_CACHE_LIMIT) counts.clear()
-    counts.set(key, value)
-  }
-  return value
+  const count: Counter = name === 'projects' ? repository.countProjects : repository.countLocated
+  // resolveFilters builds the filters in one fixed order, so equal filters give equal text.
+  return await memo(`${name} ${JSON.stringify(filters)}`, async () => await count(db, filters))
 }
 
 /** A page as unsigned JSON parts: the total and each item's stored JSON (media placeholders unsigned). */
-export async function listProjectPage (db: Db, query: ProjectListQuery, version: string): Promise<{
+export async function listProjectPage (db: Db, query: ProjectListQuery, counts: CountMemo): Promise<{
   count: number,
   items: string[]
 }> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   const [count, rows] = await Promise.all([
-    cachedCount(db, filters, version),
+    cachedCount(db, counts, 'projects', filters),
     repository.listProjectJson(db, filters, ordering, query.limit, query.offset)
   ])
   return { count, items: rows.map((row) => row.item_json ?? missingJson(row.id)) }
@@ -188,7 +186,7 @@ export interface FacetValue { value: string, label: string, count: number }
  * the facet's own filter left out (so a filter panel can offer the other values). Values of no project are absent.
  */
 export async function projectFacets (
-  db: Db, query: ProjectFilterQuery, version: string
+  db: Db, query: ProjectFilterQuery, counts: CountMemo
 ): Promise<{ count: number, facets: Record<Facet, FacetValue[]> }> {
   const filters = await resolveFilters(db, query)
   const facets = {} as Record<Facet, FacetValue[]>
@@ -203,17 +201,17 @@ export async function projectFacets (
       ? (a, b) => Number(a.value) - Number(b.value)
       : (a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
   }
-  return { count: await cachedCount(db, filters, version), facets }
+  return { count: await cachedCount(db, counts, 'projects', filters), facets }
 }
 
 /** A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total. */
 export async function projectFeatures (
-  db: Db, query: GeoJsonQuery, version: string
+  db: Db, query: GeoJsonQuery, counts: CountMemo
 ): Promise<{ count: number, features: string[] }> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   const [count, rows] = await Promise.all([
-    cachedCount(db, filters, version, repository.countLocated),
+    cachedCount(db, counts, 'located', filters),
     repository.listLocated(db, filters, ordering, query.limit, query.offset)
   ])
   return {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Router from 'find-my-way'
-import { CalculatorInputError } from '../calculator/calculator.errors.ts'
+import { InputError, NotFoundError } from '../domain/errors.ts'
 import { isUnavailable } from '../store/availability.ts'
 import { AppError, type ErrorCode, type Problem } from './errors.ts'
 
@@ -45,6 +45,19 @@ function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppEr
     request_id: request.id
   }
   return reply.code(error.status).headers(error.headers).type('application/problem+json; charset=utf-8').send(body)
+}
+
+/**
+ * The one way from a domain error (src/domain/errors.ts, which every area extends) to a problem: bad input
+ * is a 400 naming the parameter, a missing thing a 404. Anything else is not a domain error.
+ */
+export function fromDomain (error: unknown): AppError | undefined {
+  if (error instanceof InputError) {
+    return new AppError(400, error.kind, error.message,
+      { parameter: error.parameter, allowedValues: error.allowedValues })
+  }
+  if (error instanceof NotFoundError) return AppError.notFound(error.message)
+  return undefined
 }
 
 interface AjvError { keyword: string, instancePath: string, params: Record<string, unknown>, message?: string }
@@ -125,12 +138,8 @@ export function installErrorHandling (app: FastifyInstance): void {
       return
     }
     if (error instanceof AppError) return sendProblem(request, reply, error)
-    // The calculator's domain error: every kind of bad input is a 400 naming the parameter.
-    if (error instanceof CalculatorInputError) {
-      return sendProblem(request, reply,
-        new AppError(400, error.kind, error.message,
-          { parameter: error.parameter, allowedValues: error.allowedValues }))
-    }
+    const domain = fromDomain(error)
+    if (domain !== undefined) return sendProblem(request, reply, domain)
     if (error.validation !== undefined) {
       return sendProblem(request, reply, fromValidation(error.validation as AjvError[], error.validationContext))
     }

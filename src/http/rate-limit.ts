@@ -104,16 +104,20 @@ interface RateLimitOptions {
   counters: RateLimitCounters
 }
 
+/** Counts more of a request's cost against its caller's limit: `units` requests beyond the one counted. */
+export type Charge = (request: FastifyRequest, units: number) => Promise<void>
+
 /**
- * Fixed one-minute windows through @fastify/rate-limit. Every answer carries RateLimit-Limit,
- * -Remaining and -Reset; a 429 also carries Retry-After and the service's problem body.
- * Runs as a preHandler so that the API key check (onRequest) has identified the caller first.
+ * Fixed one-minute windows through @fastify/rate-limit. Every answer after the key check carries
+ * RateLimit-Limit, -Remaining and -Reset, 400s included; a 429 also carries Retry-After and the service's
+ * problem body. Runs as a preParsing hook: after the API key check (onRequest) has identified the caller,
+ * before the query is checked and validated. Returns how a route charges a request's further cost.
  */
-export async function registerRateLimit (app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+export async function registerRateLimit (app: FastifyInstance, options: RateLimitOptions): Promise<Charge> {
   const store = options.counters.store(`tonne-rate-limit:${options.name}:`)
   await app.register(rateLimit, {
     global: true,
-    hook: 'preHandler',
+    hook: 'preParsing',
     timeWindow: WINDOW_MS,
     max: async (request) => options.max(request),
     keyGenerator: options.key,
@@ -123,6 +127,13 @@ export async function registerRateLimit (app: FastifyInstance, options: RateLimi
     errorResponseBuilder: (_request, context) => new AppError(429, 'rate_limited',
       `Too many requests: the limit is ${context.max} per minute. Retry in ${context.after}.`)
   })
+  return async (request, units) => {
+    const key = options.key(request)
+    const max = options.max(request)
+    // A counter that cannot be reached is the plugin's concern on the next request, not this answer's.
+    await Promise.all(Array.from({ length: units }, async () =>
+      await new Promise<void>((resolve) => { store.incr(key, () => { resolve() }, WINDOW_MS, max) })))
+  }
 }
 
 /**

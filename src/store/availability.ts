@@ -40,7 +40,7 @@ export function isUnavailable (error: unknown): boolean {
   if (isUnreachable(error)) return true
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const { code, message } = e as Error & { code?: unknown }
-    if (code === '57014') return true
+    if (code === '57014' || code === 'ERR_SQLITE_READ_TIMEOUT') return true
     if (code === 'ERR_SQLITE_ERROR' && /database is locked|SQLITE_BUSY/.test(message)) return true
   }
   return false

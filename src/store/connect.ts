@@ -6,12 +6,18 @@ import type { Config } from '../config.ts'
 import { listenPostgres, watchSqlite, type ChangeFeed } from './change-feed.ts'
 import { DatabaseCircuit } from './database-circuit.ts'
 import type { Database, Db } from './database.ts'
-import { openSqlite } from './sqlite-dialect.ts'
+import { openSqlite, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-dialect.ts'
+import { readOnlyDb, SqliteReadPool } from './sqlite-reads.ts'
 
 export interface PoolStats { total: number, idle: number, waiting: number, max: number }
 
 export interface Store {
   readonly db: Db
+  /**
+   * For a request's SELECTs: on SQLite a pool of worker threads (src/store/sqlite-reads.ts), so no query
+   * holds the event loop; on PostgreSQL the same pool as `db`.
+   */
+  readonly readDb: Db
   /** Where the data lives, for logs: a file path or host/database, never a password. */
   readonly location: string
   /** Answers whether the database takes a query now (readiness). */
@@ -49,20 +55,28 @@ export async function openStore (
     'databaseStatementTimeoutMs' | 'databasePoolSize'>>,
   options: StoreOptions = {}
 ): Promise<Store> {
-  if (config.databaseUrl === undefined) return openSqliteStore(config.dataDir)
+  if (config.databaseUrl === undefined) {
+    return openSqliteStore(config.dataDir, config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
+  }
   return openPostgres(config.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZE,
     options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
 }
 
-function openSqliteStore (dataDir: string): Store {
+/** Threads reading SQLite for requests: one per core of the machines this runs on (2). */
+const SQLITE_READERS = 2
+
+function openSqliteStore (dataDir: string, readBudgetMs: number): Store {
   mkdirSync(dataDir, { recursive: true })
   const file = path.join(dataDir, SQLITE_FILE_NAME)
   const { dialect } = openSqlite(file)
   const db = new Kysely<Database>({ dialect })
+  const readDb = readOnlyDb(new SqliteReadPool(
+    { file, size: SQLITE_READERS, budgetMs: readBudgetMs, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }))
   let closed = false
   const feed = lazyFeed(() => watchSqlite(db))
   return {
     db,
+    readDb,
     location: file,
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: closed ? 0 : 1, idle: closed ? 0 : 1, waiting: 0, max: 1 }),
@@ -70,6 +84,7 @@ function openSqliteStore (dataDir: string): Store {
     close: async () => {
       closed = true
       feed.close()
+      await readDb.destroy()
       await db.destroy()
     }
   }
@@ -119,6 +134,7 @@ function openPostgres (url: string, poolSize: number, statementTimeoutMs: number
   const feed = lazyFeed(() => listenPostgres(url, () => circuit.open))
   return {
     db,
+    readDb: db,
     location: `postgres://${parsed.host}${parsed.pathname}`,
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),

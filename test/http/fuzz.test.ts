@@ -27,6 +27,11 @@ const HOSTILE = ['%00', 'a%00b', '%0A', '%1B', '%7F', '%C2%85', '%', '%zz', '%G0
 
 const encoded = (text: string) => encodeURIComponent(text)
 
+// Host headers a client may write: malformed ones are a 400 on every path, and userinfo never reaches a link.
+const BAD_HOSTS = ['x:99999', 'exa mple.com', 'x:0x50', 'a@b', 'user:pw@example.com', 'x:', '[::1', 'a/b', '%41']
+// Parameters no operation knows: refused wherever parameters are read, never part of an answer.
+const UNKNOWN_NAMES = ['nc', 'api_key', 'format', '_', 'callback']
+
 forEachDatabase((database) => {
   describe(`fuzzing every endpoint [${database}]`, () => {
     test(`${RUNS} random and adversarial requests: no 5xx, every error in the one problem shape`, async (t) => {
@@ -50,7 +55,7 @@ forEachDatabase((database) => {
         fc.integer({ min: -1e6, max: 1e12 }).map(String),
         fc.double().map(String)
       )
-      const name = fc.oneof(fc.constantFrom(...names), fc.constantFrom(...HOSTILE),
+      const name = fc.oneof(fc.constantFrom(...names), fc.constantFrom(...HOSTILE), fc.constantFrom(...UNKNOWN_NAMES),
         fc.string({ maxLength: 12 }).map(encoded))
       const parameter = fc.oneof(fc.tuple(name, value).map(([n, v]) => `${n}=${v}`), name)
       const segments = ['1', '2', '0', '-1', '99999999999', 'sdg/13.svg', 'images/x.png', ...HOSTILE]
@@ -65,14 +70,24 @@ forEachDatabase((database) => {
         path,
         query: fc.array(parameter, { maxLength: 6 }),
         withKey: fc.boolean(),
+        host: fc.option(fc.constantFrom(...BAD_HOSTS), { freq: 4 }),
         method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD')
       })
 
-      await fc.assert(fc.asyncProperty(request, async ({ path, query, withKey, method }) => {
+      await fc.assert(fc.asyncProperty(request, async ({ path, query, withKey, host, method }) => {
         const url = query.length === 0 ? path : `${path}?${query.join('&')}`
-        const response = await app.inject({ method, url, headers: withKey ? { authorization: `Bearer ${key}` } : {} })
-        const where = `${method} ${url} -> ${response.statusCode}: ${response.body.slice(0, 300)}`
+        const headers = { ...(withKey && { authorization: `Bearer ${key}` }), ...(host !== null && { host }) }
+        const response = await app.inject({ method, url, headers })
+        const where = `${method} ${url} (Host ${String(host)}) -> ${response.statusCode}: ` +
+          response.body.slice(0, 300)
         assert.ok(response.statusCode < 500, where)
+        // An over-long URL is refused first (414).
+        if (host !== null) assert.ok([400, 414].includes(response.statusCode), where)
+        assert.doesNotMatch(response.body, /https?:\/\/[^/"]*@/, `no userinfo in a link: ${where}`)
+        if (UNKNOWN_NAMES.some((unknown) => query.some((p) => p === unknown || p.startsWith(`${unknown}=`))) &&
+          response.statusCode === 200 && path.startsWith('/api/v1/') && !path.endsWith('/ping')) {
+          assert.fail(`an unknown parameter was accepted: ${where}`)
+        }
         if (response.statusCode >= 400 && method === 'GET') {
           assert.match(response.headers['content-type'] as string, /^application\/problem\+json; charset=utf-8$/, where)
           const body = response.json()

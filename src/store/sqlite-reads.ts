@@ -1,0 +1,181 @@
+import { Worker } from 'node:worker_threads'
+import {
+  Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type DatabaseConnection,
+  type Driver, type QueryResult
+} from 'kysely'
+import type { Database, Db } from './database.ts'
+
+/**
+ * The catalogue's reads on SQLite, off the event loop. node:sqlite runs a statement synchronously, so one
+ * slow query (an uncached facets count over 100,000 projects takes ~170 ms) would stall every other
+ * request of the process. Requests' reads go to a small pool of worker threads instead, each with its own
+ * read-only connection (WAL lets them read while an import writes), and a statement that takes longer
+ * than the request statement timeout (DATABASE_STATEMENT_TIMEOUT) is given up: its request gets a 503 and
+ * its worker is replaced. Writes, migrations and imports stay on the process's own connection.
+ */
+
+/** Thrown when a read took longer than its budget (a 503, as a cancelled PostgreSQL statement is). */
+export class ReadTimeoutError extends Error {
+  readonly code = 'ERR_SQLITE_READ_TIMEOUT'
+  constructor (ms: number) {
+    super(`The database read took longer than ${ms} ms and was given up.`)
+    this.name = 'ReadTimeoutError'
+  }
+}
+
+interface Pending {
+  resolve: (rows: unknown[]) => void
+  reject: (error: Error) => void
+  timer: NodeJS.Timeout
+}
+
+interface Job { sql: string, parameters: unknown[], pending: Omit<Pending, 'timer'> }
+
+class ReadWorker {
+  readonly worker: Worker
+  current: { id: number, pending: Pending } | undefined
+
+  constructor (file: string, busyTimeoutMs: number, onDone: (worker: ReadWorker) => void) {
+    this.worker = new Worker(new URL('./sqlite-read-worker.ts', import.meta.url),
+      { workerData: { file, busyTimeoutMs } })
+    // The pool keeps no process alive on its own: an idle worker never holds the exit.
+    this.worker.unref()
+    type Reply = { id: number, rows?: unknown[], error?: { message: string, code?: string } }
+    this.worker.on('message', (message: Reply) => {
+      const current = this.current
+      if (current?.id !== message.id) return
+      this.current = undefined
+      clearTimeout(current.pending.timer)
+      if (message.error !== undefined) {
+        current.pending.reject(Object.assign(new Error(message.error.message), { code: message.error.code }))
+      } else current.pending.resolve(message.rows ?? [])
+      onDone(this)
+    })
+    this.worker.on('error', (error) => {
+      const current = this.current
+      this.current = undefined
+      if (current !== undefined) {
+        clearTimeout(current.pending.timer)
+        current.pending.reject(error)
+      }
+    })
+  }
+}
+
+/** A fixed pool of read workers with one queue; each worker runs one statement at a time. */
+export class SqliteReadPool {
+  readonly #file: string
+  readonly #size: number
+  readonly #budgetMs: number
+  readonly #busyTimeoutMs: number
+  readonly #idle: ReadWorker[] = []
+  readonly #queue: Job[] = []
+  #started = 0
+  #nextId = 0
+  #closed = false
+
+  constructor (options: { file: string, size: number, budgetMs: number, busyTimeoutMs: number }) {
+    this.#file = options.file
+    this.#size = options.size
+    this.#budgetMs = options.budgetMs
+    this.#busyTimeoutMs = options.busyTimeoutMs
+  }
+
+  async all (sql: string, parameters: unknown[]): Promise<unknown[]> {
+    if (this.#closed) throw new Error('The database is closed.')
+    return await new Promise((resolve, reject) => {
+      this.#queue.push({ sql, parameters, pending: { resolve, reject } })
+      this.#dispatch()
+    })
+  }
+
+  #dispatch (): void {
+    while (this.#queue.length > 0) {
+      // Workers start on first use: a process that never reads (the CLI) never pays for them.
+      if (this.#idle.length === 0 && this.#started < this.#size) {
+        this.#started++
+        this.#idle.push(new ReadWorker(this.#file, this.#busyTimeoutMs, (done) => { this.#release(done) }))
+      }
+      const worker = this.#idle.pop()
+      if (worker === undefined) return
+      const job = this.#queue.shift()!
+      const id = ++this.#nextId
+      const timer = setTimeout(() => { this.#giveUp(worker, id) }, this.#budgetMs)
+      worker.current = { id, pending: { ...job.pending, timer } }
+      worker.worker.postMessage({ id, sql: job.sql, parameters: job.parameters })
+    }
+  }
+
+  #release (worker: ReadWorker): void {
+    if (this.#closed) return
+    this.#idle.push(worker)
+    this.#dispatch()
+  }
+
+  /** A statement over its budget: its request fails now, and its worker is replaced (it ends when it can). */
+  #giveUp (worker: ReadWorker, id: number): void {
+    if (worker.current?.id !== id) return
+    const { pending } = worker.current
+    worker.current = undefined
+    pending.reject(new ReadTimeoutError(this.#budgetMs))
+    this.#started--
+    worker.worker.terminate().catch(() => undefined)
+    this.#dispatch()
+  }
+
+  async close (): Promise<void> {
+    this.#closed = true
+    for (const job of this.#queue.splice(0)) job.pending.reject(new Error('The database is closed.'))
+    await Promise.all(this.#idle.splice(0).map(async (worker) => await worker.worker.terminate()))
+  }
+}
+
+// node:sqlite binds only numbers, strings, bigints, buffers and null.
+function toSqlite (value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0
+  return value === undefined ? null : value
+}
+
+class ReadConnection implements DatabaseConnection {
+  readonly #pool: SqliteReadPool
+  constructor (pool: SqliteReadPool) {
+    this.#pool = pool
+  }
+
+  async executeQuery<R> (query: CompiledQuery): Promise<QueryResult<R>> {
+    return { rows: await this.#pool.all(query.sql, query.parameters.map(toSqlite)) as R[] }
+  }
+
+  async * streamQuery<R> (): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('The read pool does not stream.')
+  }
+}
+
+class ReadDriver implements Driver {
+  readonly #connection: ReadConnection
+  readonly #pool: SqliteReadPool
+  constructor (pool: SqliteReadPool) {
+    this.#pool = pool
+    this.#connection = new ReadConnection(pool)
+  }
+
+  async init (): Promise<void> {}
+  async acquireConnection (): Promise<DatabaseConnection> { return this.#connection }
+  async beginTransaction (): Promise<void> { throw new Error('The read pool takes no transactions.') }
+  async commitTransaction (): Promise<void> {}
+  async rollbackTransaction (): Promise<void> {}
+  async releaseConnection (): Promise<void> {}
+  async destroy (): Promise<void> { await this.#pool.close() }
+}
+
+/** A Kysely over the read pool: for SELECTs only. */
+export function readOnlyDb (pool: SqliteReadPool): Db {
+  return new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new ReadDriver(pool),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler()
+    }
+  })
+}

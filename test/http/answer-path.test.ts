@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict'
+import { PassThrough } from 'node:stream'
+import { describe, test } from 'node:test'
+import { forEachDatabase } from '../databases.ts'
+import { buildTestApp } from '../helpers.ts'
+import { fixtureProjects } from '../fixtures/projects.ts'
+
+// The answer path as a client sees it (issues 23, 24.3-5, 25.9, 25.13): one query policy, answers keyed by
+// the operation's known parameters, validators only on successful answers, a checked Host header.
+
+const LIST = '/api/v1/commerce/products/'
+const CALC = '/api/v1/co2-calculator'
+
+/** Log lines at error level (pino: 50) or above, from a captured stream. */
+function errorLines (stream: PassThrough): string[] {
+  const text = String(stream.read() ?? '')
+  return text.split('\n').filter((line) => line !== '' && JSON.parse(line).level >= 50)
+}
+
+forEachDatabase((database) => {
+  describe(`the answer path [${database}]`, () => {
+    test('an unknown parameter is refused in both areas, naming it and never echoing its value', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      for (const url of [`${LIST}?limit=2&api_key=tonne_secret_value`, `${LIST}1/?api_key=tonne_secret_value`,
+        `${LIST}facets/?api_key=tonne_secret_value`, `${CALC}/countries?api_key=tonne_secret_value`]) {
+        const response = await inject(url)
+        assert.equal(response.statusCode, 400, url)
+        assert.equal(response.json().code, 'invalid_parameter')
+        assert.equal(response.json().parameter, 'api_key')
+        assert.doesNotMatch(response.body, /tonne_secret_value/)
+      }
+      const page = await inject(`${LIST}?nc=12345&limit=2`)
+      assert.equal(page.statusCode, 400)
+      assert.ok(page.json().allowed_values.includes('limit'), 'the known parameters are listed')
+    })
+
+    test('the same question in another parameter order is the same answer, and links carry known ones only',
+      async (t) => {
+        const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+        const a = await inject(`${LIST}?registry=REGISTRY_A&limit=1&ordering=-name`)
+        const b = await inject(`${LIST}?ordering=-name&limit=1&registry=REGISTRY_A`)
+        assert.equal(a.statusCode, 200)
+        assert.equal(b.headers['etag'], a.headers['etag'])
+        assert.equal(b.json().next, a.json().next)
+        const next = new URL(a.json().next as string)
+        assert.deepEqual([...next.searchParams.keys()].sort(), ['limit', 'offset', 'ordering', 'registry'])
+      })
+
+    test('errors carry no validators, and If-None-Match never turns an error into a 304', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      for (const [url, status] of [[`${LIST}999999/`, 404], [`${LIST}?location=Narnia`, 400],
+        [`${LIST}facets/?registry=NOPE`, 400]] as const) {
+        const plain = await inject(url)
+        assert.equal(plain.statusCode, status, url)
+        assert.equal(plain.headers['etag'], undefined, url)
+        assert.equal(plain.headers['cache-control'], undefined, url)
+        for (const tag of ['*', 'W/"anything"']) {
+          const conditional = await inject({ url, headers: { 'if-none-match': tag } })
+          assert.equal(conditional.statusCode, status, `${url} with If-None-Match: ${tag}`)
+        }
+      }
+      const ok = await inject(`${LIST}1/`)
+      assert.equal((await inject({ url: `${LIST}1/`, headers: { 'if-none-match': '*' } })).statusCode, 304)
+      assert.ok(ok.headers['etag'])
+    })
+
+    test('a malformed Host is a 400 without an error-level log; userinfo never reaches a link', async (t) => {
+      const logStream = new PassThrough()
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects(), logStream })
+      for (const host of ['x:99999', 'exa mple.com', 'x:0x50', 'a@b', 'a@b:80', 'x:', '[::1']) {
+        const response = await inject({ url: `${LIST}?limit=1`, headers: { host } })
+        assert.equal(response.statusCode, 400, host)
+        assert.equal(response.json().code, 'bad_request', host)
+        assert.doesNotMatch(response.body, /a@/)
+      }
+      assert.deepEqual(errorLines(logStream), [])
+      for (const host of ['example.com', 'example.com:8080', '127.0.0.1:3000', '[::1]:3000']) {
+        const response = await inject({ url: `${LIST}?limit=1`, headers: { host } })
+        assert.equal(response.statusCode, 200, host)
+        assert.ok((response.json().next as string).startsWith(`http://${host}/`), host)
+      }
+    })
+
+    test('vocabulary filters ignore case, as location does', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      const exact = await inject(`${LIST}?registry=REGISTRY_A&limit=100`)
+      const lower = await inject(`${LIST}?registry=registry_a&limit=100`)
+      assert.equal(lower.statusCode, 200, lower.body)
+      assert.equal(lower.json().count, exact.json().count)
+      assert.ok(exact.json().count > 0)
+      assert.equal((await inject(`${LIST}facets/?registry=Registry_A`)).json().count, exact.json().count)
+    })
+
+    test('a facets answer that has to be built costs 10 against the key; a cached one costs 1', async (t) => {
+      const { inject } = await buildTestApp(t,
+        { database, records: fixtureProjects(), env: { RATE_LIMIT_CATALOGUE: '25' } })
+      const first = await inject(`${LIST}facets/?search=a`)
+      assert.equal(first.headers['ratelimit-remaining'], '24')
+      assert.equal((await inject(`${LIST}facets/?search=a`)).headers['ratelimit-remaining'], '14')
+      // Each new search is built: 10 more each, so the key is soon at its limit.
+      assert.equal((await inject(`${LIST}facets/?search=b`)).headers['ratelimit-remaining'], '13')
+      assert.equal((await inject(`${LIST}facets/?search=c`)).statusCode, 200)
+      assert.equal((await inject(`${LIST}facets/?search=a`)).statusCode, 429)
+    })
+  })
+})
+
+describe('the calculator on the answer path', () => {
+  test('a 400 carries the RateLimit headers, as every answer does', async (t) => {
+    const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '50' } })
+    for (const url of [`${CALC}/diet?country_code=DEU&calorie=2500`, `${CALC}/car?country_code=DEU&distance=1e3`,
+      `${CALC}/car?country_code=XYZ&distance=10`, `${CALC}/diet?country_code=DEU&diet_form=nope`]) {
+      const response = await app.inject(url)
+      assert.equal(response.statusCode, 400, url)
+      assert.equal(response.headers['ratelimit-limit'], '50', url)
+      assert.ok(response.headers['ratelimit-remaining'] !== undefined, url)
+    }
+  })
+
+  test('the same question in another order or spelling of a number gets the same answer', async (t) => {
+    const { app } = await buildTestApp(t)
+    const a = await app.inject(`${CALC}/car?country_code=DEU&distance=1000`)
+    const b = await app.inject(`${CALC}/car?distance=1000&country_code=DEU`)
+    assert.equal(a.statusCode, 200)
+    assert.equal(b.body, a.body)
+    assert.match(a.headers['content-type'] as string, /^application\/json; charset=utf-8$/)
+  })
+})
