@@ -1,5 +1,5 @@
-// Lighthouse scores of the explorer: its first view, a catalogue view and a calculator result, on a phone
-// (Lighthouse's default mobile emulation and simulated throttling) and on a desktop. Writes docs/lighthouse.md
+// Lighthouse scores of the explorer: its first view, a catalogue view, a project page and a calculator result, on a
+// phone (Lighthouse's default mobile emulation and simulated throttling) and on a desktop. Writes docs/lighthouse.md
 // and exits 1 when a score is under 95 (issue 15's bar).
 //
 //   npm run lighthouse
@@ -25,6 +25,8 @@ const BAR = 95
 const VIEWS = [
   { name: 'First view', hash: '' },
   { name: 'Catalogue', hash: '#/projects' },
+  // A bundled project with coordinates and SDG icons: the page whose map and icons arrive last (issue 25, item 11).
+  { name: 'Project page', hash: '#/projects/278' },
   { name: 'Calculator result', hash: '#/calculator?country_code=DEU&frequency=rare&distance=8000&home_size=70' }
 ]
 

@@ -6,7 +6,7 @@ export interface paths {
     /** Liveness: the process answers */
     get: {
       responses: {
-        /** @description Default Response */
+        /** @description OK: Liveness: the process answers. */
         200: {
           content: {
             "application/json": {
@@ -25,7 +25,7 @@ export interface paths {
      */
     get: {
       responses: {
-        /** @description Default Response */
+        /** @description OK: Readiness: the database and (when configured) Redis answer. */
         200: {
           content: {
             "application/json": {
@@ -48,7 +48,7 @@ export interface paths {
   "/api/v1/commerce/products/": {
     /**
      * List projects
-     * @description A page of projects matching every given filter (AND). Unknown query parameters are ignored. Needs an API key with the `catalogue:read` scope.
+     * @description A page of projects matching every given filter (AND). An unknown query parameter is a 400. With `format=csv` (or `Accept: text/csv`), every matching project as CSV instead, streamed, in the same order (`limit` and `offset` do not apply; see docs/api.md, "CSV"). Needs an API key with the `catalogue:read` scope.
      */
     get: {
       parameters: {
@@ -102,10 +102,14 @@ export interface paths {
           search?: string;
           /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
           ordering?: string;
+          /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
+          format?: "json" | "csv";
+          /** @description `facets` adds the facets of the same filters to the page (see `facets` in the answer; addition). */
+          include?: "facets";
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description A page of projects (JSON), or every matching project (CSV). */
         200: {
           headers: {
             /** @description Requests allowed per one-minute window. */
@@ -203,7 +207,101 @@ export interface paths {
                    */
                   updated_at: string;
                 })[];
+              /** @description With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a filter panel needs one request, not two (addition). */
+              facets?: {
+                /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
+                facets: {
+                  /** @description Projects per registry. */
+                  registry: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per country (canonical name). */
+                  location: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per credit type. */
+                  credit_type: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per rating. */
+                  rating: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects in sale ("true") and not ("false"). */
+                  in_sale: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects with credits of each vintage year (in year order). */
+                  vintage: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per certification. */
+                  certification: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per Sustainable Development Goal (value: its name_id). */
+                  sdg: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                };
+                /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
+                with_value: {
+                  /** @description Matching projects with a value for date (ordering by it sorts the others last). */
+                  date: number;
+                  /** @description Matching projects with a value for area (ordering by it sorts the others last). */
+                  area: number;
+                  /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
+                  estimated_annual_reductions: number;
+                  /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
+                  inventory_price: number;
+                  /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
+                  credits_issued: number;
+                  /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
+                  credits_retired: number;
+                };
+              };
             };
+            "text/csv": string;
           };
         };
         /** @description Not modified: the If-None-Match header names the current ETag. No body. */
@@ -315,7 +413,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description OK: Count projects per filter value. */
         200: {
           headers: {
             /** @description Requests allowed per one-minute window. */
@@ -405,6 +503,21 @@ export interface paths {
                     /** @description Matching projects with this value. */
                     count: number;
                   }[];
+              };
+              /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
+              with_value: {
+                /** @description Matching projects with a value for date (ordering by it sorts the others last). */
+                date: number;
+                /** @description Matching projects with a value for area (ordering by it sorts the others last). */
+                area: number;
+                /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
+                estimated_annual_reductions: number;
+                /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
+                inventory_price: number;
+                /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
+                credits_issued: number;
+                /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
+                credits_retired: number;
               };
             };
           };
@@ -524,7 +637,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description A GeoJSON FeatureCollection (RFC 7946) with paging members. */
         200: {
           headers: {
             /** @description Requests allowed per one-minute window. */
@@ -638,7 +751,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description OK: Get one project. */
         200: {
           headers: {
             /** @description Requests allowed per one-minute window. */
@@ -814,7 +927,7 @@ export interface paths {
      */
     get: {
       responses: {
-        /** @description Default Response */
+        /** @description OK: Health check. */
         200: {
           headers: {
             /** @description Requests allowed per one-minute window. */
@@ -941,7 +1054,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description OK: Default units and options for a country. */
         200: {
           headers: {
             /** @description Requests allowed per one-minute window. */
@@ -2564,6 +2677,881 @@ export interface paths {
         };
         /** @description No such resource. */
         404: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/commerce/products": {
+    /**
+     * List projects (without the trailing slash)
+     * @description The same operation as GET /api/v1/commerce/products/: the trailing slash is optional.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Page size, 1 to 1000. */
+          limit?: number;
+          /** @description Number of matching projects to skip. */
+          offset?: number;
+          /** @description Whether the project is currently in sale. */
+          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+          /**
+           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+           * @example Brazil
+           */
+          location?: string;
+          /**
+           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+           */
+          credit_type?: string;
+          /**
+           * @description Registry name_id (e.g. VERRA).
+           * @example VERRA
+           */
+          registry?: string;
+          /** @description Rating name_id: A, AA, AAA-, AA+. */
+          rating?: string;
+          /**
+           * @description A vintage year: projects with credits of that vintage (addition).
+           * @example 2021
+           */
+          vintage?: number;
+          /**
+           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+           * @example ICVCM_CCP
+           */
+          certification?: string;
+          /**
+           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+           * @example 13_CLIMATE_ACTION
+           */
+          sdg?: string;
+          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+          updated_since?: string;
+          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+          bbox?: string;
+          /**
+           * @description Case-insensitive text match on name, symbol, external_id and project developer.
+           * @example cookstove
+           */
+          search?: string;
+          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
+          ordering?: string;
+          /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
+          format?: "json" | "csv";
+          /** @description `facets` adds the facets of the same filters to the page (see `facets` in the answer; addition). */
+          include?: "facets";
+        };
+      };
+      responses: {
+        /** @description A page of projects (JSON), or every matching project (CSV). */
+        200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+          };
+          content: {
+            "application/json": {
+              /** @description Total number of projects matching the filters. */
+              count: number;
+              next: string | null;
+              previous: string | null;
+              results: ({
+                  /** @description Unique identifier of the project. */
+                  id: number;
+                  name: string;
+                  /** @description Id code of the project. */
+                  symbol: string;
+                  /** @description Vintage years. */
+                  vintages: number[];
+                  /** @description The registry that approves and monitors the project. */
+                  registry: {
+                    /** @description Upper-case, underscore-separated identifier. */
+                    name_id: string;
+                    verbose_name: string;
+                  };
+                  /** @description The standard the project is certified against. */
+                  standard: {
+                    /** @description Upper-case, underscore-separated identifier. */
+                    name_id: string;
+                    verbose_name: string;
+                  };
+                  credit_type: {
+                    /** @description Upper-case, underscore-separated identifier. */
+                    name_id: string;
+                    verbose_name: string;
+                  } | null;
+                  short_description: string | null;
+                  rating: {
+                    /** @description Upper-case, underscore-separated identifier. */
+                    name_id: string;
+                    verbose_name: string;
+                  } | null;
+                  certifications: {
+                      /** @description Upper-case, underscore-separated identifier. */
+                      name_id: string;
+                      verbose_name: string;
+                    }[];
+                  /** @description Detailed description; may contain HTML; may be empty. */
+                  description: string;
+                  url: string | null;
+                  is_bundle: boolean;
+                  bundles: unknown[] | null;
+                  inventory_price: number | null;
+                  /** @description Country where the project is located; may be empty. */
+                  location: string;
+                  latitude: number | null;
+                  longitude: number | null;
+                  date: string | null;
+                  area: number | null;
+                  estimated_annual_reductions: number | null;
+                  /** @description May be empty. */
+                  project_developer: string;
+                  sustainable_development_goals: {
+                      /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
+                      name_id: string;
+                      verbose_name: string;
+                      /** @description URL of the goal icon. */
+                      icon: string;
+                    }[];
+                  /** @description Lines separated by CRLF; may be empty. */
+                  co_benefits: string;
+                  images: {
+                      title: string;
+                      /** @description Signed link to the image, valid for a limited time (default 3600 s). */
+                      url: string;
+                    }[];
+                  credits_issued: number | null;
+                  credits_retired: number | null;
+                  location_alpha2: string | null;
+                  location_alpha3: string | null;
+                  /**
+                   * Format: date-time
+                   * @description When this catalogue first had the project (ISO 8601, UTC).
+                   */
+                  created_at: string;
+                  /**
+                   * Format: date-time
+                   * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
+                   */
+                  updated_at: string;
+                })[];
+              /** @description With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a filter panel needs one request, not two (addition). */
+              facets?: {
+                /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
+                facets: {
+                  /** @description Projects per registry. */
+                  registry: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per country (canonical name). */
+                  location: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per credit type. */
+                  credit_type: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per rating. */
+                  rating: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects in sale ("true") and not ("false"). */
+                  in_sale: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects with credits of each vintage year (in year order). */
+                  vintage: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per certification. */
+                  certification: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per Sustainable Development Goal (value: its name_id). */
+                  sdg: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                };
+                /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
+                with_value: {
+                  /** @description Matching projects with a value for date (ordering by it sorts the others last). */
+                  date: number;
+                  /** @description Matching projects with a value for area (ordering by it sorts the others last). */
+                  area: number;
+                  /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
+                  estimated_annual_reductions: number;
+                  /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
+                  inventory_price: number;
+                  /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
+                  credits_issued: number;
+                  /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
+                  credits_retired: number;
+                };
+              };
+            };
+            "text/csv": string;
+          };
+        };
+        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+        304: {
+          headers: {
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: never;
+        };
+        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+        400: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description The API key lacks the permission (scope) for this request. */
+        403: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/commerce/products/facets": {
+    /**
+     * Count projects per filter value (without the trailing slash)
+     * @description The same operation as GET /api/v1/commerce/products/facets/: the trailing slash is optional.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Whether the project is currently in sale. */
+          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+          /**
+           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+           * @example Brazil
+           */
+          location?: string;
+          /**
+           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+           */
+          credit_type?: string;
+          /**
+           * @description Registry name_id (e.g. VERRA).
+           * @example VERRA
+           */
+          registry?: string;
+          /** @description Rating name_id: A, AA, AAA-, AA+. */
+          rating?: string;
+          /**
+           * @description A vintage year: projects with credits of that vintage (addition).
+           * @example 2021
+           */
+          vintage?: number;
+          /**
+           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+           * @example ICVCM_CCP
+           */
+          certification?: string;
+          /**
+           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+           * @example 13_CLIMATE_ACTION
+           */
+          sdg?: string;
+          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+          updated_since?: string;
+          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+          bbox?: string;
+          /**
+           * @description Case-insensitive text match on name, symbol, external_id and project developer.
+           * @example cookstove
+           */
+          search?: string;
+        };
+      };
+      responses: {
+        /** @description OK: Count projects per filter value. */
+        200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+          };
+          content: {
+            "application/json": {
+              /** @description Projects matching every given filter. */
+              count: number;
+              /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
+              facets: {
+                /** @description Projects per registry. */
+                registry: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per country (canonical name). */
+                location: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per credit type. */
+                credit_type: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per rating. */
+                rating: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects in sale ("true") and not ("false"). */
+                in_sale: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects with credits of each vintage year (in year order). */
+                vintage: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per certification. */
+                certification: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per Sustainable Development Goal (value: its name_id). */
+                sdg: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+              };
+              /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
+              with_value: {
+                /** @description Matching projects with a value for date (ordering by it sorts the others last). */
+                date: number;
+                /** @description Matching projects with a value for area (ordering by it sorts the others last). */
+                area: number;
+                /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
+                estimated_annual_reductions: number;
+                /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
+                inventory_price: number;
+                /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
+                credits_issued: number;
+                /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
+                credits_retired: number;
+              };
+            };
+          };
+        };
+        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+        304: {
+          headers: {
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: never;
+        };
+        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+        400: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description The API key lacks the permission (scope) for this request. */
+        403: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/commerce/products/geojson": {
+    /**
+     * Matching projects as GeoJSON (without the trailing slash)
+     * @description The same operation as GET /api/v1/commerce/products/geojson/: the trailing slash is optional.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Features per page, 1 to 10000. */
+          limit?: number;
+          /** @description Number of matching located projects to skip. */
+          offset?: number;
+          /** @description Whether the project is currently in sale. */
+          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+          /**
+           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+           * @example Brazil
+           */
+          location?: string;
+          /**
+           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+           */
+          credit_type?: string;
+          /**
+           * @description Registry name_id (e.g. VERRA).
+           * @example VERRA
+           */
+          registry?: string;
+          /** @description Rating name_id: A, AA, AAA-, AA+. */
+          rating?: string;
+          /**
+           * @description A vintage year: projects with credits of that vintage (addition).
+           * @example 2021
+           */
+          vintage?: number;
+          /**
+           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+           * @example ICVCM_CCP
+           */
+          certification?: string;
+          /**
+           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+           * @example 13_CLIMATE_ACTION
+           */
+          sdg?: string;
+          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+          updated_since?: string;
+          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+          bbox?: string;
+          /**
+           * @description Case-insensitive text match on name, symbol, external_id and project developer.
+           * @example cookstove
+           */
+          search?: string;
+          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
+          ordering?: string;
+        };
+      };
+      responses: {
+        /** @description A GeoJSON FeatureCollection (RFC 7946) with paging members. */
+        200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+          };
+          content: {
+            "application/geo+json": {
+              /** @enum {string} */
+              type: "FeatureCollection";
+              /** @description Located projects (with latitude and longitude) matching every filter. */
+              count: number;
+              next: string | null;
+              previous: string | null;
+              features: ({
+                  /** @enum {string} */
+                  type: "Feature";
+                  id: number;
+                  geometry: {
+                    /** @enum {string} */
+                    type: "Point";
+                    /** @description [longitude, latitude] (RFC 7946). */
+                    coordinates: number[];
+                  };
+                  properties: {
+                    id: number;
+                    name: string;
+                    /** @description Registry name_id. */
+                    registry: string;
+                    credit_type: string | null;
+                    credits_issued: number | null;
+                    credits_retired: number | null;
+                  };
+                })[];
+            };
+          };
+        };
+        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+        304: {
+          headers: {
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: never;
+        };
+        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+        400: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description The API key lacks the permission (scope) for this request. */
+        403: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/commerce/products/{id}": {
+    /**
+     * Get one project (without the trailing slash)
+     * @description The same operation as GET /api/v1/commerce/products/{id}/: the trailing slash is optional.
+     */
+    get: {
+      parameters: {
+        path: {
+          /**
+           * @description The project id.
+           * @example 1
+           */
+          id: number;
+        };
+      };
+      responses: {
+        /** @description OK: Get one project. */
+        200: {
+          headers: {
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+          };
+          content: {
+            "application/json": {
+              /** @description Unique identifier of the project. */
+              id: number;
+              /** @description Identifier of the project in its registry. */
+              external_id: string;
+              name: string;
+              /** @description Id code of the project. */
+              symbol: string;
+              /** @description Vintage years. */
+              vintages: number[];
+              /** @description The registry that approves and monitors the project. */
+              registry: {
+                /** @description Upper-case, underscore-separated identifier. */
+                name_id: string;
+                verbose_name: string;
+              };
+              /** @description The standard the project is certified against. */
+              standard: {
+                /** @description Upper-case, underscore-separated identifier. */
+                name_id: string;
+                verbose_name: string;
+              };
+              credit_type: {
+                /** @description Upper-case, underscore-separated identifier. */
+                name_id: string;
+                verbose_name: string;
+              } | null;
+              short_description: string | null;
+              rating: {
+                /** @description Upper-case, underscore-separated identifier. */
+                name_id: string;
+                verbose_name: string;
+              } | null;
+              certifications: {
+                  /** @description Upper-case, underscore-separated identifier. */
+                  name_id: string;
+                  verbose_name: string;
+                }[];
+              /** @description Detailed description; may contain HTML; may be empty. */
+              description: string;
+              url: string | null;
+              is_bundle: boolean;
+              bundles: unknown[] | null;
+              inventory_price: number | null;
+              /** @description Country where the project is located; may be empty. */
+              location: string;
+              latitude: number | null;
+              longitude: number | null;
+              date: string | null;
+              area: number | null;
+              estimated_annual_reductions: number | null;
+              /** @description May be empty. */
+              project_developer: string;
+              sustainable_development_goals: {
+                  /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
+                  name_id: string;
+                  verbose_name: string;
+                  /** @description URL of the goal icon. */
+                  icon: string;
+                }[];
+              /** @description Lines separated by CRLF; may be empty. */
+              co_benefits: string;
+              images: {
+                  title: string;
+                  /** @description Signed link to the image, valid for a limited time (default 3600 s). */
+                  url: string;
+                }[];
+              credits_issued: number | null;
+              credits_retired: number | null;
+              location_alpha2: string | null;
+              location_alpha3: string | null;
+              /**
+               * Format: date-time
+               * @description When this catalogue first had the project (ISO 8601, UTC).
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
+               */
+              updated_at: string;
+              /** @description Credits issued and retired, per vintage and in total (an addition beyond the original contract). */
+              credits: {
+                issued: number | null;
+                retired: number | null;
+                /** @description One entry per vintage year, in year order; the same years as `vintages`. */
+                vintages: ({
+                    /** @description The vintage year. */
+                    vintage: number;
+                    issued: number | null;
+                    retired: number | null;
+                  })[];
+              };
+              source: (({
+                  /** @description The file, as the import named it (e.g. offsets-db-data/verra/projects.csv). */
+                  file: string;
+                  lines: number[] | null;
+                })[]) | null;
+            };
+          };
+        };
+        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+        304: {
+          headers: {
+            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+            ETag?: string;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
+          content: never;
+        };
+        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+        401: {
+          headers: {
+            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+            "WWW-Authenticate": string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description The API key lacks the permission (scope) for this request. */
+        403: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description No such resource. */
+        404: {
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+        429: {
+          headers: {
+            /** @description Seconds to wait before retrying. */
+            "Retry-After": number;
+            /** @description Requests allowed per one-minute window. */
+            "RateLimit-Limit"?: number;
+            /** @description Requests left in the current window. */
+            "RateLimit-Remaining"?: number;
+            /** @description Seconds until the current window ends. */
+            "RateLimit-Reset"?: number;
+          };
           content: {
             "application/problem+json": components["schemas"]["Problem"];
           };

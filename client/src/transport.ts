@@ -100,7 +100,7 @@ export class Transport {
       const timedOut = timeout.aborted
       const message = timedOut
         ? `No answer from ${url} within ${this.#timeoutMs} ms`
-        : `Could not reach ${url}: ${describe(error)}`
+        : `Could not reach ${url}: ${describe(error)}${corsHint(url)}`
       return { ok: false, error: new TonneNetworkError(message, { cause: error, timedOut, attempts: attempt }) }
     }
     if (response.ok) {
@@ -113,6 +113,18 @@ export class Transport {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now())
     return { ok: false, error: new TonneApiError(problemOf(response, body), { retryAfterMs, attempts: attempt }) }
   }
+}
+
+/**
+ * A browser hides why a request to another origin failed: a service that does not allow the page's origin (its
+ * CORS_ORIGINS unset, the default) looks like a network failure ("Failed to fetch"). That is the likely cause.
+ */
+function corsHint (url: string): string {
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin
+  if (!inBrowser() || origin === undefined || origin === 'null' || new URL(url).origin === origin) return ''
+  return '. From a web page, a request to another origin also fails this way when the service does not allow ' +
+    `the page's origin (CORS): the likely cause if the service is up. Set CORS_ORIGINS=${origin} on the service ` +
+    '(see its README), or serve the page from the service\'s origin.'
 }
 
 /** Browsers' globals, not their User-Agent strings: a page and a web or service worker. */

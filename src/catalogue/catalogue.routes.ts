@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AnswerCache } from '../http/answer-cache.ts'
+import { sendCsv, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
@@ -16,8 +17,10 @@ import {
 import { mediaTemplate, signTemplate, type MediaTemplate } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
 import {
-  getProjectJson, listProjectPage, projectFacets, projectFeatures, type CountMemo
+  allMatchingProjects, getProjectJson, listProjectPage, projectFacets, projectFeatures, resolveProjectFilters,
+  type CountMemo
 } from './projects.service.ts'
+import { PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE } from './project-csv.ts'
 
 export interface CatalogueOptions {
   db: Db
@@ -110,19 +113,44 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     schema: {
       tags: ['catalogue'],
       summary: 'List projects',
-      description: 'A page of projects matching every given filter (AND). An unknown query parameter is a 400.' +
-        SCOPE_NOTE,
+      description: 'A page of projects matching every given filter (AND). An unknown query parameter is a 400. ' +
+        'With `format=csv` (or `Accept: text/csv`), every matching project as CSV instead, streamed, in the same ' +
+        'order (`limit` and `offset` do not apply; see docs/api.md, "CSV").' + SCOPE_NOTE,
       security,
       querystring: ProjectListQuerySchema,
-      response: { 200: ProjectPageSchema, ...errorResponses(400, 401, 403, 429) }
+      response: {
+        200: {
+          description: 'A page of projects (JSON), or every matching project (CSV).',
+          content: {
+            'application/json': { schema: ProjectPageSchema },
+            'text/csv': { schema: { type: 'string' }, example: PROJECT_CSV_EXAMPLE }
+          }
+        },
+        ...errorResponses(400, 401, 403, 429)
+      }
     }
-  }, async (request, reply) => await send(request, reply, pageCost(request.query.search), async (counts) => {
-    const { limit, offset } = request.query
-    const page = await listProjectPage(db, request.query, counts)
-    const { next, previous } = pages(request, limit, offset, page.count)
-    return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(
-      previous)},"results":[${page.items.join(',')}]}`
-  }))
+  }, async (request, reply) => {
+    // One URL, two representations: caches keep them apart by Accept.
+    const vary = reply.getHeader('vary')
+    reply.header('vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`)
+    if (wantsCsv(request, request.query.format)) {
+      // A bad filter is refused (400, by the error handler) before anything streams.
+      await resolveProjectFilters(db, request.query)
+      return await sendCsv(reply, 'projects.csv', PROJECT_CSV_COLUMNS, allMatchingProjects(db, request.query))
+    }
+    return await send(request, reply, pageCost(request.query.search), async (counts) => {
+      const { limit, offset, include } = request.query
+      const [page, facets] = await Promise.all([listProjectPage(db, request.query, counts),
+        include === 'facets' ? projectFacets(db, request.query, counts) : undefined])
+      const { next, previous } = pages(request, limit, offset, page.count)
+      const extra = facets === undefined
+        ? ''
+        : `,"facets":${JSON.stringify({ facets: facets.facets, with_value: facets.with_value })}`
+      // Assembled from each project's stored JSON; the schema above documents the same shape.
+      return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(
+        previous)},"results":[${page.items.join(',')}]${extra}}`
+    })
+  })
 
   app.get('/facets/', {
     schema: {

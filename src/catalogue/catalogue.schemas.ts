@@ -14,6 +14,10 @@ export const IN_SALE_VALUES = ['true', 'false', 'True', 'False', '1', '0'] as co
 export const ORDERING_FIELDS = ['id', 'name', 'symbol', 'date', 'location', 'area', 'estimated_annual_reductions',
   'inventory_price', 'credits_issued', 'credits_retired', 'updated_at'] as const
 export type OrderingField = typeof ORDERING_FIELDS[number]
+/** The ordering fields a project may leave empty: the facets count the projects that have each. */
+export const OPTIONAL_ORDERING_FIELDS = ['date', 'area', 'estimated_annual_reductions', 'inventory_price',
+  'credits_issued', 'credits_retired'] as const
+export type OptionalOrderingField = typeof OPTIONAL_ORDERING_FIELDS[number]
 
 // Examples are values of the bundled catalogue (data/catalogue/projects.ndjson), so that they work when tried.
 const NamedValue = (description: string, example?: { name_id: string, verbose_name: string }) => Type.Object({
@@ -135,11 +139,48 @@ export const ProjectSchema = Type.Object({
 export type Project = Static<typeof ProjectSchema>
 export type ProjectListItem = Static<typeof ProjectListItemSchema>
 
+export const FACETS = ['registry', 'location', 'credit_type', 'rating', 'in_sale', 'vintage', 'certification',
+  'sdg'] as const
+export type Facet = typeof FACETS[number]
+
+const FacetValues = (description: string) => Type.Array(Type.Object({
+  value: Type.String({ description: 'The exact value to pass as this facet\'s filter parameter.' }),
+  label: Type.String({ description: 'A human-readable name of the value.' }),
+  count: Type.Integer({ minimum: 1, description: 'Matching projects with this value.' })
+}), { description })
+
+export const FacetsSchema = Type.Object({
+  count: Type.Integer({ description: 'Projects matching every given filter.' }),
+  facets: Type.Object({
+    registry: FacetValues('Projects per registry.'),
+    location: FacetValues('Projects per country (canonical name).'),
+    credit_type: FacetValues('Projects per credit type.'),
+    rating: FacetValues('Projects per rating.'),
+    in_sale: FacetValues('Projects in sale ("true") and not ("false").'),
+    vintage: FacetValues('Projects with credits of each vintage year (in year order).'),
+    certification: FacetValues('Projects per certification.'),
+    sdg: FacetValues('Projects per Sustainable Development Goal (value: its name_id).')
+  }, {
+    description: 'Each facet counts the projects that match every filter except its own, so a filter panel can ' +
+    'show the other choices; values with no project are left out; order: most projects first (vintages: by year).'
+  }),
+  with_value: Type.Object(Object.fromEntries(OPTIONAL_ORDERING_FIELDS.map((field) => [field, Type.Integer({
+    minimum: 0, description: `Matching projects with a value for ${field} (ordering by it sorts the others last).`
+  })])) as Record<OptionalOrderingField, ReturnType<typeof Type.Integer>>, {
+    description: 'Per optional field the list can be ordered by, how many matching projects have a value: ' +
+      'an ordering no matching project can tell apart need not be offered (addition).'
+  })
+}, { title: 'ProjectFacets' })
+
 export const ProjectPageSchema = Type.Object({
   count: Type.Integer({ description: 'Total number of projects matching the filters.' }),
   next: Nullable(Type.String({ description: 'Absolute URL of the next page; null on the last page.' })),
   previous: Nullable(Type.String({ description: 'Absolute URL of the previous page; null on the first page.' })),
-  results: Type.Array(ProjectListItemSchema)
+  results: Type.Array(ProjectListItemSchema),
+  facets: Type.Optional(Type.Omit(FacetsSchema, ['count'], {
+    description: 'With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a ' +
+      'filter panel needs one request, not two (addition).'
+  }))
 }, { title: 'ProjectPage' })
 
 const filter = (description: string, example?: string) =>
@@ -201,7 +242,13 @@ export const ProjectListQuerySchema = Type.Object({
     description: 'Number of matching projects to skip.'
   }),
   ...FilterFields,
-  ordering
+  ordering,
+  format: Type.Optional(StringEnum(['json', 'csv'], {
+    description: '`csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition).'
+  })),
+  include: Type.Optional(StringEnum(['facets'], {
+    description: '`facets` adds the facets of the same filters to the page (see `facets` in the answer; addition).'
+  }))
 })
 export type ProjectListQuery = Static<typeof ProjectListQuerySchema>
 
@@ -226,33 +273,6 @@ export const GeoJsonQuerySchema = Type.Object({
   ordering
 })
 export type GeoJsonQuery = Static<typeof GeoJsonQuerySchema>
-
-export const FACETS = ['registry', 'location', 'credit_type', 'rating', 'in_sale', 'vintage', 'certification',
-  'sdg'] as const
-export type Facet = typeof FACETS[number]
-
-const FacetValues = (description: string) => Type.Array(Type.Object({
-  value: Type.String({ description: 'The exact value to pass as this facet\'s filter parameter.' }),
-  label: Type.String({ description: 'A human-readable name of the value.' }),
-  count: Type.Integer({ minimum: 1, description: 'Matching projects with this value.' })
-}), { description })
-
-export const FacetsSchema = Type.Object({
-  count: Type.Integer({ description: 'Projects matching every given filter.' }),
-  facets: Type.Object({
-    registry: FacetValues('Projects per registry.'),
-    location: FacetValues('Projects per country (canonical name).'),
-    credit_type: FacetValues('Projects per credit type.'),
-    rating: FacetValues('Projects per rating.'),
-    in_sale: FacetValues('Projects in sale ("true") and not ("false").'),
-    vintage: FacetValues('Projects with credits of each vintage year (in year order).'),
-    certification: FacetValues('Projects per certification.'),
-    sdg: FacetValues('Projects per Sustainable Development Goal (value: its name_id).')
-  }, {
-    description: 'Each facet counts the projects that match every filter except its own, so a filter panel can ' +
-    'show the other choices; values with no project are left out; order: most projects first (vintages: by year).'
-  })
-}, { title: 'ProjectFacets' })
 
 export const GeoJsonSchema = Type.Object({
   type: Type.Literal('FeatureCollection'),

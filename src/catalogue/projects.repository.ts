@@ -204,6 +204,16 @@ export async function countLocated (db: Db, filters: ProjectFilters): Promise<nu
   return Number(row.count)
 }
 
+/** Optional fields the list can order by: how many matching projects have a value for each (SQL count skips nulls). */
+export async function countWithValues<F extends string> (
+  db: Db, filters: ProjectFilters, fields: readonly F[]
+): Promise<Record<F, number>> {
+  const row = await filteredProjects(db, filters)
+    .select((eb) => fields.map((field) => eb.fn.count(`p.${field}` as 'p.date').as(field)))
+    .executeTakeFirstOrThrow() as Record<string, number | string>
+  return Object.fromEntries(fields.map((field) => [field, Number(row[field])])) as Record<F, number>
+}
+
 export interface FacetRow { value: string | number | boolean, label: string | number | boolean, count: number | string }
 
 const COUNT = sql<number>`count(*)`.as('count')

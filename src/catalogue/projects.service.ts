@@ -1,8 +1,8 @@
 import type { Db, VocabularyName } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
 import {
-  FACETS, ORDERING_FIELDS, type Facet, type GeoJsonQuery, type OrderingField, type ProjectFilterQuery,
-  type ProjectListQuery
+  FACETS, OPTIONAL_ORDERING_FIELDS, type OptionalOrderingField, ORDERING_FIELDS, type Facet, type GeoJsonQuery,
+  type OrderingField, type ProjectFilterQuery, type ProjectListItem, type ProjectListQuery
 } from './catalogue.schemas.ts'
 import { closestCountry, countryKey } from './countries.ts'
 import { detailJson } from './project-json.ts'
@@ -156,6 +156,27 @@ export async function listProjectPage (db: Db, query: ProjectListQuery, counts: 
   return { count, items: rows.map((row) => row.item_json ?? missingJson(row.id)) }
 }
 
+/** Checks the filters (a bad one throws its domain error) before an answer starts streaming. */
+export async function resolveProjectFilters (db: Db, query: ProjectFilterQuery): Promise<void> {
+  await resolveFilters(db, query)
+}
+
+/** Projects read per query while a CSV streams: memory stays bounded whatever the catalogue's size. */
+const CSV_BATCH = 500
+
+/** Every project matching the filters, in the list's order (limit and offset do not apply), as list items. */
+export async function * allMatchingProjects (
+  db: Db, query: ProjectFilterQuery & { ordering?: string | undefined }
+): AsyncGenerator<ProjectListItem> {
+  const filters = await resolveFilters(db, query)
+  const ordering = parseOrdering(query.ordering)
+  for (let offset = 0; ; offset += CSV_BATCH) {
+    const rows = await repository.listProjectJson(db, filters, ordering, CSV_BATCH, offset)
+    for (const row of rows) yield JSON.parse(row.item_json ?? missingJson(row.id)) as ProjectListItem
+    if (rows.length < CSV_BATCH) return
+  }
+}
+
 /** The detail as unsigned JSON. */
 export async function getProjectJson (db: Db, id: number): Promise<string> {
   const row = await repository.findProjectJson(db, id)
@@ -180,6 +201,12 @@ const FILTER_OF_FACET: Record<Facet, keyof repository.ProjectFilters> = {
 }
 
 export interface FacetValue { value: string, label: string, count: number }
+export interface ProjectFacets {
+  count: number
+  facets: Record<Facet, FacetValue[]>
+  /** Per optional field the list can order by, how many matching projects have a value (an ordering UI offers it). */
+  with_value: Record<OptionalOrderingField, number>
+}
 
 /**
  * For the projects matching the filters: their count, and per facet the count of each value, computed with
@@ -187,7 +214,7 @@ export interface FacetValue { value: string, label: string, count: number }
  */
 export async function projectFacets (
   db: Db, query: ProjectFilterQuery, counts: CountMemo
-): Promise<{ count: number, facets: Record<Facet, FacetValue[]> }> {
+): Promise<ProjectFacets> {
   const filters = await resolveFilters(db, query)
   const facets = {} as Record<Facet, FacetValue[]>
   for (const facet of FACETS) {
@@ -201,7 +228,11 @@ export async function projectFacets (
       ? (a, b) => Number(a.value) - Number(b.value)
       : (a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
   }
-  return { count: await cachedCount(db, counts, 'projects', filters), facets }
+  return {
+    count: await cachedCount(db, counts, 'projects', filters),
+    facets,
+    with_value: await repository.countWithValues(db, filters, OPTIONAL_ORDERING_FIELDS)
+  }
 }
 
 /** A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total. */

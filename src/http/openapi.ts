@@ -115,13 +115,16 @@ const NOT_MODIFIED = {
 /**
  * The last pass over the generated document: a parameter with a default may be left out (the validator
  * fills it in), so it is not required; a response header marked `required` in its schema is required.
+ * Every answer gets a description and an example, and each path with a trailing slash its alias without one.
  */
 function finish<T> (document: T): T {
-  for (const item of Object.values((document as Document).paths ?? {})) {
+  const doc = document as Document
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const operation of Object.values(item)) {
       for (const parameter of operation.parameters ?? []) {
         if (parameter.in !== 'path' && parameter.schema?.['default'] !== undefined) parameter.required = false
       }
+      describeResponses(path, operation, doc.components?.schemas ?? {})
       for (const response of Object.values(operation.responses ?? {})) {
         for (const header of Object.values(response.headers ?? {})) {
           const schema = header.schema
@@ -132,13 +135,178 @@ function finish<T> (document: T): T {
       }
     }
   }
+  addSlashlessAliases(doc)
   return document
+}
+
+/**
+ * The router answers /products as /products/ (README): each such path is documented under both spellings,
+ * the second marked as an alias (`x-alias-of`) so that tools and the docs page can show it as one.
+ */
+function addSlashlessAliases (doc: Document): void {
+  const paths = doc.paths ?? {}
+  for (const [path, item] of Object.entries(paths)) {
+    const alias = path.replace(/\/$/, '')
+    if (alias === path || alias === '' || paths[alias] !== undefined) continue
+    paths[alias] = Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, {
+      ...operation,
+      summary: `${operation.summary ?? path} (without the trailing slash)`,
+      description: `The same operation as ${method.toUpperCase()} ${path}: the trailing slash is optional.`,
+      'x-alias-of': path
+    }]))
+  }
+}
+
+/** What each error status's example body says (realistic bodies of this service, with an example request id). */
+const PROBLEM_EXAMPLES: Record<string, { code: string, title: string, detail: string, parameter?: string }> = {
+  400: {
+    code: 'invalid_parameter',
+    title: 'Bad Request',
+    detail: 'querystring/limit must be <= 100',
+    parameter: 'limit'
+  },
+  401: {
+    code: 'unauthorized',
+    title: 'Unauthorized',
+    detail: 'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".'
+  },
+  403: { code: 'forbidden', title: 'Forbidden', detail: 'This API key lacks the "catalogue:read" scope.' },
+  404: { code: 'not_found', title: 'Not Found', detail: 'No project with id 999999.' },
+  429: {
+    code: 'rate_limited',
+    title: 'Too Many Requests',
+    detail: 'Too many requests: the limit is 600 per minute. Retry in 12 seconds.'
+  },
+  500: { code: 'internal_error', title: 'Internal Server Error', detail: 'An internal error occurred.' },
+  503: { code: 'service_unavailable', title: 'Service Unavailable', detail: 'The database is unavailable.' }
+}
+
+/**
+ * No answer reads "Default Response" (the generator's word when a schema has no description), and every
+ * body has an example: the problem body per status, a success body built from its schema's own examples.
+ */
+function describeResponses (path: string, operation: Operation, schemas: Record<string, Schema>): void {
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    if (response.description === undefined || response.description === 'Default Response') {
+      const schema = Object.values(response.content ?? {})[0]?.schema
+      const described = resolve(schema, schemas)?.['description']
+      response.description = typeof described === 'string' ? described : `OK: ${operation.summary ?? 'the answer'}.`
+    }
+    for (const [type, content] of Object.entries(response.content ?? {})) {
+      if (content.example !== undefined || content.examples !== undefined || content.schema === undefined) continue
+      const problem = PROBLEM_EXAMPLES[status]
+      if (type === 'application/problem+json' && problem !== undefined) {
+        content.example = {
+          type: 'about:blank',
+          status: Number(status),
+          ...problem,
+          ...(status === '404' && !path.includes('{id}') && { detail: 'No such file.' }),
+          request_id: 'req-1a2b3c'
+        }
+      } else if (type.startsWith('application/')) {
+        content.example = exampleOf(content.schema, schemas, 0)
+      }
+    }
+  }
+}
+
+type Schema = Record<string, unknown>
+
+function resolve (schema: Schema | undefined, schemas: Record<string, Schema>): Schema | undefined {
+  const ref = schema?.['$ref']
+  if (typeof ref !== 'string') return schema
+  return schemas[ref.replace('#/components/schemas/', '')]
+}
+
+/**
+ * A value of `schema`: its own example or default where it gives one, otherwise one built from its parts
+ * (the catalogue's schemas carry examples from the bundled catalogue, so most values are real ones).
+ */
+export function exampleOf (given: Schema | undefined, schemas: Record<string, Schema>, depth: number): unknown {
+  const schema = resolve(given, schemas)
+  if (schema === undefined || depth > 12) return null
+  const examples = schema['examples']
+  if (Array.isArray(examples) && examples.length > 0) return examples[0]
+  if (schema['example'] !== undefined) return schema['example']
+  if (schema['const'] !== undefined) return schema['const']
+  if (schema['default'] !== undefined) return schema['default']
+  if (Array.isArray(schema['enum'])) return schema['enum'][0]
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const options = schema[key] as Schema[] | undefined
+    // A value where the schema gives one; null where it allows null and gives no example of the value.
+    if (Array.isArray(options)) {
+      const chosen = options.find((option) => option['type'] !== 'null' && exemplified(option, schemas)) ??
+        options.find((option) => option['type'] === 'null') ?? options[0]
+      return exampleOf(chosen, schemas, depth + 1)
+    }
+  }
+  if (Array.isArray(schema['allOf'])) {
+    return Object.assign({}, ...(schema['allOf'] as Schema[]).map((part) => exampleOf(part, schemas, depth + 1)))
+  }
+  const type = Array.isArray(schema['type'])
+    ? (schema['type'] as string[]).find((t) => t !== 'null')
+    : schema['type'] as string | undefined
+  switch (type) {
+    case 'object': {
+      const properties = (schema['properties'] ?? {}) as Record<string, Schema>
+      return Object.fromEntries(Object.entries(properties)
+        .map(([name, property]) => [name, exampleOf(property, schemas, depth + 1)]))
+    }
+    case 'array': {
+      const count = Math.max(1, Number(schema['minItems'] ?? 1))
+      const item = exampleOf(schema['items'] as Schema | undefined, schemas, depth + 1)
+      return Array.from({ length: count }, () => item)
+    }
+    case 'integer':
+    case 'number':
+      return Math.max(Number(schema['minimum'] ?? 0), Number(schema['exclusiveMinimum'] ?? -1) + 1, 1)
+    case 'boolean':
+      return true
+    case 'string':
+      return stringExample(schema)
+    case 'null':
+      return null
+    default:
+      return null
+  }
+}
+
+/** Whether the schema (or, for an object, each of its properties) gives its own example value. */
+function exemplified (given: Schema, schemas: Record<string, Schema>): boolean {
+  const schema = resolve(given, schemas) ?? {}
+  if (['examples', 'example', 'const', 'default', 'enum'].some((key) => schema[key] !== undefined)) return true
+  if (schema['type'] === 'object') {
+    return Object.values((schema['properties'] ?? {}) as Record<string, Schema>)
+      .every((property) => exemplified(property, schemas))
+  }
+  return schema['type'] !== 'string' || schema['pattern'] === undefined
+}
+
+function stringExample (schema: Schema): string {
+  switch (schema['format']) {
+    case 'date-time': return '2026-11-23T10:00:00Z'
+    case 'date': return '2026-11-23'
+    case 'uri': return 'https://example.org/'
+    default: {
+      const pattern = typeof schema['pattern'] === 'string' ? new RegExp(schema['pattern'], 'u') : undefined
+      const fitting = ['BR', 'BRA', 'VERRA', 'string'].find((candidate) => pattern?.test(candidate) ?? true)
+      return (fitting ?? 'string').padEnd(Number(schema['minLength'] ?? 0), 'x')
+    }
+  }
+}
+
+interface Operation {
+  summary?: string
+  parameters?: Array<{ in: string, required?: boolean, schema?: Record<string, unknown> }>
+  responses?: Record<string, {
+    description?: string
+    headers?: Record<string, { required?: boolean, schema?: Record<string, unknown> }>
+    content?: Record<string, { schema?: Schema, example?: unknown, examples?: unknown }>
+  }>
 }
 
 /** The parts of an OpenAPI document that the last pass changes. */
 interface Document {
-  paths?: Record<string, Record<string, {
-    parameters?: Array<{ in: string, required?: boolean, schema?: Record<string, unknown> }>
-    responses?: Record<string, { headers?: Record<string, { required?: boolean, schema?: Record<string, unknown> }> }>
-  }>>
+  paths?: Record<string, Record<string, Operation>>
+  components?: { schemas?: Record<string, Schema> }
 }

@@ -41,7 +41,7 @@ forEachDatabase((database) => {
   describe(`facets [${database}]`, () => {
     test('counts per value of every facet, zero counts left out', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
-      const body = await get<Facets>(inject, FACETS)
+      const { with_value: _counted, ...body } = await get<Facets & { with_value: unknown }>(inject, FACETS)
       assert.deepEqual(body, {
         count: 7,
         facets: {
@@ -92,6 +92,35 @@ forEachDatabase((database) => {
       assert.equal(located.count, 0)
       assert.deepEqual(located.facets['location']!.map((v) => v.value), ['Fiji', 'Samoa'])
     })
+
+    test('with_value counts the matching projects that have each optional ordering field (issue 25, item 2)',
+      async (t) => {
+        const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
+        for (const filter of ['', '?registry=REGISTRY_A', '?vintage=2020']) {
+          const page = await get<{ results: Array<Record<string, unknown>> }>(inject,
+            `${LIST}${filter}${filter === '' ? '?' : '&'}limit=100`)
+          const body = await get<{ with_value: Record<string, number> }>(inject, `${FACETS}${filter}`)
+          for (const field of ['date', 'area', 'estimated_annual_reductions', 'inventory_price', 'credits_issued',
+            'credits_retired']) {
+            const having = page.results.filter((item) => item[field] !== null && item[field] !== undefined).length
+            assert.equal(body.with_value[field], having, `${field} ${filter}`)
+          }
+        }
+      })
+
+    test('include=facets puts the same facets in the list answer, so a filter panel needs one request',
+      async (t) => {
+        const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
+        const filter = 'registry=REGISTRY_A&vintage=2020'
+        const page = await get<{ count: number, results: Item[], facets: Omit<Facets, 'count'> }>(inject,
+          `${LIST}?${filter}&include=facets&limit=2`)
+        const { count, ...facets } = await get<Facets>(inject, `${FACETS}?${filter}`)
+        assert.equal(page.count, count)
+        assert.equal(page.results.length, 2)
+        assert.deepEqual(page.facets, facets)
+        assert.equal((await get<Record<string, unknown>>(inject, `${LIST}?${filter}`))['facets'], undefined)
+        assert.equal((await inject(`${LIST}?include=everything`)).statusCode, 400)
+      })
 
     test('bad filters are refused as on the list; facets are cached and answer 304 like the list', async (t) => {
       const { inject } = await buildTestApp(t, { database, records: creditedProjects() })

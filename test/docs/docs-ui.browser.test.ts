@@ -122,3 +122,43 @@ test('/docs has no accessibility violation (axe-core) on a desktop and on a phon
     await page.close()
   }
 })
+
+test('/docs: response examples, code samples in curl, JavaScript and Python, and a search box (issue 25)',
+  async (t) => {
+    const { port } = await serveOnAllAddresses(t)
+    const browser = await launchBrowser(t)
+    const page = await browser.newPage({ width: 1440, height: 900 })
+    await page.goto(`http://127.0.0.1:${port}/docs`)
+    const list = page.locator(LIST)
+    await list.waitFor()
+    assert.equal(await page.locator('article.operation').count(), 16, 'aliases are not drawn twice')
+    assert.match(await list.textContent() ?? '', /Also answers at \/api\/v1\/commerce\/products \(no trailing/)
+
+    // A disclosure is drawn when it opens (the toggle event): wait for what it draws.
+    await list.getByText('Example (application/json)').first().click()
+    await list.locator('pre.body').first().waitFor()
+    assert.match(await list.locator('pre.body').first().textContent() ?? '', /"count"/)
+    await list.getByText('Example (application/problem+json)').first().click()
+    await list.locator('pre.body', { hasText: '"code": "invalid_parameter"' }).waitFor()
+
+    const diet = page.locator('#op-get-api-v1-co2-calculator-diet')
+    await diet.getByText('Code samples: curl, JavaScript, Python').click()
+    await diet.locator('.sample').nth(2).waitFor()
+    const samples = await diet.locator('.sample pre').allTextContents()
+    assert.equal(samples.length, 3)
+    assert.match(samples[0] ?? '', /^curl '.*\/api\/v1\/co2-calculator\/diet\?country_code=/)
+    assert.match(samples[1] ?? '', /tonne\.calculator\.diet\(\{ country_code: /)
+    assert.match(samples[2] ?? '', /requests\.get\(/)
+    await list.getByText('Code samples: curl, JavaScript, Python').click()
+    await list.locator('.sample').first().waitFor()
+    assert.match(await list.locator('.sample').first().textContent() ?? '', /Authorization: Bearer \$TONNE_KEY/)
+
+    await page.getByLabel('Search the operations').fill('geojson')
+    await page.locator('#search-status').filter({ hasText: /operations? match/ }).waitFor()
+    const visible = await page.locator('article.operation:visible').count()
+    assert.ok(visible >= 1 && visible < 16, `${visible} shown`)
+    assert.ok(await page.locator('#op-get-api-v1-commerce-products-geojson').isVisible())
+    assert.ok(await page.locator('#op-get-api-v1-co2-calculator-diet').isHidden())
+    assert.deepEqual(await axeViolations(page), [])
+    assert.deepEqual(browser.problems, [])
+  })

@@ -14,8 +14,10 @@ interface Document {
 
 const CATALOGUE = '/api/v1/commerce/products/'
 
+// Paths without the trailing slash are aliases of those with it (issue 25, item 8): each operation counts once.
 const operations = (doc: Document, prefix = '/') => Object.entries(doc.paths)
-  .filter(([url]) => url.startsWith(prefix))
+  .filter(([url, methods]) => url.startsWith(prefix) &&
+    !Object.values(methods).some((operation) => 'x-alias-of' in operation))
   .flatMap(([url, methods]) => Object.entries(methods)
     .map(([method, operation]) => ({ label: `${method} ${url}`, url, operation })))
 

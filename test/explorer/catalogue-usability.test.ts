@@ -109,6 +109,8 @@ test('catalogue: Back keeps the scroll position, nothing is cut off, single vint
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => { release = resolve })
     await page.route(/\/api\/v1\/commerce\/products\/\?/, async (route) => { await held; await route.continue() })
+    // On a phone the filters are folded away under one line (issue 25, item 5).
+    await page.getByText('Search and filters').click()
     await page.getByLabel('Search').fill('forest')
     await page.getByLabel('Search').press('Enter')
     const loading = page.locator('#results-loading')

@@ -129,10 +129,13 @@ function responseList (document, responses) {
           ? ''
           : h('p', { className: 'media' }, 'Body: ',
             content.map(([type], i) => [i === 0 ? '' : ', ', h('code', {}, type)])),
-        content.length === 1 && content[0][1].schema !== undefined
+        content.length >= 1 && content[0][1].schema !== undefined
           ? lazyDetails('Body fields',
             () => schemaTree(document, content[0][1].schema) ?? h('p', {}, 'No fields listed.'))
-          : '')
+          : '',
+        content.filter(([, media]) => media.example !== undefined).map(([type, media]) =>
+          lazyDetails(`Example (${type})`, () => h('pre', { className: 'body', tabindex: '0' },
+            typeof media.example === 'string' ? media.example : JSON.stringify(media.example, null, 2)))))
     ]
   }))
 }
@@ -209,11 +212,76 @@ function operationArticle (document, method, path, operation) {
     h('h3', { id: `${id}-title` }, h('span', { className: `method method-${method}` }, method.toUpperCase()), ' ',
       h('code', { className: 'path' }, path)),
     h('p', { className: 'summary' }, operation.summary ?? ''),
+    path.endsWith('/') && document.paths?.[path.slice(0, -1)] !== undefined
+      ? h('p', { className: 'alias' }, 'Also answers at ', h('code', {}, path.slice(0, -1)), ' (no trailing slash).')
+      : '',
     operation.description === undefined ? '' : h('p', {}, prose(operation.description)),
     securityNote(operation),
     h('h4', {}, 'Parameters'), parameterList(document, operation.parameters ?? []),
     h('h4', {}, 'Responses'), responseList(document, operation.responses ?? {}),
+    codeSamples(path, operation),
     tryForm(document, method, path, operation))
+}
+
+/** A value to show for a parameter: its example, else its schema's, else a first allowed value. */
+function sampleValue (parameter) {
+  const schema = parameter.schema ?? {}
+  return parameter.example ?? schema.examples?.[0] ?? schema.enum?.[0] ?? schema.default ??
+    (parameter.name === 'country_code' ? 'DEU' : undefined)
+}
+
+/** The path with the required parameters' examples filled in, as a first request to copy. */
+function sampleUrl (path, operation) {
+  const query = new URLSearchParams()
+  let url = path
+  for (const parameter of operation.parameters ?? []) {
+    const example = sampleValue(parameter)
+    if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, String(example ?? 1))
+    else if (parameter.in === 'query' && parameter.required === true && example !== undefined) {
+      query.set(parameter.name, String(example))
+    }
+  }
+  return `${location.origin}${url}${query.size > 0 ? `?${query}` : ''}`
+}
+
+/** The client's method for an operation, where it has one (client/README.md lists them), with `args`. */
+function clientCall (path, args) {
+  const calculator = /\/co2-calculator\/(\w+)$/.exec(path)?.[1]
+  if (calculator !== undefined) return `tonne.calculator.${calculator}(${args})`
+  if (/\/commerce\/products\/\{id\}\/$/.test(path)) return 'tonne.projects.get(1)'
+  const list = /\/commerce\/products\/(facets\/|geojson\/)?$/.exec(path)
+  if (list === null) return undefined
+  return `tonne.projects.${list[1] === undefined ? 'list' : list[1].slice(0, -1)}(${args})`
+}
+
+/** The same first request as curl, JavaScript (the @tonne/client package, else fetch) and Python. */
+function codeSamples (path, operation) {
+  const url = sampleUrl(path, operation)
+  const requirements = operation.security ?? []
+  // A key only where one is required: an empty Bearer header would be refused.
+  const keyed = requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0)
+  const required = Object.fromEntries((operation.parameters ?? [])
+    .filter((p) => p.in === 'query' && p.required === true && sampleValue(p) !== undefined)
+    .map((p) => [p.name, sampleValue(p)]))
+  const args = Object.keys(required).length === 0
+    ? ''
+    : `{ ${Object.entries(required).map(([name, value]) => `${name}: ${JSON.stringify(value)}`).join(', ')} }`
+  const call = clientCall(path, args)
+  const header = 'headers: { authorization: \'Bearer \' + process.env.TONNE_KEY }'
+  const samples = [
+    ['curl', `curl${keyed ? ' -H "Authorization: Bearer $TONNE_KEY"' : ''} '${url}'`],
+    ['JavaScript', call === undefined
+      ? `const response = await fetch('${url}'${keyed ? `, {\n  ${header}\n}` : ''})\n` +
+        'console.log(await response.json())'
+      : `import { TonneClient } from '@tonne/client'\n\nconst tonne = new TonneClient({\n  baseUrl: '${
+        location.origin}'${keyed ? ',\n  apiKey: process.env.TONNE_KEY' : ''}\n})\nconsole.log(await ${call})`],
+    ['Python', `import os\nimport requests\n\nresponse = requests.get(\n    "${url}",${keyed
+      ? '\n    headers={"Authorization": "Bearer " + os.environ["TONNE_KEY"]},'
+      : ''}\n    timeout=30,\n)\nresponse.raise_for_status()\nprint(response.json())`]
+  ]
+  return lazyDetails('Code samples: curl, JavaScript, Python', () => h('div', {}, samples.map(([language, code]) =>
+    h('div', { className: 'sample' }, h('h5', {}, language),
+      h('pre', { className: 'body', tabindex: '0', 'aria-label': `${language} sample` }, code)))))
 }
 
 function render (document) {
@@ -221,13 +289,20 @@ function render (document) {
   window.document.getElementById('intro').replaceChildren(
     h('p', { className: 'version' }, `Version ${info.version ?? ''} · OpenAPI ${document.openapi ?? ''}`),
     h('p', {}, prose(info.description ?? '')))
+  // A path without its trailing slash (x-alias-of) is the same operation: named on it, not drawn twice.
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method]) => method === 'get')
+    Object.entries(item).filter(([method, operation]) => method === 'get' && operation['x-alias-of'] === undefined)
       .map(([method, operation]) => ({ path, method, operation })))
   const tags = (document.tags ?? [])
     .map((tag) => ({ ...tag, operations: operations.filter((o) => o.operation.tags?.includes(tag.name)) }))
     .filter((tag) => tag.operations.length > 0)
+  const search = h('input', {
+    id: 'search', type: 'search', autocomplete: 'off', spellcheck: 'false', placeholder: 'e.g. vintage, 429, flight'
+  })
+  search.addEventListener('input', () => filterOperations(search.value))
   window.document.getElementById('contents').replaceChildren(h('h2', { className: 'contents-title' }, 'Operations'),
+    h('div', { className: 'search', role: 'search' }, h('label', { for: 'search' }, 'Search the operations'), search,
+      h('p', { id: 'search-status', className: 'search-status', role: 'status' })),
     h('ul', {}, tags.map((tag) => h('li', {}, h('a', { href: `#tag-${slug(tag.name)}` }, title(tag.name)),
       h('ul', {}, tag.operations.map(({ path, method, operation }) =>
         h('li', {}, h('a', { href: `#${operationId(method, path)}` }, operation.summary ?? path))))))))
@@ -238,6 +313,25 @@ function render (document) {
       tag.operations.map(({ path, method, operation }) => operationArticle(document, method, path, operation)))))
   // A link to one operation (#op-…) works once the page is drawn.
   if (location.hash.length > 1) window.document.getElementById(location.hash.slice(1))?.scrollIntoView()
+}
+
+/** Shows the operations (and their entries in the contents) whose text holds every word typed. */
+function filterOperations (text) {
+  const words = text.toLowerCase().split(/\s+/).filter((word) => word !== '')
+  let shown = 0
+  for (const article of document.querySelectorAll('article.operation')) {
+    const haystack = article.textContent.toLowerCase()
+    const match = words.every((word) => haystack.includes(word))
+    article.hidden = !match
+    document.querySelector(`#contents a[href="#${article.id}"]`)?.parentElement?.toggleAttribute('hidden', !match)
+    if (match) shown++
+  }
+  for (const section of document.querySelectorAll('#operations > section')) {
+    section.hidden = section.querySelector('article.operation:not([hidden])') === null
+  }
+  document.getElementById('search-status').textContent = words.length === 0
+    ? ''
+    : `${shown} ${shown === 1 ? 'operation matches' : 'operations match'}.`
 }
 
 function setUpKey () {

@@ -40,11 +40,7 @@ export class ApiError extends Error {
  * @returns {Promise<any>}
  */
 export async function apiGet (path, params = {}, { auth = false, signal } = {}) {
-  const query = new URLSearchParams()
-  for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== '') query.set(name, String(value))
-  }
-  const url = query.size === 0 ? path : `${path}?${query}`
+  const url = urlOf(path, params)
   /** @type {Record<string, string>} */
   const headers = { accept: 'application/json, application/problem+json, application/geo+json' }
   const key = auth ? currentKey() : undefined
@@ -54,16 +50,62 @@ export async function apiGet (path, params = {}, { auth = false, signal } = {}) 
     response = await fetch(url, { headers, signal })
   } catch (error) {
     if (signal?.aborted) throw error
-    throw new ApiError({
-      status: 0,
-      code: 'network_error',
-      title: 'Network error',
-      detail: 'The service could not be reached. Check the connection and try again.'
-    })
+    throw networkError()
   }
   const text = await response.text()
   if (response.ok) return JSON.parse(text)
   throw new ApiError(problemOf(response, text), retryAfterSeconds(response.headers.get('retry-after')))
+}
+
+/**
+ * @param {string} path
+ * @param {Record<string, string | number | undefined | null>} params
+ */
+function urlOf (path, params) {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') query.set(name, String(value))
+  }
+  return query.size === 0 ? path : `${path}?${query}`
+}
+
+/** No answer at all (offline, refused, blocked): status 0. */
+function networkError () {
+  return new ApiError({
+    status: 0,
+    code: 'network_error',
+    title: 'Network error',
+    detail: 'The service could not be reached. Check the connection and try again.'
+  })
+}
+
+/**
+ * Downloads path?params (with the key) and saves it under `filename`: the key goes in a header, so a plain link
+ * could not fetch it.
+ * @param {string} path
+ * @param {Record<string, string | number | undefined | null>} params
+ * @param {string} filename
+ */
+export async function apiDownload (path, params, filename) {
+  /** @type {Record<string, string>} */
+  const headers = { accept: 'text/csv, application/problem+json' }
+  const key = currentKey()
+  if (key !== undefined) headers['authorization'] = `Bearer ${key}`
+  let response
+  try {
+    response = await fetch(urlOf(path, params), { headers })
+  } catch {
+    throw networkError()
+  }
+  if (!response.ok) {
+    const retryAfter = retryAfterSeconds(response.headers.get('retry-after'))
+    throw new ApiError(problemOf(response, await response.text()), retryAfter)
+  }
+  const link = document.createElement('a')
+  link.href = URL.createObjectURL(await response.blob())
+  link.download = filename
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000)
 }
 
 /**

@@ -1,8 +1,9 @@
 // The footprint calculator: a form over the calculator endpoints. The URL's hash holds every input
 // (#/calculator?country_code=DEU&…), so a copied link recalculates the same result.
 import { ApiError, apiGet } from './api.js'
-import { append, formatNumber, h, humanize, replaceChildren } from './dom.js'
+import { append, formatNumber, h, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
+import { countryChoices, optionChoices, optionLabel, withFormattedNumbers } from './labels.js'
 
 const CALCULATOR = '/api/v1/co2-calculator'
 /** @type {Record<string, string>} */
@@ -14,9 +15,10 @@ const M2_PER_FT2 = 0.09290304
 /** Every input the form has, in the order the URL lists them. */
 const INPUTS = ['country_code', 'measurement_system', 'frequency', 'diet_form', 'calories', 'mode', 'distance',
   'fuel_type', 'car_size', 'rail_type', 'amount', 'home_size', 'household_size', 'heating_type', 'energy_type']
-// household_size has no form default: left empty, the service uses the country's average household.
+// household_size has no form default: left empty, the service uses the country's average household. Flights have
+// none either: a person who does not answer is not counted as a flyer (docs/explorer.md, "Flights").
 /** @type {Record<string, string>} */
-const FORM_DEFAULTS = { frequency: 'rare', amount: 'average' }
+const FORM_DEFAULTS = { amount: 'average' }
 
 /** @typedef {Record<string, string>} Values */
 /** @typedef {{ min: number, max: number, integer: boolean, unit: string }} Range */
@@ -48,7 +50,7 @@ function rangesFor (config) {
  */
 /** @type {Category[]} */
 const CATEGORIES = [
-  { id: 'flight', label: 'Flights', query: (v) => ({ frequency: v['frequency'] ?? '' }) },
+  { id: 'flight', label: 'Flights', query: (v) => v['frequency'] === undefined ? null : { frequency: v['frequency'] } },
   { id: 'diet', label: 'Food', query: (v) => ({ diet_form: v['diet_form'] ?? '', calories: v['calories'] ?? '' }) },
   {
     id: 'car',
@@ -175,7 +177,7 @@ function numberField (name, label, { range, hint, value }) {
 }
 
 /** @param {string[]} values */
-const options = (values) => values.map((value) => /** @type {[string, string]} */ ([value, humanize(value)]))
+const options = optionChoices
 
 /**
  * Builds the form for one country configuration (units and allowed values come from the service).
@@ -198,9 +200,8 @@ function calculatorForm (config, countryList, values) {
     h('fieldset', {},
       h('legend', {}, 'Where you live'),
       h('div', { class: 'form-grid' },
-        selectField('country_code', 'Country', [['', 'Choose a country'],
-          ...countryList.map((c) => /** @type {[string, string]} */ ([c.country_code, c.country_name]))],
-        known ? values['country_code'] : ''),
+        selectField('country_code', 'Country', [['', 'Choose a country'], ...countryChoices(countryList)],
+          known ? values['country_code'] : ''),
         selectField('measurement_system', 'Units', [['', systemLabel], ['metric', 'Metric (km, m²)'],
           ['imperial', 'Imperial (miles, ft²)']], values['measurement_system'] ?? ''))),
     config === undefined
@@ -209,7 +210,8 @@ function calculatorForm (config, countryList, values) {
           h('fieldset', {},
             h('legend', {}, 'Flights'),
             h('div', { class: 'form-grid' },
-              selectField('frequency', 'How often do you fly?', options(e.frequency ?? []), pick('frequency')))),
+              selectField('frequency', 'How often do you fly?',
+                [['', 'Not counted: choose to include flights'], ...options(e.frequency ?? [])], pick('frequency')))),
           h('fieldset', {},
             h('legend', {}, 'Food'),
             h('div', { class: 'form-grid' },
@@ -557,11 +559,11 @@ function howItWasCalculated (row, sources) {
     const plainNotes = answer.assumptions.filter((/** @type {string} */ a) => !TECHNICAL.test(a))
     append(details, [
       h('ul', {}, answer.breakdown.map((/** @type {any} */ item) => h('li', {},
-        `${humanize(item.label)}: ${formatNumber(item.quantity)} ${item.quantity_unit} at ` +
+        `${optionLabel(item.label)}: ${formatNumber(item.quantity)} ${item.quantity_unit} at ` +
         `${formatNumber(item.factor, 3)} ${readableUnit(item.factor_unit)} = ${formatNumber(item.kg_co2e, 0)} kg CO₂e` +
         ` (source: ${sources.get(item.source)?.name ?? 'see the sources below'}).`))),
       plainNotes.length > 0
-        ? h('ul', { class: 'hint' }, plainNotes.map((/** @type {string} */ a) => h('li', {}, a)))
+        ? h('ul', { class: 'hint' }, plainNotes.map((/** @type {string} */ a) => h('li', {}, withFormattedNumbers(a))))
         : null,
       h('details', { class: 'technical' },
         h('summary', {}, 'Technical details'),
@@ -597,6 +599,11 @@ function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
       ? h('p', { class: 'hint' }, `Not included: ${skipped.map((/** @type {Category} */ c) => c.label.toLowerCase())
         .join(', ')} (no input given).`)
       : null,
+    // From the footprint to the catalogue: where credits come from, without pretending to sell any.
+    h('p', { class: 'to-catalogue' }, `Offsetting ${formatNumber(totalT, 1)} t a year would take credits for as ` +
+      'many tonnes of verified reductions. ',
+    h('a', { href: '#/projects?ordering=-estimated_annual_reductions' }, 'See the projects that reduce the most'),
+    ' in the catalogue (Tonne lists projects; it sells no credits).'),
     h('h3', {}, 'By category'),
     h('div', { class: 'table-wrap' },
       h('table', { id: 'breakdown' },

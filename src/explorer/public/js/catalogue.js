@@ -1,8 +1,8 @@
 // The catalogue: a list driven entirely by the URL's hash (#/projects?search=…&offset=…), with filters fed by
 // the facets endpoint, a map of every matching project (the GeoJSON endpoint), and a project page.
-import { ApiError, apiGet } from './api.js'
-import { formatNumber, h, plainText, replaceChildren } from './dom.js'
-import { clearError, showError } from './errors.js'
+import { ApiError, apiDownload, apiGet } from './api.js'
+import { formatDate, formatNumber, h, plainText, replaceChildren } from './dom.js'
+import { clearError, shortReason, showError } from './errors.js'
 import { currentKey, forgetKey, howToGetAKey, keyForm } from './key.js'
 import { interactiveMap, loadWorld } from './map.js'
 
@@ -42,53 +42,41 @@ const FILTERS = ['search', 'location', ...SELECTS.map((s) => s.name)]
 const LIST_PARAMS = [...FILTERS, 'ordering', 'limit', 'offset']
 
 /** @typedef {{ value: string, label: string, count: number }} FacetValue */
-/** @typedef {{ count: number, facets: Record<string, FacetValue[]> }} Facets */
-/** @typedef {{ facets: Facets, fields: Set<string> }} Shape */
+/** @typedef {{ facets: Record<string, FacetValue[]>, with_value: Record<string, number> }} Facets */
 
-/** What the whole catalogue holds (which filters and orderings can match anything), once per key. */
-/** @type {{ key: string | undefined, shape: Promise<Shape> } | undefined} */
-let shapeCache
-/** @type {Map<string, Promise<Facets>>} */
+// Requests per view (issue 25): the list brings its facets along (`include=facets`) when these filters' facets are
+// not known yet, and the map asks once per set of filters; paging and ordering ask for the list alone.
+/** @type {string | undefined} */
+let cacheKey
+/** @type {Map<string, Facets>} */
 const facetCache = new Map()
 /** @type {Map<string, Promise<any>>} */
 const geoCache = new Map()
+/** Filters offered once stay offered for this key, so fields do not come and go as filters change. */
+const offered = new Set()
 let lastListHash = '#/projects'
-
-/** @param {AbortSignal} signal */
-function catalogueShape (signal) {
-  const key = currentKey()
-  if (shapeCache === undefined || shapeCache.key !== key) {
-    facetCache.clear()
-    geoCache.clear()
-    const fields = [...new Set(ORDERINGS.flatMap((o) => o.field === undefined ? [] : [o.field]))]
-    const shape = Promise.all([
-      facetsFor({}, signal),
-      ...fields.map(async (field) => {
-        const page = await apiGet(PRODUCTS, { ordering: `-${field}`, limit: 1 }, { auth: true, signal })
-        return page.results[0]?.[field] === null || page.results[0] === undefined ? null : field
-      })
-    ]).then(([facets, ...present]) => ({ facets, fields: new Set(present.filter((f) => f !== null)) }))
-    shapeCache = { key, shape }
-    shape.catch(() => { shapeCache = undefined })
-    return shape
-  }
-  return shapeCache.shape
-}
-
+/** The project last opened from the list: Back puts focus on its card. */
+/** @type {string | undefined} */
+let lastOpened
 /**
- * @param {Record<string, string>} filters
- * @param {AbortSignal} signal
- * @returns {Promise<Facets>}
+ * Where focus goes once the list is drawn after a user's action that removed the focused element:
+ * the results (after paging) or a chip's place (after removing one).
+ * @type {{ to: 'results' } | { to: 'chip', index: number } | undefined}
  */
-function facetsFor (filters, signal) {
-  const cacheKey = JSON.stringify(filters)
-  let facets = facetCache.get(cacheKey)
-  if (facets === undefined) {
-    facets = apiGet(`${PRODUCTS}facets/`, filters, { auth: true, signal })
-    facetCache.set(cacheKey, facets)
-    facets.catch(() => facetCache.delete(cacheKey))
-  }
-  return facets
+let pendingFocus
+
+/** The facets last shown, to name the chips while an answer is missing. */
+/** @type {Facets | undefined} */
+let lastFacets
+
+/** Answers cached under another key (or none) are dropped. */
+function resetCachesForKey () {
+  const key = currentKey()
+  if (cacheKey === key) return
+  cacheKey = key
+  facetCache.clear()
+  geoCache.clear()
+  offered.clear()
 }
 
 /**
@@ -96,12 +84,12 @@ function facetsFor (filters, signal) {
  * @param {AbortSignal} signal
  */
 function geojsonFor (filters, signal) {
-  const cacheKey = JSON.stringify(filters)
-  let geo = geoCache.get(cacheKey)
+  const filterKey = JSON.stringify(filters)
+  let geo = geoCache.get(filterKey)
   if (geo === undefined) {
     geo = apiGet(`${PRODUCTS}geojson/`, { ...filters, limit: 10000 }, { auth: true, signal })
-    geoCache.set(cacheKey, geo)
-    geo.catch(() => geoCache.delete(cacheKey))
+    geoCache.set(filterKey, geo)
+    geo.catch(() => geoCache.delete(filterKey))
   }
   return geo
 }
@@ -225,9 +213,30 @@ function filterForm (query) {
     location.hash = listHash(next)
   }
   form.addEventListener('submit', (event) => { event.preventDefault(); apply() })
-  // A choice in a list applies at once; typed text applies with Enter.
+  // A choice made with the pointer applies at once; typed text applies with Enter. Arrowing through a closed
+  // select changes it at every key, so a choice made by keyboard applies with Enter, Apply, or on leaving the list.
+  let keyed = false
+  let pending = false
+  form.addEventListener('keydown', (event) => {
+    if (/** @type {HTMLElement} */ (event.target).tagName !== 'SELECT') return
+    if (event.key === 'Enter') {
+      event.preventDefault()
+      pending = false
+      apply()
+    } else if (!event.altKey && !['Tab', 'Escape', ' ', 'F4'].includes(event.key)) {
+      keyed = true
+    }
+  })
   form.addEventListener('change', (event) => {
-    if (/** @type {HTMLElement} */ (event.target).tagName === 'SELECT') apply()
+    if (/** @type {HTMLElement} */ (event.target).tagName !== 'SELECT') return
+    if (keyed) pending = true
+    else apply()
+    keyed = false
+  })
+  form.addEventListener('focusout', (event) => {
+    if (/** @type {HTMLElement} */ (event.target).tagName !== 'SELECT' || !pending) return
+    pending = false
+    apply()
   })
   syncForm(form, query)
   return form
@@ -249,13 +258,12 @@ function syncForm (form, query) {
 
 /**
  * The selects' options from the facets (values that match something, with counts), the orderings the
- * data can satisfy, and the countries offered; filters the whole catalogue cannot use are hidden.
+ * matching projects can tell apart, and the countries offered; filters that cannot narrow anything are hidden.
  * @param {HTMLFormElement} form
  * @param {Record<string, string>} query
  * @param {Facets} facets
- * @param {Shape} shape
  */
-function fillForm (form, query, facets, shape) {
+function fillForm (form, query, facets) {
   for (const s of SELECTS) {
     const select = /** @type {HTMLSelectElement} */ (form.querySelector(`#filter-${s.name}`))
     const values = facets.facets[s.name] ?? []
@@ -263,18 +271,18 @@ function fillForm (form, query, facets, shape) {
     const options = [h('option', { value: '' }, s.any),
       ...values.map((v) => h('option', { value: v.value }, `${v.label} (${formatNumber(v.count)})`))]
     if (active !== undefined && !values.some((v) => v.value === active)) {
-      options.push(h('option', { value: active }, `${labelOf(shape, s.name, active)} (0)`))
+      options.push(h('option', { value: active }, `${labelOf(facets, s.name, active)} (0)`))
     }
     select.replaceChildren(...options)
     select.value = active ?? ''
-    // A filter that cannot tell any two projects of the catalogue apart is not offered.
-    const wholeCatalogue = shape.facets.facets[s.name] ?? []
+    // A filter that cannot tell any two matching projects apart is not offered (once offered, it stays).
     const field = /** @type {HTMLElement} */ (select.closest('[data-field]'))
-    field.hidden = active === undefined && wholeCatalogue.length < 2
+    if (active !== undefined || values.length >= 2) offered.add(s.name)
+    field.hidden = !offered.has(s.name)
   }
   const ordering = /** @type {HTMLSelectElement} */ (form.querySelector('#filter-ordering'))
   ordering.replaceChildren(...ORDERINGS
-    .filter((o) => o.field === undefined || shape.fields.has(o.field) || o.value === query['ordering'])
+    .filter((o) => o.field === undefined || (facets.with_value[o.field] ?? 0) > 0 || o.value === query['ordering'])
     .map((o) => h('option', { value: o.value }, o.text)))
   ordering.value = query['ordering'] ?? ''
   const countries = /** @type {HTMLElement} */ (form.querySelector('#location-options'))
@@ -283,27 +291,27 @@ function fillForm (form, query, facets, shape) {
 }
 
 /**
- * @param {Shape} shape
+ * @param {Facets | undefined} facets
  * @param {string} name
  * @param {string} value
  */
-function labelOf (shape, name, value) {
-  const found = (shape.facets.facets[name] ?? []).find((v) => v.value.toLowerCase() === value.toLowerCase())
+function labelOf (facets, name, value) {
+  const found = (facets?.facets[name] ?? []).find((v) => v.value.toLowerCase() === value.toLowerCase())
   return found?.label ?? value
 }
 
 /**
  * The active filters as chips, each removable.
  * @param {Record<string, string>} query
- * @param {Shape} shape
+ * @param {Facets | undefined} facets
  * @param {any} page the list answer, to name a country given by its code
  */
-function chips (query, shape, page) {
+function chips (query, facets, page) {
   const active = FILTERS.filter((name) => query[name] !== undefined)
   if (active.length === 0) return null
-  return h('ul', { class: 'chips', 'aria-label': 'Active filters' }, active.map((name) => {
+  return h('ul', { class: 'chips', 'aria-label': 'Active filters' }, active.map((name, index) => {
     const value = query[name] ?? ''
-    let text = name === 'search' ? value : labelOf(shape, name, value)
+    let text = name === 'search' ? value : labelOf(facets, name, value)
     if (name === 'location') {
       const first = page?.results?.[0]
       const code = value.toUpperCase()
@@ -314,9 +322,27 @@ function chips (query, shape, page) {
       type: 'button',
       class: 'chip',
       'aria-label': `Remove filter ${label}`,
-      onclick: () => { location.hash = listHash({ ...query, [name]: undefined, offset: undefined }) }
+      onclick: () => {
+        // The button goes away with its filter: focus moves to the chip that takes its place.
+        pendingFocus = { to: 'chip', index }
+        location.hash = listHash({ ...query, [name]: undefined, offset: undefined })
+      }
     }, label, h('span', { 'aria-hidden': 'true', class: 'chip-x' }, '×')))
   }))
+}
+
+/**
+ * The chips, and their number on the folded filter panel's line.
+ * @param {HTMLElement} main
+ * @param {Record<string, string>} query
+ * @param {Facets | undefined} facets
+ * @param {any} page
+ */
+function showChips (main, query, facets, page) {
+  replaceChildren(/** @type {HTMLElement} */ (main.querySelector('#chips')), chips(query, facets, page))
+  const active = FILTERS.filter((name) => query[name] !== undefined).length
+  const line = main.querySelector('#filter-panel > summary')
+  if (line !== null) line.textContent = `Search and filters${active === 0 ? '' : ` (${active} active)`}`
 }
 
 /** @param {any} project */
@@ -334,7 +360,7 @@ function projectCard (project) {
     h('ul', { class: 'tags', 'aria-label': 'Details' },
       h('li', {}, project.symbol),
       project.rating ? h('li', {}, `Rating ${project.rating.verbose_name}`) : null,
-      project.date ? h('li', {}, `Since ${project.date}`) : null,
+      project.date ? h('li', {}, `Since ${formatDate(project.date)}`) : null,
       vintages ? h('li', {}, vintages) : null,
       project.estimated_annual_reductions !== null
         ? h('li', {}, `${formatNumber(project.estimated_annual_reductions, 0)} t/year`)
@@ -342,6 +368,8 @@ function projectCard (project) {
 }
 
 /**
+ * First, previous, next and last pages, and a page number to jump to. Following any of them moves focus to
+ * the new results' summary (at the top of the list), not to the page's end.
  * @param {Record<string, string>} query
  * @param {any} page
  */
@@ -350,14 +378,64 @@ function pager (query, page) {
   const offset = Number(query['offset'] ?? 0)
   const pages = Math.max(1, Math.ceil(page.count / limit))
   const current = Math.min(pages, Math.floor(offset / limit) + 1)
-  const link = (/** @type {string} */ text, /** @type {number} */ target, /** @type {string} */ rel) =>
-    h('a', { class: 'button secondary', href: listHash({ ...query, offset: String(target) }), rel }, text)
+  const hashOf = (/** @type {number} */ number) => listHash({ ...query, offset: String((number - 1) * limit) })
+  const link = (/** @type {string} */ text, /** @type {number} */ number, /** @type {string | undefined} */ rel) =>
+    number === current
+      ? h('span', { class: 'disabled' }, text)
+      : h('a', {
+        class: 'button secondary',
+        href: hashOf(number),
+        rel,
+        onclick: () => { pendingFocus = { to: 'results' } }
+      }, text)
+  const jump = /** @type {HTMLFormElement} */ (h('form', { class: 'page-jump', 'aria-label': 'Go to a page' },
+    h('label', { for: 'page-number' }, 'Page'),
+    h('input', {
+      id: 'page-number', name: 'page', type: 'number', min: 1, max: pages, value: current, inputmode: 'numeric'
+    }),
+    h('span', {}, ` of ${formatNumber(pages)}`),
+    h('button', { type: 'submit', class: 'secondary' }, 'Go')))
+  jump.addEventListener('submit', (event) => {
+    event.preventDefault()
+    const wanted = Math.round(Number(new FormData(jump).get('page')))
+    const number = Number.isFinite(wanted) ? Math.min(pages, Math.max(1, wanted)) : current
+    pendingFocus = { to: 'results' }
+    if (number === current) focusResults()
+    else location.hash = hashOf(number)
+  })
   return h('nav', { class: 'pager', 'aria-label': 'Pages' },
-    page.previous === null
-      ? h('span', { class: 'disabled' }, 'Previous')
-      : link('Previous', Math.max(0, offset - limit), 'prev'),
-    h('span', {}, `Page ${current} of ${pages}`),
-    page.next === null ? h('span', { class: 'disabled' }, 'Next') : link('Next', offset + limit, 'next'))
+    link('First', 1, undefined),
+    link('Previous', Math.max(1, current - 1), 'prev'),
+    pages > 1 ? jump : h('span', {}, 'Page 1 of 1'),
+    link('Next', Math.min(pages, current + 1), 'next'),
+    link('Last', pages, undefined))
+}
+
+/**
+ * After paging, the results' summary takes focus; after a chip's removal, the chip now in its place (or the summary).
+ * @param {HTMLElement} main
+ */
+function applyPendingFocus (main) {
+  const pending = pendingFocus
+  pendingFocus = undefined
+  if (pending === undefined) return
+  if (pending.to === 'results') {
+    focusResults()
+    return
+  }
+  const remaining = main.querySelectorAll('#chips .chip')
+  const target = /** @type {HTMLElement | null} */ (remaining[pending.index] ?? remaining[pending.index - 1] ??
+    document.getElementById('summary'))
+  target?.focus()
+}
+
+/** The new results' summary takes focus, scrolled to the top of the screen. */
+function focusResults () {
+  pendingFocus = undefined
+  const summary = document.getElementById('summary')
+  if (summary === null) return
+  summary.scrollIntoView({ block: 'start' })
+  summary.focus({ preventScroll: true })
 }
 
 /**
@@ -402,7 +480,10 @@ export async function renderProjectList (main, params, { signal, rerender }) {
       h('p', { class: 'lede' }, 'Projects from public carbon registries. Filter them, or open one for its details.'),
       h('p', { id: 'results-loading', class: 'loading', hidden: true }, 'Loading the projects…'),
       h('div', { id: 'catalogue-body', hidden: true },
-        filterForm(query),
+        // On a phone the results come first: the filters fold away under one line (open on wider screens).
+        h('details', { class: 'filter-panel', id: 'filter-panel', open: matchMedia('(min-width: 48rem)').matches },
+          h('summary', {}, 'Search and filters'),
+          filterForm(query)),
         h('div', { id: 'chips' }),
         h('div', { id: 'results' })),
       h('div', { id: 'catalogue-placeholder', class: 'form-placeholder' }))
@@ -418,28 +499,36 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   if (mounted) syncForm(form, query)
   loading.hidden = false
   results.setAttribute('aria-busy', 'true')
-  let page, facets, shape
+  resetCachesForKey()
+  const filterKey = JSON.stringify(filters)
+  const known = facetCache.get(filterKey)
+  // The map asks beside the list; both come from caches when only the page or the order changed.
+  const geo = geojsonFor(filters, signal)
+  let page
   try {
-    // The shape first: it resets the caches for a new key, and its unfiltered facets serve a list without filters.
-    const shapeRequest = catalogueShape(signal)
-    ;[page, facets, shape] = await Promise.all([
-      apiGet(PRODUCTS, query, { auth: true, signal }),
-      facetsFor(filters, signal),
-      shapeRequest
-    ])
+    page = await apiGet(PRODUCTS, known === undefined ? { ...query, include: 'facets' } : query, { auth: true, signal })
   } catch (error) {
     if (signal.aborted) return
     loading.hidden = true
     results.removeAttribute('aria-busy')
     reveal()
-    const shapeNow = await catalogueShape(signal).catch(() => undefined)
-    if (shapeNow !== undefined) fillForm(form, query, shapeNow.facets, shapeNow)
+    const rejected = error instanceof ApiError && error.status === 400
+    const shown = results.querySelector('.project-list, #empty-state') !== null
+    if (known !== undefined) fillForm(form, query, known)
     syncForm(form, query)
-    const chipList = /** @type {HTMLElement} */ (main.querySelector('#chips'))
-    replaceChildren(chipList, shapeNow ? chips(query, shapeNow, undefined) : null)
-    replaceChildren(results, h('p', { class: 'summary', tabindex: '-1', id: 'summary' }, 'No results: the service ' +
-      'did not accept these filters.'))
-    if (error instanceof ApiError && error.status === 400 && showFieldError(main, error, query)) {
+    showChips(main, query, known ?? lastFacets, undefined)
+    if (rejected || !shown) {
+      replaceChildren(results, h('p', { class: 'summary', tabindex: '-1', id: 'summary' }, rejected
+        ? 'No results: the service did not accept these filters.'
+        : `The projects could not be loaded: ${shortReason(error)}.`))
+    } else {
+      // Too many requests, or the service out of reach: the earlier results stay, marked as such.
+      results.querySelector('#earlier-results')?.remove()
+      results.prepend(h('p', { class: 'earlier-results', id: 'earlier-results' }, 'Still showing the earlier ' +
+        `results: the new ones could not be loaded (${shortReason(error)}). Use "Try again" above when possible.`))
+    }
+    applyPendingFocus(main)
+    if (rejected && showFieldError(main, error, query)) {
       clearError()
       return
     }
@@ -447,9 +536,13 @@ export async function renderProjectList (main, params, { signal, rerender }) {
     return
   }
   if (signal.aborted) return
+  const facets = known ?? page.facets
+  facetCache.set(filterKey, facets)
+  lastFacets = facets
   clearError()
-  fillForm(form, query, facets, shape)
-  replaceChildren(/** @type {HTMLElement} */ (main.querySelector('#chips')), chips(query, shape, page))
+  results.querySelector('#earlier-results')?.remove()
+  fillForm(form, query, facets)
+  showChips(main, query, facets, page)
   const offset = Number(query['offset'] ?? 0)
   const summary = page.results.length === 0
     ? (page.count === 0 ? 'No project matches these filters.' : `No projects on this page; ${page.count} match in all.`)
@@ -464,6 +557,7 @@ export async function renderProjectList (main, params, { signal, rerender }) {
         h('h2', { id: 'empty-heading' }, 'No project matches these filters'),
         h('p', {}, 'Remove a filter with its × button above, try a shorter search or another spelling, or start over.'),
         h('p', {}, h('a', { class: 'button', href: '#/projects' }, 'Clear all filters'))))
+    applyPendingFocus(main)
     return summary
   }
   const cards = h('ol', { class: 'project-list', start: offset + 1 }, page.results.map(projectCard))
@@ -483,21 +577,43 @@ export async function renderProjectList (main, params, { signal, rerender }) {
   cards.addEventListener('mouseover', linkCard)
   cards.addEventListener('focusin', linkCard)
   cards.addEventListener('mouseleave', () => map.highlight([]))
+  const download = h('button', { type: 'button', class: 'secondary download' }, 'Download CSV')
+  download.addEventListener('click', () => {
+    // Every matching project, in this order: the same filters as the list, without its paging.
+    const { limit: _limit, offset: _offset, ...wanted } = query
+    apiDownload(PRODUCTS, { ...wanted, format: 'csv' }, 'projects.csv').catch((error) => showError(error))
+  })
   replaceChildren(results,
-    h('p', { class: 'summary', id: 'summary', tabindex: '-1' }, summary),
+    h('div', { class: 'summary-line' }, h('p', { class: 'summary', id: 'summary', tabindex: '-1' }, summary), download),
     h('div', { class: 'catalogue-layout' }, h('div', {}, cards, pager(query, page)), map.element))
-  geojsonFor(filters, signal).then((geo) => {
+  applyPendingFocus(main)
+  geo.then((collection) => {
     if (signal.aborted) return
-    const points = geo.features.map((/** @type {any} */ f) => ({
+    const points = collection.features.map((/** @type {any} */ f) => ({
       id: f.properties.id,
       name: f.properties.name,
       longitude: f.geometry.coordinates[0],
       latitude: f.geometry.coordinates[1]
     }))
-    map.setPoints(points, `World map: ${formatNumber(geo.count)} of the ${formatNumber(page.count)} matching ` +
+    map.setPoints(points, `World map: ${formatNumber(collection.count)} of the ${formatNumber(page.count)} matching ` +
       'projects have a recorded location. Drag to pan; numbered circles are groups: select one to zoom in.')
   }, (error) => { if (!signal.aborted) showError(error) })
   return summary
+}
+
+/**
+ * Back on the list, where the page scrolls back to: focus goes to the project the person opened (its card's
+ * link) or, when it is not on this page, to the first card in view; false when there is nothing to focus.
+ * @param {HTMLElement} main
+ */
+export function focusWhereScrolled (main) {
+  const opened = lastOpened === undefined ? null : main.querySelector(`.project-card[data-id="${lastOpened}"] a`)
+  const inView = [...main.querySelectorAll('.project-card a')]
+    .find((link) => link.getBoundingClientRect().top >= 0)
+  const target = /** @type {HTMLElement | null | undefined} */ (opened ?? inView)
+  if (target === null || target === undefined) return false
+  target.focus({ preventScroll: true })
+  return true
 }
 
 /**
@@ -547,6 +663,7 @@ export async function renderProject (main, id, { signal, rerender }) {
   }
   if (signal.aborted) return
   clearError()
+  lastOpened = String(project.id)
   document.title = `${project.name} · Tonne explorer`
   const located = project.latitude !== null && project.longitude !== null
   const coordinates = located ? `${formatNumber(project.latitude, 4)}, ${formatNumber(project.longitude, 4)}` : null
@@ -574,7 +691,7 @@ export async function renderProject (main, id, { signal, rerender }) {
           fact('Certifications', project.certifications.map((/** @type {any} */ c) => c.verbose_name).join(', ')),
           fact('Country', project.location),
           fact('Coordinates', coordinates),
-          fact('Start date', project.date),
+          fact('Start date', project.date ? formatDate(project.date) : null),
           fact('Area', project.area === null ? null : `${formatNumber(project.area)} ha`),
           fact('Estimated annual reductions', project.estimated_annual_reductions === null
             ? null

@@ -45,7 +45,9 @@ export function replaceChildren (parent, ...children) {
   return append(parent, children)
 }
 
-const numbers = new Intl.NumberFormat('en', { maximumFractionDigits: 2 })
+// Numbers and dates in the reader's language (the browser's list of languages), English where it has none.
+const locales = [...(navigator.languages ?? []), 'en']
+const numbers = new Intl.NumberFormat(locales, { maximumFractionDigits: 2 })
 /**
  * @param {number | null | undefined} value
  * @param {number} [digits]
@@ -53,7 +55,19 @@ const numbers = new Intl.NumberFormat('en', { maximumFractionDigits: 2 })
 export function formatNumber (value, digits) {
   if (value === null || value === undefined) return '—'
   if (digits === undefined) return numbers.format(value)
-  return new Intl.NumberFormat('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value)
+  return new Intl.NumberFormat(locales, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value)
+}
+
+/**
+ * An ISO date (2019-03-01) as the reader writes dates; anything else as it is.
+ * @param {string | null | undefined} iso
+ */
+export function formatDate (iso) {
+  if (iso === null || iso === undefined) return '—'
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
+  if (match === null) return iso
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+  return new Intl.DateTimeFormat(locales, { dateStyle: 'medium', timeZone: 'UTC' }).format(date)
 }
 
 /**

@@ -40,8 +40,9 @@ export function showError (error, { region, retry } = {}) {
       h('p', {}, String(error?.message ?? error)), retry ? retryButton(alerts, retry, undefined) : null))
     return
   }
-  const heading = HEADINGS[error.status] ??
-    (error.status >= 500 ? 'The service failed' : 'The request was not accepted')
+  const heading = error.status === 0
+    ? 'The service could not be reached'
+    : HEADINGS[error.status] ?? (error.status >= 500 ? 'The service failed' : 'The request was not accepted')
   const detail = DETAILS[error.status] ?? error.detail
   const allowed = error.allowedValues?.length > 0 && error.allowedValues.length <= 20 &&
     !detail.includes(error.allowedValues.join(', '))
@@ -54,8 +55,21 @@ export function showError (error, { region, retry } = {}) {
       ? h('p', { class: 'retry-after' }, `You can try again in ${error.retryAfter} seconds.`)
       : null,
     retry ? retryButton(alerts, retry, error.retryAfter) : null,
-    h('p', { class: 'meta' }, `HTTP ${error.status === 0 ? '—' : error.status} · ${error.code}`,
+    // No answer has no status: the line names what happened instead.
+    h('p', { class: 'meta' },
+      error.status === 0 ? 'No answer from the service' : `HTTP ${error.status} · ${error.code}`,
       error.requestId ? ` · request ${error.requestId}` : '')))
+}
+
+/**
+ * What went wrong in a few words, for a sentence ("…could not be loaded (too many requests for now)").
+ * @param {any} error
+ */
+export function shortReason (error) {
+  if (error?.status === 0) return 'the service could not be reached'
+  if (error?.status === 429) return 'too many requests for now'
+  if (error?.status >= 500) return 'the service failed'
+  return String(error?.title ?? error?.message ?? 'an error').toLowerCase()
 }
 
 /**

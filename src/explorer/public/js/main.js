@@ -1,7 +1,7 @@
 // The explorer's router: the hash (#/, #/projects?…, #/projects/42, #/calculator?…) decides the view,
 // so a copied link opens the same view with the same filters or inputs.
 import { renderCalculator } from './calculator.js'
-import { renderProject, renderProjectList } from './catalogue.js'
+import { focusWhereScrolled, renderProject, renderProjectList } from './catalogue.js'
 import { announce, h, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
 import { renderHome } from './home.js'
@@ -63,9 +63,13 @@ async function route () {
     if (!context.signal.aborted) showError(error, { retry: route })
   }
   if (context.signal.aborted) return
-  // Moving to another view puts focus on its heading, as a page load would for a screen reader.
-  if (newView && loaded) main.querySelector('h1')?.focus({ preventScroll: true })
-  if (newView) window.scrollTo(0, path === '/projects' ? scrollPositions.get(location.hash) ?? 0 : 0)
+  const restored = path === '/projects' ? scrollPositions.get(location.hash) ?? 0 : 0
+  if (newView) window.scrollTo(0, restored)
+  // Moving to another view puts focus on its heading, as a page load would for a screen reader; back on a list
+  // scrolled down, focus goes where the person is looking (the project they came from), not off-screen.
+  if (newView && loaded && !(restored > 0 && focusWhereScrolled(main))) {
+    main.querySelector('h1')?.focus({ preventScroll: true })
+  }
   loaded = true
 }
 

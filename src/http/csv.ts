@@ -1,0 +1,56 @@
+import { Readable } from 'node:stream'
+import { stringify } from 'csv-stringify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+// CSV answers for any list of the API (projects now; transactions can reuse it): RFC 4180 text written by
+// csv-stringify as the rows come, so a long list is never held in memory whole.
+
+export const CSV_TYPE = 'text/csv; charset=utf-8'
+
+/** One column: its header and how to read it from a row (null and undefined become empty cells). */
+export interface CsvColumn<Row> {
+  header: string
+  value: (row: Row) => string | number | boolean | null | undefined
+}
+
+/** Whether the request asks for CSV: `format=csv`, or an Accept header that prefers text/csv to JSON. */
+export function wantsCsv (request: FastifyRequest, format: string | undefined): boolean {
+  if (format !== undefined) return format === 'csv'
+  const accept = request.headers.accept ?? ''
+  const quality = (type: RegExp): number => {
+    for (const part of accept.split(',')) {
+      const [range = '', ...parameters] = part.trim().split(';')
+      if (!type.test(range.trim().toLowerCase())) continue
+      const q = parameters.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
+      return q === undefined ? 1 : Number(q)
+    }
+    return 0
+  }
+  const csv = quality(/^text\/csv$/)
+  return csv > 0 && csv > quality(/^application\/(json|\*)$|^\*\/\*$/)
+}
+
+/**
+ * Streams `rows` as CSV with a header line. A text cell that a spreadsheet would read as a formula (starting with
+ * =, +, -, @, a tab or a carriage return) gets a leading apostrophe (csv-stringify's escape_formulas; OWASP,
+ * "CSV Injection"). The download is named `filename`.
+ */
+export async function sendCsv<Row> (
+  reply: FastifyReply, filename: string, columns: ReadonlyArray<CsvColumn<Row>>, rows: AsyncIterable<Row>
+): Promise<FastifyReply> {
+  const stringifier = stringify({
+    header: true,
+    columns: columns.map((column) => column.header),
+    escape_formulas: true,
+    record_delimiter: 'windows',
+    cast: { boolean: (value) => String(value) }
+  })
+  // A failure half-way cannot change the status any more: the stream ends early and the client sees it cut.
+  Readable.from((async function * () {
+    for await (const row of rows) yield columns.map((column) => column.value(row) ?? '')
+  })()).on('error', (error) => stringifier.destroy(error)).pipe(stringifier)
+  return reply
+    .type(CSV_TYPE)
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .send(stringifier)
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { buildTestApp } from '../helpers.ts'
+
+// Issue 25, item 8: every answer of the API document has a description and an example that its own schema
+// accepts (success and problem bodies, the calculator included), and the paths without a trailing slash,
+// which the router answers, are documented.
+
+interface Content { schema?: Record<string, unknown>, example?: unknown, examples?: unknown }
+interface Response { description?: string, content?: Record<string, Content> }
+interface Operation { summary?: string, responses: Record<string, Response> }
+interface Document {
+  paths: Record<string, Record<string, Operation & { 'x-alias-of'?: string }>>
+  components: { schemas: Record<string, Record<string, unknown>> }
+}
+
+test('every JSON answer has a description and an example its schema accepts; slashless paths are aliases',
+  async (t) => {
+    const { app, inject } = await buildTestApp(t)
+    const doc = (await app.inject('/openapi.json')).json() as Document
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats.default(ajv)
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      ajv.addSchema({ ...schema, $id: undefined }, `#/components/schemas/${name}`)
+    }
+    let checked = 0
+    const statuses = new Set<string>()
+    for (const [url, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const label = `${method} ${url} ${status}`
+          assert.ok(response.description !== undefined && response.description !== 'Default Response', label)
+          for (const [type, content] of Object.entries(response.content ?? {})) {
+            if (!/json/.test(type)) continue
+            assert.ok(content.example !== undefined, `${label} ${type}: an example`)
+            const validate = ajv.compile({ ...content.schema, components: doc.components })
+            assert.ok(validate(content.example), `${label}: ${ajv.errorsText(validate.errors)}`)
+            if (type === 'application/problem+json') {
+              assert.equal((content.example as { status: number }).status, Number(status), label)
+            }
+            statuses.add(status)
+            checked++
+          }
+        }
+      }
+    }
+    assert.ok(checked > 60, `${checked} examples`)
+    assert.deepEqual([...statuses].sort(), ['200', '400', '401', '403', '404', '429', '503'])
+    // The calculator's answers too.
+    const car = doc.paths['/api/v1/co2-calculator/car']?.['get']?.responses['200']?.content?.['application/json']
+    assert.equal(typeof (car?.example as { t_co2: unknown }).t_co2, 'number')
+
+    // Each path with a trailing slash is documented without it too, and the router answers both.
+    for (const url of Object.keys(doc.paths).filter((path) => path.endsWith('/') && path !== '/')) {
+      const alias = doc.paths[url.slice(0, -1)]
+      assert.ok(alias !== undefined, `${url} without its slash`)
+      assert.equal(alias['get']?.['x-alias-of'], url)
+      if (!url.includes('{')) assert.notEqual((await inject(url.slice(0, -1))).statusCode, 404, url)
+    }
+  })
