@@ -9,7 +9,7 @@ import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import type { Redis } from 'ioredis'
 import { KeyVerifier } from './access/api-keys.service.ts'
-import type { Config } from './config.ts'
+import { STOP_DRAIN_MS, type Config } from './config.ts'
 import type { CalculatorData } from './calculator/calculator.data.ts'
 import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
@@ -24,6 +24,7 @@ import { lazySchemaCompilers } from './http/lazy-schemas.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { limitConnections } from './http/connection-limits.ts'
+import { drainConnections } from './http/graceful-stop.ts'
 import { enforceQueryPolicy } from './http/query-policy.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import type { MediaStore } from './media/media-store.ts'
@@ -100,9 +101,13 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
   installErrorHandling(app)
   app.addSchema(ProblemSchema)
   enforceQueryPolicy(app)
-  // While stopping, answers close their connection so a keep-alive client cannot hold the exit.
+  // While stopping, answers close their connection so a keep-alive client cannot hold the exit; kept-alive
+  // sockets may carry one more request (Fastify answers it 503) before the rest are closed.
   let closing = false
-  app.addHook('preClose', async () => { closing = true })
+  app.addHook('preClose', async () => {
+    closing = true
+    await drainConnections(app.server, STOP_DRAIN_MS)
+  })
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
     if (closing) reply.header('connection', 'close')

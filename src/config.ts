@@ -72,6 +72,12 @@ export interface Config {
 /** How long a graceful stop may take before the process exits anyway (server.ts). */
 export const SHUTDOWN_GRACE_MS = 10_000
 
+/**
+ * While stopping, how long kept-alive connections stay open for a last request before idle ones are
+ * closed (app.ts); well inside SHUTDOWN_GRACE_MS, and requests in flight go on after it.
+ */
+export const STOP_DRAIN_MS = 2000
+
 /** When Redis fails: count rate limits in this process (`local`) or answer 503 (`deny`). */
 export const REDIS_ERROR_POLICIES = ['local', 'deny'] as const
 export type RedisErrorPolicy = typeof REDIS_ERROR_POLICIES[number]
