@@ -12,7 +12,7 @@ import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
   FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, NoQuerySchema, ProjectFilterQuerySchema, ProjectListQuerySchema,
-  ProjectPageSchema, ProjectParamsSchema, ProjectSchema
+  PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE, ProjectPageSchema, ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
 import { mediaTemplate, signTemplate, type MediaTemplate } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
@@ -20,7 +20,6 @@ import {
   allMatchingProjects, getProjectJson, listProjectPage, projectFacets, projectFeatures, resolveProjectFilters,
   type CountMemo
 } from './projects.service.ts'
-import { PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE } from './project-csv.ts'
 
 export interface CatalogueOptions {
   db: Db
