@@ -46,7 +46,17 @@ export function replaceChildren (parent, ...children) {
 }
 
 // Numbers and dates in the reader's language (the browser's list of languages), English where it has none.
-const locales = [...(navigator.languages ?? []), 'en']
+// A browser may report a tag Intl refuses (a POSIX locale gives "en-US@posix"): such tags are left out.
+const locales = [...(navigator.languages ?? []).filter(isLanguageTag), 'en']
+
+/** @param {string} tag */
+function isLanguageTag (tag) {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1
+  } catch {
+    return false
+  }
+}
 const numbers = new Intl.NumberFormat(locales, { maximumFractionDigits: 2 })
 /**
  * @param {number | null | undefined} value
