@@ -30,7 +30,7 @@ function clientWentAway (error: Error & { code?: unknown }): boolean {
 function isClientError (error: FastifyError | AppError): boolean {
   if (error instanceof AppError) return error.status < 500
   const status = error.statusCode ?? 500
-  return error instanceof InputError || error.validation !== undefined || (status >= 400 && status < 500)
+  return fromDomain(error) !== undefined || error.validation !== undefined || (status >= 400 && status < 500)
 }
 
 function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
