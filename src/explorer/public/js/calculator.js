@@ -211,7 +211,7 @@ function calculatorForm (config, countryList, values) {
             h('legend', {}, 'Flights'),
             h('div', { class: 'form-grid' },
               selectField('frequency', 'How often do you fly?',
-                [['', 'Not counted: choose to include flights'], ...options(e.frequency ?? [])], pick('frequency')))),
+                [['', 'Not counted'], ...options(e.frequency ?? [])], pick('frequency')))),
           h('fieldset', {},
             h('legend', {}, 'Food'),
             h('div', { class: 'form-grid' },
