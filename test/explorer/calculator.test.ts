@@ -80,7 +80,7 @@ test('calculator: an input out of range and the service\'s 429 are shown, and th
       await page.getByLabel('Food energy a day (kcal)').fill(String(calories))
       await page.getByRole('button', { name: 'Calculate' }).click()
       await page.locator('#total, .problem').first().waitFor()
-      await page.waitForFunction('document.querySelector("#calculator-result[aria-busy]") === null')
+      await page.locator('#calculator-result[aria-busy]').waitFor({ state: 'detached' })
     }
     await limited.waitFor()
     assert.match(await limited.textContent() ?? '', /Too many requests[\s\S]*Try again in \d+ s/)

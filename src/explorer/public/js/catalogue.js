@@ -453,6 +453,9 @@ function showFieldError (main, error, query) {
   slot.textContent = `No country called "${query['location']}".${guess ? ` Did you mean ${guess}?` : ''} ` +
     'Type a country name or an ISO code (BR or BRA), or pick one from the list.'
   input.setAttribute('aria-invalid', 'true')
+  // On a phone the filters may be folded away: the person must see the field at fault.
+  const panel = input.closest('details')
+  if (panel !== null) panel.open = true
   return true
 }
 
