@@ -141,3 +141,15 @@ export async function boxOf (page: Page, selector: string): Promise<{ top: numbe
     return { top: box.top, bottom: box.bottom }
   })()`) as { top: number, bottom: number } | null
 }
+
+/** Opens the explorer at `url` and gives it the key, as a person pastes it. */
+export async function openWithKey (page: Page, url: string, key: string): Promise<void> {
+  await page.goto(url)
+  await page.getByLabel('API key', { exact: true }).fill(key)
+  await page.getByRole('button', { name: 'Use this key' }).click()
+}
+
+/** Waits until the results summary says `text`. */
+export async function showing (page: Page, text: RegExp): Promise<void> {
+  await page.locator('#summary').filter({ hasText: text }).waitFor()
+}

@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Page } from 'playwright-core'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
-import { cutOffTexts, DESKTOP, inPage, launchBrowser, PHONE, screenshot } from './browser.ts'
+import { cutOffTexts, DESKTOP, inPage, launchBrowser, PHONE, screenshot, openWithKey, showing } from './browser.ts'
 
 // Issue 15, findings 12 and 15: the catalogue's filters and the list as a person meets them.
-
-async function openWithKey (page: Page, url: string, key: string): Promise<void> {
-  await page.goto(url)
-  await page.getByLabel('API key', { exact: true }).fill(key)
-  await page.getByRole('button', { name: 'Use this key' }).click()
-}
-
-async function showing (page: Page, text: RegExp): Promise<void> {
-  await page.locator('#summary').filter({ hasText: text }).waitFor()
-}
 
 test('catalogue: filters offer the values that match, with counts, as removable chips; country by name or code',
   async (t) => {
