@@ -17,7 +17,7 @@ import { explorerRoutes } from './explorer/explorer.routes.ts'
 import { AnswerCache } from './http/answer-cache.ts'
 import { optionalApiKey, requireApiKey } from './http/auth.ts'
 import { frameworkError, installErrorHandling } from './http/error-handler.ts'
-import { AppError, ProblemSchema, type ErrorCode } from './http/errors.ts'
+import { ProblemSchema, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { serializeRequest } from './http/log-redaction.ts'
 import { lazySchemaCompilers } from './http/lazy-schemas.ts'
@@ -26,6 +26,7 @@ import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { limitConnections } from './http/connection-limits.ts'
 import { drainConnections } from './http/graceful-stop.ts'
 import { enforceQueryPolicy } from './http/query-policy.ts'
+import { requestLineProblem } from './http/request-line.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import type { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
@@ -55,7 +56,6 @@ export interface AppParts {
 const CATALOGUE_PREFIX = '/api/v1/commerce/products'
 const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
 /** Longer request targets are refused with 414; headers are capped by Node (16 KiB, then 431). */
-const MAX_URL_LENGTH = 4096
 
 /**
  * Builds the whole service from prepared parts: registration only, no file or network I/O (that is
@@ -113,14 +113,8 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close')
   })
   app.addHook('onRequest', async (request) => {
-    if (request.url.length > MAX_URL_LENGTH) {
-      throw new AppError(414, 'bad_request', `The request URL is longer than ${MAX_URL_LENGTH} characters.`)
-    }
-    // Links are built from the Host header (without PUBLIC_URL): one that is not a host and port is refused
-    // before anything is built from it, and userinfo (`a@b`) is never a host.
-    if (!isValidHost(request.headers.host)) {
-      throw new AppError(400, 'bad_request', 'The Host header is not a valid host name and port.')
-    }
+    const problem = requestLineProblem(request)
+    if (problem !== undefined) throw problem
   })
   // Bodies over 1 KiB are compressed for clients that ask (Accept-Encoding); brotli at a
   // quality that costs about what gzip does.
@@ -209,16 +203,6 @@ function watchRedis (app: FastifyInstance, redis: Redis): void {
   })
   redis.on('ready', () => { down = false })
   app.addHook('onClose', async () => { redis.disconnect() })
-}
-
-// RFC 9110 Host: a DNS name or IPv4 address, or a bracketed IPv6 literal, and an optional port up to 65535.
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/
-
-function isValidHost (host: string | undefined): boolean {
-  // No Host at all is Node's to refuse (HTTP/1.1) or allow (HTTP/1.0); links then fall back to PUBLIC_URL.
-  if (host === undefined) return true
-  const match = HOST.exec(host)
-  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535)
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/

@@ -4,6 +4,7 @@ import Router from 'find-my-way'
 import { InputError, NotFoundError } from '../domain/errors.ts'
 import { isUnavailable } from '../store/availability.ts'
 import { AppError, type ErrorCode, type Problem } from './errors.ts'
+import { requestLineProblem } from './request-line.ts'
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -106,9 +107,9 @@ function fromValidation (errors: AjvError[], context: string | undefined): AppEr
  */
 export function frameworkError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = request.url.split('?')[0] ?? '/'
-  const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+  const problem = requestLineProblem(request) ?? (error.code === 'FST_ERR_MAX_PARAM_LENGTH'
     ? AppError.notFound(`No resource at ${path.slice(0, 200)}.`)
-    : new AppError(400, 'bad_request', 'The request path is not validly percent-encoded (UTF-8).')
+    : new AppError(400, 'bad_request', 'The request path is not validly percent-encoded (UTF-8).'))
   return sendProblem(request, reply, problem)
 }
 

@@ -73,6 +73,11 @@ forEachDatabase((database) => {
         assert.equal(response.json().code, 'bad_request', host)
         assert.doesNotMatch(response.body, /a@/)
       }
+      // The Host is checked before routing, so a path no route takes (an id over the router's length) is refused too.
+      for (const url of ['/nowhere', `${LIST}${'9'.repeat(400)}/`]) {
+        const response = await inject({ url, headers: { host: 'x:99999' } })
+        assert.equal(response.statusCode, 400, url)
+      }
       assert.deepEqual(errorLines(logStream), [])
       for (const host of ['example.com', 'example.com:8080', '127.0.0.1:3000', '[::1]:3000']) {
         const response = await inject({ url: `${LIST}?limit=1`, headers: { host } })
