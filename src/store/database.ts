@@ -1,4 +1,4 @@
-import { SqliteAdapter, type Kysely, type Selectable, type Insertable } from 'kysely'
+import { SqliteAdapter, type Generated, type Kysely, type Selectable, type Insertable } from 'kysely'
 
 /** A row of a vocabulary table: registries, standards, credit types, ratings, certifications. */
 export interface VocabularyTable {
@@ -76,6 +76,17 @@ export interface ProjectTable {
   detail_json: string | null
   /** JSON array of {file, lines}: where the project's data came from; null when not given. */
   source: string | null
+  credits_cancelled: number | null
+  /** As the registry writes it (e.g. "Registered", "Listed"); null when no export says. */
+  status: string | null
+  project_type: string | null
+  category: string | null
+  /** 0/1 in SQLite, boolean in PostgreSQL (null: unknown): read through `Boolean()`. */
+  is_compliance: number | boolean | null
+  /** ISO dates (YYYY-MM-DD). */
+  listed_date: string | null
+  first_issuance_date: string | null
+  first_retirement_date: string | null
 }
 
 export interface ProjectVintageTable {
@@ -84,12 +95,49 @@ export interface ProjectVintageTable {
   /** Credits issued and retired in this vintage; null when the imported data does not say. */
   issued: number | null
   retired: number | null
+  cancelled: number | null
 }
 
 export interface ProjectCertificationTable {
   project_id: number
   position: number
   certification: string
+}
+
+/** The methodology ids a project names, in the registry's order. */
+export interface ProjectProtocolTable {
+  project_id: number
+  position: number
+  protocol: string
+}
+
+/** One issuance, retirement or cancellation, as a registry published it. */
+export interface CreditTransactionTable {
+  id: Generated<number>
+  project_id: number
+  /** The project's registry, repeated so the whole ledger filters without a join. */
+  registry: string
+  /** The registry's own identity (serial range, transaction id), or a digest of the row when it gives none. */
+  identity: string
+  type: 'issuance' | 'retirement' | 'cancellation'
+  /** ISO date (YYYY-MM-DD). */
+  date: string | null
+  vintage: number | null
+  quantity: number
+  beneficiary: string | null
+  reason: string | null
+  /** The beneficiary folded (case, accents) for `search`. */
+  beneficiary_key: string | null
+  source_file: string | null
+  source_line: number | null
+}
+
+/** Every file an import read, by content: the same bytes under another name are the same file. */
+export interface ImportedFileTable {
+  registry: string
+  sha256: string
+  name: string
+  imported_at: string
 }
 
 export interface ProjectSdgTable {
@@ -138,6 +186,9 @@ export interface Database {
   project_certifications: ProjectCertificationTable
   project_sdgs: ProjectSdgTable
   project_images: ProjectImageTable
+  project_protocols: ProjectProtocolTable
+  credit_transactions: CreditTransactionTable
+  imported_files: ImportedFileTable
   meta: MetaTable
   api_keys: ApiKeyTable
 }
