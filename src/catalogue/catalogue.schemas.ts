@@ -307,6 +307,30 @@ export const ProjectParamsSchema = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [1] })
 })
 
+export const TRANSACTION_TYPES = ['issuance', 'retirement', 'cancellation'] as const
+export type TransactionType = typeof TRANSACTION_TYPES[number]
+
+/** One transaction of a project's ledger, as `tonne import` reads it and `tonne export` writes it. */
+export const TransactionRecordSchema = strictObject({
+  identity: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    description: 'The registry\'s own identity of the transaction (serial range, transaction id), or a digest of the ' +
+      'row when the export gives none; unique within the registry.'
+  }),
+  type: StringEnum(TRANSACTION_TYPES),
+  date: Nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD.' })),
+  vintage: Nullable(Type.Integer({ minimum: 1000, maximum: 9999 })),
+  quantity: Type.Number({ minimum: 0, description: 'Credits (tonnes CO2e).' }),
+  beneficiary: Nullable(Type.String({ maxLength: 2000, description: 'For retirements: on whose behalf.' })),
+  reason: Nullable(Type.String({ maxLength: 2000, description: 'For retirements: why, as the registry gives it.' })),
+  source: Nullable(strictObject({
+    file: Type.String({ minLength: 1, maxLength: 500 }),
+    line: Type.Integer({ minimum: 1 })
+  }))
+})
+export type TransactionRecord = Static<typeof TransactionRecordSchema>
+
 /**
  * One record of `tonne import`: the detail response shape plus `in_sale`. SDG icons are ignored
  * (the service draws and links its own); an image `url` is a file path relative to the import file
@@ -341,7 +365,21 @@ export const ImportRecordSchema = strictObject({
       retired: Quantity('Credits of this vintage retired.')
     }), { description: 'The same years as `vintages`, each once.' })
   }, { description: 'Optional: credits per vintage. Absent: every year of `vintages` with unknown quantities.' })),
-  source: Type.Optional(SourceSchema)
+  source: Type.Optional(SourceSchema),
+  // The ledger and the OffsetsDB project fields (docs/registries.md). Optional: files without them still import.
+  protocol: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+    maxItems: 50, description: 'Methodology ids as the registry writes them (e.g. VM0007, ACM0002).'
+  })),
+  status: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'As the registry writes it.' }))),
+  project_type: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  category: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  is_compliance: Type.Optional(Nullable(Type.Boolean())),
+  listed_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+  transactions: Type.Optional(Type.Array(TransactionRecordSchema, {
+    description: 'The project\'s ledger. Upserted by `identity` within the registry: a re-import never duplicates or ' +
+      'removes a transaction (only --replace removes those the file lacks). When given, the project\'s credit totals ' +
+      'and vintages are derived from its ledger.'
+  }))
 }, {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   title: 'Tonne catalogue import record',
