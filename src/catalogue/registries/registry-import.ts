@@ -12,7 +12,7 @@ import { ExportFileError, readCsvExport, readCsvHeader } from './csv-export.ts'
 import { goldStandard } from './gold-standard.ts'
 import { isometric } from './isometric.ts'
 import { Drafts, type Named, type ProjectDraft, type RowWarning, type SkippedRow } from './project-draft.ts'
-import type { ExportDefinition, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
+import type { ExportDefinition, ExportKind, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
 import { verra } from './verra.ts'
 
 // `tonne import --from REGISTRY FILE...`: reads a registry's own exports, harmonises them into projects, and
@@ -35,7 +35,7 @@ export interface ExportFile {
 
 export interface RegistryImportReport {
   registry: RegistryKey
-  files: Array<{ file: string, export: 'projects' | 'issuances', rows: number }>
+  files: Array<{ file: string, export: ExportKind, rows: number }>
   created: number
   updated: number
   unchanged: number
@@ -53,16 +53,27 @@ export interface RegistryImportOptions {
   lock?: ImportOptions['lock']
 }
 
-/** Which export of the registry each file is, by its header; project exports first. */
+/** Whether a header has a column, in one of its spellings. */
+const hasColumn = (header: readonly string[], column: string | readonly string[]) =>
+  typeof column === 'string' ? header.includes(column) : column.some((c) => header.includes(c))
+
+const describe = (column: string | readonly string[]) => typeof column === 'string' ? column : column.join(' or ')
+
+/**
+ * Which export of the registry each file is, by its header: of the exports whose columns it has, the one that
+ * names most (Gold Standard's retirements carry every issuance column, and a retirement date). Project exports
+ * are read first, so that ledger rows add to the projects they state.
+ */
 async function planFiles (
   definition: RegistryDefinition, readers: readonly ExportDefinition[], files: readonly ExportFile[]
 ) {
   const plans: Array<{ file: ExportFile, reader: ExportDefinition }> = []
   for (const file of files) {
     const header = await readCsvHeader(file.path, file.label)
-    const reader = readers.find((r) => r.columns.every((c) => header.includes(c)))
+    const reader = readers.filter((r) => r.columns.every((c) => hasColumn(header, c)))
+      .sort((a, b) => b.columns.length - a.columns.length)[0]
     if (reader === undefined) {
-      const expected = readers.map((r) => `${r.kind}: ${r.columns.join(', ')}`).join('; ')
+      const expected = readers.map((r) => `${r.kind}: ${r.columns.map(describe).join(', ')}`).join('; ')
       throw new ExportFileError(`${file.label} is not a ${definition.key} export Tonne reads: its header lacks the ` +
         `columns of each (${expected})`)
     }
@@ -163,11 +174,13 @@ function mergeSource (stored: Source | undefined, read: NonNullable<Source>): So
 function merge (
   draft: ProjectDraft, stored: ImportRecord | undefined, registry: Named, goals: ReadonlyMap<number, string>
 ): ImportRecord {
-  const base = stored ?? newRecord(registry, draft)
+  // The stored ledger stays as it is: only this import's transactions are given, to be upserted.
+  const { transactions: _stored, ...base } = stored ?? newRecord(registry, draft)
   const fields = Object.fromEntries(Object.entries(draft.fields()).filter(([, v]) => v !== undefined))
   const sdgs = draft.sdgs()
   const certifications = draft.certifications()
   const credits = draft.credits()
+  const transactions = draft.transactions()
   return {
     ...base,
     ...fields,
@@ -179,7 +192,9 @@ function merge (
     certifications: certifications ?? base.certifications,
     vintages: credits === undefined ? base.vintages : credits.vintages.map((v) => v.vintage),
     ...(credits !== undefined ? { credits } : base.credits !== undefined && { credits: base.credits }),
-    source: mergeSource(base.source, draft.source())
+    source: mergeSource(base.source, draft.source()),
+    // This import's transactions: the store upserts them by identity into the project's ledger.
+    ...(transactions !== undefined && { transactions })
   }
 }
 
