@@ -6,7 +6,7 @@ import { MEDIA_TYPES, type MediaStore } from '../media/media-store.ts'
 import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
 import { announceCommitted } from '../store/change-feed.ts'
 import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../store/import-lock.ts'
-import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
+import { ImportRecordSchema, type ImportRecord, type TransactionRecord } from './catalogue.schemas.ts'
 import { collectUnreferencedImages, ImportMedia, type PendingImage } from './import-media.ts'
 import { countryKey } from './countries.ts'
 import { projectCredits, type LedgerSum, type ProjectCredits } from './ledger-totals.ts'
@@ -502,6 +502,21 @@ export async function importRecords (
   }
 }
 
+function toTransactionRecord (row: repository.TransactionRow): TransactionRecord {
+  return {
+    identity: row.identity,
+    type: row.type,
+    date: row.date,
+    vintage: row.vintage,
+    quantity: row.quantity,
+    beneficiary: row.beneficiary,
+    reason: row.reason,
+    source: row.source_file === null || row.source_line === null
+      ? null
+      : { file: row.source_file, line: row.source_line }
+  }
+}
+
 /**
  * Every project in the import format, in id order, a batch at a time, with the media keys of its
  * stored images (export writes those files beside the export file, at `media/KEY`).
@@ -509,9 +524,14 @@ export async function importRecords (
 export async function * exportProjects (db: Db): AsyncGenerator<{ record: ImportRecord, mediaKeys: string[] }> {
   for await (const rows of repository.allProjects(db)) {
     const relations = await repository.loadRelations(db, rows.map((r) => r.id))
+    const ledgers = await repository.transactionsOf(db, rows.map((r) => r.id))
     for (const row of rows) {
       const mediaKeys = (relations.images.get(row.id) ?? []).flatMap((i) => i.media_key === null ? [] : [i.media_key])
-      yield { record: toImportRecord(row, relations), mediaKeys }
+      const ledger = ledgers.get(row.id)
+      const record = toImportRecord(row, relations)
+      // Only a project with a ledger says `transactions`: the field is additive, an empty list would say nothing.
+      if (ledger !== undefined) record.transactions = ledger.map(toTransactionRecord)
+      yield { record, mediaKeys }
     }
   }
 }

@@ -630,6 +630,32 @@ export async function deleteTransactionsExcept (db: Db, keep: ReadonlySet<string
   }
 }
 
+/** The ledgers of these projects, each in id order (the order they were first stored in): export. */
+export async function transactionsOf (db: Db, ids: readonly number[]): Promise<Map<number, TransactionRow[]>> {
+  const ledgers = new Map<number, TransactionRow[]>()
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await db.selectFrom('credit_transactions')
+      .select(['project_id', 'identity', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason', 'source_file',
+        'source_line'])
+      .where('project_id', 'in', ids.slice(i, i + CHUNK)).orderBy('project_id').orderBy('id').execute()
+    groupInto(ledgers, rows)
+  }
+  return ledgers
+}
+
+export interface TransactionRow {
+  project_id: number
+  identity: string
+  type: 'issuance' | 'retirement' | 'cancellation'
+  date: string | null
+  vintage: number | null
+  quantity: number
+  beneficiary: string | null
+  reason: string | null
+  source_file: string | null
+  source_line: number | null
+}
+
 export interface LedgerSumRow extends LedgerSum { project_id: number }
 
 /** The ledger of these projects summed by type and vintage, with the earliest date of each. */

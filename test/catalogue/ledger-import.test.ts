@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 import type { ImportRecord, TransactionRecord } from '../../src/catalogue/catalogue.schemas.ts'
 import { tonne } from '../cli.helpers.ts'
@@ -149,6 +150,44 @@ forEachDatabase((database) => {
         [project(2, { credits: { issued: 1, retired: null, vintages: [] }, vintages: [] })])
       assert.equal((await detail(ws, '/api/v1/commerce/products/2/')).credits_issued, 1)
     })
+
+    test('export writes the ledger and the new fields; importing it into an empty database gives identical answers',
+      async (t) => {
+        const source = await workspace(t, database)
+        const offsetsFields = {
+          protocol: ['VM0007', 'ACM0002'],
+          status: 'Registered',
+          project_type: 'Improved Forest Management',
+          category: 'forest',
+          is_compliance: true,
+          listed_date: '2019-04-02'
+        }
+        await importFile(source, 'a.json', [
+          withLedger(LEDGER, offsetsFields),
+          project(2, { transactions: [tx('I-9', 'issuance', '2020-01-01', 2020, 40)], status: 'Listed' }),
+          project(3, { credits: { issued: 12, retired: 3, vintages: [] }, vintages: [] })
+        ])
+        const exportFile = `${source.dir}/export.json`
+        const exported = await tonne(['export', exportFile], source.env)
+        assert.equal(exported.code, 0, exported.stderr)
+        const records = JSON.parse(readFileSync(exportFile, 'utf8')) as ImportRecord[]
+        assert.deepEqual(records[0]!.transactions, LEDGER)
+        assert.deepEqual({ ...records[0]!, ...offsetsFields }, records[0])
+        assert.equal(records[1]!.status, 'Listed')
+        assert.deepEqual(records[1]!.protocol, [])
+        assert.equal(records[2]!.transactions, undefined)
+
+        const target = await workspace(t, database)
+        const imported = await tonne(['import', exportFile], target.env)
+        assert.equal(imported.code, 0, imported.stderr)
+        const urls = ['/api/v1/commerce/products/?limit=1000', DETAIL, '/api/v1/commerce/products/2/',
+          '/api/v1/commerce/products/3/', '/api/v1/commerce/products/facets/']
+        // Timestamps say when this database got the data.
+        const stamps = (body: string) => body.replace(/"(created|updated)_at":"[^"]*"/g, '"$1_at":"T"')
+        assert.deepEqual((await target.api(urls)).map(stamps), (await source.api(urls)).map(stamps))
+        const again = await tonne(['export'], target.env)
+        assert.deepEqual(JSON.parse(again.stdout), records)
+      })
 
     test('an identity twice in one file is refused and nothing changes', async (t) => {
       const ws = await workspace(t, database)
