@@ -52,6 +52,8 @@ interface LedgerColumns {
   date: readonly string[]
   /** The serial range, where the export gives one (the transaction's identity). */
   serial?: string
+  /** The identity otherwise, where the row has one (else a digest of the row's content). */
+  identity?: (row: Row, id: string, vintage: number, context: RowContext) => string | undefined
   beneficiary?: string
   /** Columns that say why, joined ("Retirement Reason: details"). */
   reason?: readonly string[]
@@ -79,7 +81,7 @@ function readTransaction (type: TransactionType, columns: LedgerColumns, row: Ro
   draft.fillFields(columns.fields(context, row, id))
   draft.addTransaction({
     type,
-    ...(columns.serial !== undefined && { identity: row.get(columns.serial) }),
+    identity: columns.serial !== undefined ? row.get(columns.serial) : columns.identity?.(row, id, vintage, context),
     date: when,
     vintage,
     quantity,
@@ -97,6 +99,7 @@ interface LedgerExport {
   quantity: string
   date: readonly string[]
   serial?: string
+  identity?: LedgerColumns['identity']
   beneficiary?: string
   reason?: readonly string[]
 }
@@ -193,7 +196,7 @@ export const acr: RegistryDefinition = {
       columns: [['Date Issued (GMT)', 'Date Issued'], 'Vintage', 'Total Credits Issued', 'Project ID'],
       // Credits issued to the project and to the buffer pool (docs/registries.md, "Issued").
       quantity: 'Total Credits Issued',
-      date: ['Date Issued (GMT)', 'Date Issued']
+      date: ['Date Issued (GMT)', 'Date Issued'],
     },
     retirements: {
       columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Retired on Behalf of'],

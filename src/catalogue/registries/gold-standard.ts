@@ -74,7 +74,7 @@ export const goldStandard: RegistryDefinition = {
   }, {
     // Retired and cancelled credits: the issuance columns and the retirement's own (a date, the using entity).
     kind: 'retirements',
-    columns: ['Vintage', 'Credit Status', 'Quantity', 'GSID', 'Retirement Date'],
+    columns: ['Vintage', 'Credit Status', 'Quantity', 'GSID', 'Issuance Date', 'Retirement Date'],
     read (row, context) {
       const status = row.get('Credit Status').toLowerCase()
       if (status !== 'retired' && status !== 'canceled' && status !== 'cancelled') {

@@ -167,6 +167,30 @@ export class ProjectDraft {
     return { ...this.#issuanceFields, ...this.#projectRow?.fields }
   }
 
+  /** Whether a project export's row states the project (else only ledger rows speak of it). */
+  stated (): boolean {
+    return this.#projectRow !== undefined
+  }
+
+  /** The fields a project export's row states. */
+  projectFields (): StatedFields {
+    return { ...this.#projectRow?.fields }
+  }
+
+  /** The fields ledger rows repeat about the project. */
+  ledgerFields (): StatedFields {
+    return { ...this.#issuanceFields }
+  }
+
+  /** The latest date of this import's transactions of the project (null: none dated). */
+  latestDate (): string | null {
+    let latest: string | null = null
+    for (const t of this.#transactions.values()) {
+      if (t.date !== null && (latest === null || t.date > latest)) latest = t.date
+    }
+    return latest
+  }
+
   sdgs (): number[] | undefined {
     return this.#sdgs === undefined ? undefined : [...this.#sdgs].sort((a, b) => a - b)
   }

@@ -6,7 +6,7 @@ import { cleanText, parseDate, parseQuantity, parseSdgs, type DateOrder } from '
 // What every registry module describes: its exports (told apart by their columns) and how one row of each
 // becomes statements about a project. The modules are pure: rows in, drafts and notes out.
 
-export type RegistryKey = 'verra' | 'gold-standard' | 'acr' | 'car' | 'art' | 'cercarbono' | 'isometric'
+export type RegistryKey = 'verra' | 'gold-standard' | 'acr' | 'car' | 'art' | 'cercarbono' | 'isometric' | 'arb'
 
 export interface Row {
   /** The column's value with outer white space trimmed; '' when the export lacks the column. */
@@ -48,6 +48,11 @@ export interface RegistryDefinition {
   registry: Named
   /** Fresh readers for one import (they may remember rows across the import's files). */
   exports(): readonly ExportDefinition[]
+  /**
+   * A table that adds to other registries' projects (CARB's): their registries by the external id's prefix. Only
+   * projects the catalogue has are changed; the registry's own exports create them.
+   */
+  targets?: ReadonlyArray<{ prefix: string, registry: Named }>
 }
 
 /** Country strings that mean "no one country" in some exports (Gold Standard's "International"). */
