@@ -61,6 +61,8 @@ export class ProjectDraft {
   #totals: { issued: number | null, retired: number | null } | undefined
   readonly #lines = new Map<string, Set<number>>()
   readonly #transactions = new Map<string, TransactionRecord>()
+  /** Types of transaction the files list in full for the project (none of a type there: 0, not unknown). */
+  readonly #listed = new Set<TransactionType>()
   /** How often each digest occurred in each file: rows that say the same are told apart by their order. */
   readonly #digests = new Map<string, number>()
 
@@ -158,6 +160,11 @@ export class ProjectDraft {
     })
   }
 
+  /** These files list the project's transactions of these types (Verra's export: issuances and retirements). */
+  listsTypes (types: readonly TransactionType[]): void {
+    for (const type of types) this.#listed.add(type)
+  }
+
   /** The ledger these files give (undefined: they say nothing of transactions). */
   transactions (): TransactionRecord[] | undefined {
     return this.#transactions.size === 0 ? undefined : [...this.#transactions.values()]
@@ -210,7 +217,7 @@ export class ProjectDraft {
   /** Issued and retired per vintage from this import's ledger, each transaction once (by identity). */
   #ledgerCredits (): Credits {
     const vintages = new Map<number, { issued: number | null, retired: number | null }>()
-    const types = new Set([...this.#transactions.values()].map((t) => t.type))
+    const types = new Set([...this.#listed, ...[...this.#transactions.values()].map((t) => t.type)])
     for (const t of this.#transactions.values()) {
       if (t.vintage === null || t.type === 'cancellation') continue
       const known = vintages.get(t.vintage) ??

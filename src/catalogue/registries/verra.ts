@@ -77,6 +77,7 @@ export const verra: RegistryDefinition = {
         if (block === undefined || block === null) return notA('Quantity Issued', 'number')
         const draft = context.drafts.get(`VCS${id}`)
         draft.seenAt(context)
+        draft.listsTypes(['issuance', 'retirement'])
         draft.fillFields(common(context, row, id))
         // A row with a retirement (or cancellation: Verra's export does not tell them apart) date is retired.
         const retiredOn = row.get('Retirement/Cancellation Date')
