@@ -313,7 +313,9 @@ describe('calculator: bad input gets 400 in the one error shape, naming the para
       ['/clothes?country_code=DEU', 'spend_usd']
     ]
     for (const [path, parameter] of numeric) {
-      for (const value of ['abc', 'NaN', 'Infinity', '-Infinity', '', '0x10', '1,5', '1e400', '-1', '1e12']) {
+      // One written form per number: no surrounding space, no bare trailing or leading point, no negative zero.
+      for (const value of ['abc', 'NaN', 'Infinity', '-Infinity', '', '0x10', '1,5', '1e400', '-1', '1e12', ' 12',
+        '12 ', '12.', '.5', '-0', '-0.0', '+12']) {
         problem(await get(`${path}&${parameter}=${encodeURIComponent(value)}`), 'invalid_parameter', parameter)
       }
     }
