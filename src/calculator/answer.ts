@@ -267,6 +267,16 @@ export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>,
       'co2e_combustion gives the direct-only figure.'
     : 'Boundary: combustion (direct emissions only, as asked); co2e_life_cycle gives the figure with upstream fuel ' +
       'supply and electricity losses.'
+  // No cited per-country direct-only grid intensity exists, so electricity is the one category whose factor
+  // is not direct-only on this boundary: the answer says so wherever a kWh is counted.
+  const electricityException = runs.scenario.boundary === 'combustion' && leaves.some((factor) =>
+    factor.figure === 'grid_intensity' || factor.key.startsWith('param:energy.green_tariff'))
+    ? ['Electricity is the exception to the combustion boundary: no cited direct-only grid intensity per country ' +
+        'exists, so each kWh carries the life-cycle generation intensity (Ember, IPCC AR5 technology factors) ' +
+        'without ' +
+        'transmission losses. Electric cars, trains and home electricity therefore include upstream emissions (plant ' +
+        'construction, fuel supply) that fuels on this boundary do not.']
+    : []
   return {
     country_code: calculation.countryCode,
     measurement_system: calculation.measurementSystem,
@@ -288,8 +298,10 @@ export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>,
     breakdown: calculation.breakdown.map((entry, index) => presentItem(entry, ranges[index] as Range)),
     defaults_used: calculation.defaults,
     country_data: presentCountryData(leaves),
-    assumptions: presentAssumptions({ ...calculation, assumptions: [boundaryLine, ...calculation.assumptions] },
-      leaves),
+    assumptions: presentAssumptions({
+      ...calculation, assumptions: [boundaryLine, ...electricityException, ...calculation.assumptions]
+    },
+    leaves),
     sources: presentSources(data, [...leaves.map((factor) => factor.source), ...(calculation.extraSources ?? [])])
   }
 }
