@@ -1228,7 +1228,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1321,7 +1321,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -1493,7 +1493,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1602,7 +1602,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -1760,7 +1760,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1826,7 +1826,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -1994,7 +1994,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2065,7 +2065,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2225,7 +2225,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2286,7 +2286,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2452,7 +2452,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2548,7 +2548,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
