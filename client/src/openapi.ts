@@ -1358,7 +1358,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1451,7 +1451,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -1623,7 +1623,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1732,7 +1732,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -1890,7 +1890,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1956,7 +1956,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2124,7 +2124,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2195,7 +2195,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2355,7 +2355,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2416,7 +2416,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2582,7 +2582,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2678,7 +2678,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];

@@ -12,6 +12,7 @@ import { countryKey } from './countries.ts'
 import { projectCredits, type LedgerSum, type ProjectCredits } from './ledger-totals.ts'
 import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
+import { textProblem } from './import-text.ts'
 import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
 
 /** A record that cannot be imported; names its index in the file and the field at fault. */
@@ -110,6 +111,8 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
       fail(first!.message, fieldPath(first!.instancePath))
     }
     const record = value as ImportRecord
+    const text = textProblem(record)
+    if (text !== undefined) fail(text.message, text.field)
 
     const seenAt = ids.get(record.id)
     if (seenAt !== undefined) fail(`id ${record.id} is already used by record ${seenAt}`, 'id')

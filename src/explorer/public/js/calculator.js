@@ -260,8 +260,11 @@ function formValues (form) {
   /** @type {Values} */
   const values = {}
   for (const [name, value] of new FormData(form)) {
-    const text = String(value).trim()
     const element = /** @type {HTMLElement | undefined} */ (form.elements.namedItem(name) ?? undefined)
+    let text = String(value).trim()
+    // The API takes one written form per number: a number field's "1e3" or "-0" is sent as 1000 or 0.
+    if (element instanceof HTMLInputElement && element.type === 'number' && text !== '' &&
+      Number.isFinite(Number(text))) text = String(Number(text))
     if (text !== '' && !element?.closest('[hidden]')) values[name] = text
   }
   return values
