@@ -224,6 +224,26 @@ function toRow (record: ImportRecord, location: string, credits: ProjectCredits)
   }
 }
 
+/**
+ * Derives the credits of stored projects (not in this import) from their ledger again, their stored credits
+ * standing for the record's: for a type they no longer have a transaction of, what was stored stays.
+ */
+async function deriveAgain (db: Db, ids: readonly number[]): Promise<void> {
+  const rows = await repository.projectsByIds(db, ids)
+  const relations = await repository.loadRelations(db, ids)
+  const sums = new Map<number, LedgerSum[]>()
+  for (const { project_id: projectId, ...sum } of await repository.ledgerSums(db, ids)) {
+    sums.set(projectId, [...sums.get(projectId) ?? [], sum])
+  }
+  const derived = rows.map((row) => {
+    const record = toImportRecord(row, relations, { media: (key) => key })
+    return { row, record, credits: projectCredits(record, sums.get(row.id) ?? []) }
+  })
+  await repository.upsertProjectRows(db,
+    derived.map(({ row, record, credits }) => toRow(record, row.location, credits)))
+  await repository.replaceVintages(db, ids, derived.flatMap(({ row, credits }) => vintageRows(row.id, credits)))
+}
+
 function vintageRows (id: number, credits: ProjectCredits): repository.ProjectChildren['vintages'] {
   return credits.years.map((vintage) => ({ project_id: id, vintage, ...credits.vintages.get(vintage)! }))
 }
@@ -450,7 +470,7 @@ export async function importRecords (
       await repository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
         (r.transactions ?? []).map((t) => `${r.registry.name_id}\u0000${t.identity}`))))
     }
-    await repository.upsertTransactions(trx, records.flatMap((r) => (r.transactions ?? []).map((t) => ({
+    const transactions = records.flatMap((r) => (r.transactions ?? []).map((t) => ({
       project_id: r.id,
       registry: r.registry.name_id,
       identity: t.identity,
@@ -463,7 +483,11 @@ export async function importRecords (
       beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
       source_file: t.source?.file ?? null,
       source_line: t.source?.line ?? null
-    }))))
+    })))
+    // A transaction a registry now gives under another project moves to it: its former project is derived again.
+    const inImport = new Set(ids)
+    const movedFrom = (await repository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
+    await repository.upsertTransactions(trx, transactions)
     // Projects with a ledger (this file's or stored) take their credits from it: written again, those only.
     const sums = new Map<number, LedgerSum[]>()
     for (const { project_id: projectId, ...sum } of await repository.ledgerSums(trx, ids)) {
@@ -479,10 +503,11 @@ export async function importRecords (
       toRow(records[index]!, locations[index]!, credits)))
     await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
       withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
+    if (movedFrom.length > 0) await deriveAgain(trx, movedFrom)
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.
     const changed = renamed
       ? (await refreshAllProjectJson(trx, { missingOnly: false, now })).changed
-      : await refreshProjectJson(trx, ids, now)
+      : await refreshProjectJson(trx, [...ids, ...movedFrom], now)
     await repository.bumpCatalogueVersion(trx)
     counts.created = ids.filter((id) => !existing.has(id)).length
     counts.updated = ids.filter((id) => existing.has(id) && changed.has(id)).length

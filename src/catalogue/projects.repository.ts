@@ -650,6 +650,26 @@ export async function upsertTransactions (db: Db, rows: readonly NewCreditTransa
   }
 }
 
+/** The projects that hold these transactions now (by registry and identity). */
+export async function ownersOf (db: Db, transactions: ReadonlyArray<{ registry: string, identity: string }>):
+Promise<number[]> {
+  const owners = new Set<number>()
+  const byRegistry = new Map<string, string[]>()
+  for (const { registry, identity } of transactions) {
+    const list = byRegistry.get(registry)
+    if (list === undefined) byRegistry.set(registry, [identity])
+    else list.push(identity)
+  }
+  for (const [registry, identities] of byRegistry) {
+    for (let i = 0; i < identities.length; i += LEDGER_CHUNK) {
+      const rows = await db.selectFrom('credit_transactions').select('project_id').distinct()
+        .where('registry', '=', registry).where('identity', 'in', identities.slice(i, i + LEDGER_CHUNK)).execute()
+      for (const row of rows) owners.add(row.project_id)
+    }
+  }
+  return [...owners]
+}
+
 /**
  * Removes every stored transaction whose (registry, identity) is not in `keep` (keys `registry NUL identity`):
  * an import with --replace. Walks the ledger by id, a batch at a time.
