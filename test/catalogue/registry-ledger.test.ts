@@ -154,6 +154,24 @@ forEachDatabase((database) => {
       assert.equal(project.transactions![0]!.date, '2019-03-15')
     })
 
+    test('a serial range listed twice, with other quantities: the later row is used and the earlier reported',
+      async (t) => {
+        const ws = await workspace(t, database)
+        const csv = ws.write('car-retirements.csv', [
+          'Vintage,Offset Credit Serial Numbers,Quantity of Offset Credits,Status Effective,Project ID,Project Name,' +
+          'Retirement Reason',
+          '2020,CAR-1-US-9-2020-1-100,100,1/5/2024,CAR9001,Serial Twice,Voluntary',
+          '2020,CAR-1-US-9-2020-1-100,90,1/6/2024,CAR9001,Serial Twice,Voluntary'
+        ].join('\n'))
+        const report = await importExports(ws, 'car', [csv])
+        assert.deepEqual(report.skipped, [{
+          file: 'car-retirements.csv',
+          line: 2,
+          reason: 'retirement:CAR-1-US-9-2020-1-100 again at car-retirements.csv line 3, which is used instead'
+        }])
+        assert.equal((await exported(ws)).get('CAR9001')!.credits?.retired, 90)
+      })
+
     test('the same bytes under another name change nothing', async (t) => {
       const ws = await workspace(t, database)
       await importExports(ws, 'car', [file('climate-action-reserve', 'projects.csv')])
