@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 import { tonne } from '../cli.helpers.ts'
@@ -61,6 +61,28 @@ const CERCARBONO_EDGES = [
 
 forEachDatabase((database) => {
   describe(`registry imports: awkward rows [${database}]`, () => {
+    test('control characters are removed and bytes that are not UTF-8 are a warning naming line and field',
+      async (t) => {
+        const ws = await workspace(t, database)
+        const lines = [
+          VERRA_PROJECTS_HEADER,
+          /* 2 */ '9101,Bell\u0007 and \u001b[31mred,Dev A,Transport,,,Registered,Kenya,,,,,',
+          /* 3 */ '9102,Caf\u00e9 Latin,Dev B,Transport,,,Registered,Kenya,,,,,'
+        ]
+        // Line 3 written in Latin-1, as older exports were: é is the single byte 0xE9, not UTF-8.
+        const file = ws.write('projects.csv', '')
+        writeFileSync(file, Buffer.concat([Buffer.from(`${lines[0]}\n${lines[1]}\n`, 'utf8'),
+          Buffer.from(`${lines[2]}\n`, 'latin1')]))
+        const report = await importExports(ws, 'verra', [file])
+        assert.equal(report.created, 2)
+        assert.deepEqual(report.warnings.map((w) => [w.line, w.field, /control character/.test(w.reason)]),
+          [[2, 'Name', true], [3, 'Name', false]])
+        assert.match(report.warnings[1]!.reason, /not UTF-8.*Latin-1/)
+        const found = await projects(ws, ['VCS9101', 'VCS9102'])
+        assert.equal(found.get('VCS9101')!.name, 'Bell and [31mred')
+        assert.equal(found.get('VCS9102')!.name, 'Caf\ufffd Latin')
+      })
+
     test('thousands separators, bad dates, blank and unknown countries, duplicate and short rows', async (t) => {
       const ws = await workspace(t, database)
       const files = [ws.write('projects.csv', EDGE_PROJECTS), ws.write('transactions.csv', EDGE_TRANSACTIONS)]

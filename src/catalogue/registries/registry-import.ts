@@ -90,6 +90,28 @@ async function planFiles (
   return plans.sort((a, b) => (a.reader.kind === 'projects' ? 0 : 1) - (b.reader.kind === 'projects' ? 0 : 1))
 }
 
+// Control characters other than tab and line breaks: no registry value means one, and a terminal that shows a
+// stored name would obey them. U+FFFD is what a byte that is not UTF-8 (a Latin-1 export) was decoded to.
+const CONTROL = /(?![\t\n\r])\p{Cc}/gu
+const NOT_UTF8 = '\uFFFD'
+
+/** The row's fields without control characters, each removal and each undecodable byte reported by column. */
+function cleanFields (record: { fields: string[], header: string[], raw: string },
+  warn: (field: string, reason: string) => void): string[] {
+  CONTROL.lastIndex = 0
+  if (!CONTROL.test(record.raw) && !record.raw.includes(NOT_UTF8)) return record.fields
+  return record.fields.map((value, i) => {
+    const column = record.header[i] ?? `column ${i + 1}`
+    if (value.includes(NOT_UTF8)) {
+      warn(column, 'holds bytes that are not UTF-8 (the file may be Latin-1 or Windows-1252), read as U+FFFD: ' +
+        'save the export as UTF-8 to keep those characters')
+    }
+    const cleaned = value.replace(CONTROL, '')
+    if (cleaned !== value) warn(column, 'held control characters (such as ESC or BEL); they were removed')
+    return cleaned
+  })
+}
+
 /** Reads every row of the files into drafts; rows that cannot be used are skipped and reported. */
 async function readExports (
   plans: Awaited<ReturnType<typeof planFiles>>, base: Pick<RowContext, 'drafts' | 'countries' | 'mappings'>,
@@ -116,9 +138,10 @@ async function readExports (
       seen.set(digest, record.line)
       const columns = new Map<string, number>()
       record.header.forEach((name, i) => { if (!columns.has(name)) columns.set(name, i) })
+      const fields = cleanFields(record, (field, reason) => report.warnings.push({ ...at, field, reason }))
       const raw = (column: string) => {
         const i = columns.get(column)
-        return i === undefined ? '' : record.fields[i] ?? ''
+        return i === undefined ? '' : fields[i] ?? ''
       }
       const row: Row = { raw, get: (column) => raw(column).trim() }
       const context: RowContext = {
