@@ -17,7 +17,7 @@ test('calculator labels: one pescatarian, LPG and plug-in hybrid, countries by t
     const fuels = await page.getByLabel('Fuel').locator('option').allTextContents()
     for (const fuel of ['LPG', 'CNG', 'Plug-in hybrid']) assert.ok(fuels.includes(fuel), fuels.join(', '))
     assert.ok(!fuels.some((text) => /^(Lpg|Cng|Plug in hybrid)$/.test(text)))
-    const heating = await page.getByLabel('Heating').locator('option').allTextContents()
+    const heating = await page.getByLabel('Heating', { exact: true }).locator('option').allTextContents()
     assert.ok(heating.includes('LPG'), heating.join(', '))
 
     const countries = await page.getByLabel('Country').locator('option').allTextContents()
@@ -38,7 +38,7 @@ test('calculator: flights are not counted until answered; explanations write num
   const page = await browser.newPage(DESKTOP)
   await page.goto(`${baseUrl}/#/calculator?country_code=DEU`)
   await page.getByLabel('Floor area (m²)').fill('100')
-  await page.getByLabel('Heating').selectOption('heat_pump')
+  await page.getByLabel('Heating', { exact: true }).selectOption('heat_pump')
   await page.getByRole('button', { name: 'Calculate' }).click()
   await page.locator('#breakdown').waitFor()
   const categories = await page.locator('#breakdown tbody th').allTextContents()
