@@ -54,7 +54,7 @@ export interface AppParts {
   logStream?: NodeJS.WritableStream
 }
 
-/** The catalogue area: the products (`/products/...`) and their ledger (`/transactions/`, `/products/{id}/transactions/`). */
+// The catalogue area: the products (/products/...) and their ledger (/transactions/, /products/{id}/transactions/).
 const COMMERCE_PREFIX = '/api/v1/commerce'
 const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
 /** Longer request targets are refused with 414; headers are capped by Node (16 KiB, then 431). */
