@@ -117,7 +117,12 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
       const url = template.replace('{id}', '1')
       return [
         { operation, url, status: 200, headers: key },
-        { operation, url: `${url}?type=retirement&date_after=2020-01-01&ordering=-quantity`, status: 200, headers: key },
+        {
+          operation,
+          url: `${url}?type=retirement&date_after=2020-01-01&ordering=-quantity`,
+          status: 200,
+          headers: key
+        },
         { operation, url, status: 304, headers: { ...key, 'if-none-match': await etag(url) } },
         { operation, url: `${url}?type=transfer`, status: 400, headers: key, invalid: /type/ },
         { operation, url: `${url}?date_after=2021-02-30`, status: 400, headers: key },
