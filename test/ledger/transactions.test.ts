@@ -1,65 +1,15 @@
 import assert from 'node:assert/strict'
 import { describe, test, type TestContext } from 'node:test'
+import { Compile } from 'typebox/compile'
 import { createKey } from '../../src/access/api-keys.service.ts'
-import type { TransactionRecord } from '../../src/catalogue/catalogue.schemas.ts'
+import { TransactionPageSchema } from '../../src/ledger/transactions.schemas.ts'
 import { forEachDatabase, type TestDatabase } from '../databases.ts'
 import type { TestApp } from '../helpers.ts'
-import { project } from '../fixtures/projects.ts'
+import { ledgerProjects } from '../fixtures/ledger.ts'
 import { seedLedger } from './seed.ts'
 
 const LEDGER = '/api/v1/commerce/transactions/'
 const projectLedger = (id: number | string) => `/api/v1/commerce/products/${id}/transactions/`
-
-// A small ledger whose every quantity is unique, so that an answer is read as its list of quantities and every
-// expected list below is worked out by hand from this table. Two transactions share a date (300 and 450,
-// 2021-01-10) for the tie-break; one has no date (20).
-//
-// | qty  | project | type         | date       | vintage | beneficiary           |
-// | 1000 | 1 (A)   | issuance     | 2019-03-01 | 2018    |                       |
-// | 2500 | 1 (A)   | issuance     | 2020-06-15 | 2019    |                       |
-// | 300  | 1 (A)   | retirement   | 2021-01-10 | 2018    | Société Générale      |
-// | 450  | 1 (A)   | retirement   | 2021-01-10 | 2019    | ACME Airlines         |
-// | 75   | 1 (A)   | cancellation | 2022-05-05 | 2019    |                       |
-// | 20   | 1 (A)   | retirement   | (none)     | 2018    | societe anonyme       |
-// | 5000 | 2 (B)   | issuance     | 2018-12-31 | 2017    |                       |
-// | 1200 | 2 (B)   | retirement   | 2023-02-28 | 2017    | Générale Energy Co    |
-// | 800  | 2 (B)   | retirement   | 2020-06-16 | 2017    | Acme airlines Holding |
-// Project 3 (A) has no transactions.
-
-const tx = (identity: string, type: TransactionRecord['type'], date: string | null, vintage: number, quantity: number,
-  beneficiary: string | null = null, reason: string | null = null,
-  source: TransactionRecord['source'] = { file: 'ledger/transactions.csv', line: quantity }): TransactionRecord =>
-  ({ identity, type, date, vintage, quantity, beneficiary, reason, source })
-
-const registryB = { name_id: 'REGISTRY_B', verbose_name: 'Registry B' }
-const standardB = { name_id: 'REGISTRY_B_STANDARD', verbose_name: 'Registry B Standard' }
-
-export function ledgerProjects () {
-  return [
-    project(1, {
-      vintages: [2018, 2019],
-      transactions: [
-        tx('A-1', 'issuance', '2019-03-01', 2018, 1000),
-        tx('A-2', 'issuance', '2020-06-15', 2019, 2500),
-        tx('A-3', 'retirement', '2021-01-10', 2018, 300, 'Société Générale', 'Voluntary offsetting'),
-        tx('A-4', 'retirement', '2021-01-10', 2019, 450, 'ACME Airlines'),
-        tx('A-5', 'cancellation', '2022-05-05', 2019, 75, null, null, null),
-        tx('A-6', 'retirement', null, 2018, 20, 'societe anonyme')
-      ]
-    }),
-    project(2, {
-      registry: registryB,
-      standard: standardB,
-      vintages: [2017],
-      transactions: [
-        tx('B-1', 'issuance', '2018-12-31', 2017, 5000),
-        tx('B-2', 'retirement', '2023-02-28', 2017, 1200, 'Générale Energy Co'),
-        tx('B-3', 'retirement', '2020-06-16', 2017, 800, 'Acme airlines Holding')
-      ]
-    }),
-    project(3, { vintages: [] })
-  ]
-}
 
 interface Item {
   id: number
@@ -123,6 +73,8 @@ forEachDatabase((database) => {
       assert.equal(cancellation.type, 'cancellation')
       assert.equal(body.results.find((item) => item.quantity === 20)!.date, null)
       assert.equal(new Set(body.results.map((item) => item.id)).size, 9)
+      const schema = Compile(TransactionPageSchema)
+      assert.ok(schema.Check(body), JSON.stringify([...schema.Errors(body)][0]))
     })
 
     test('a project\'s ledger; a project without transactions is an empty page; an unknown project is a 404',
