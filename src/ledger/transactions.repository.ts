@@ -14,7 +14,7 @@ export interface LedgerFilters {
   /** YYYY-MM-DD, inclusive. */
   dateAfter?: string
   dateBefore?: string
-  /** Folded text (see foldBeneficiary) to find inside beneficiary_key. */
+  /** Folded text (projects.import.ts beneficiaryKey) to find inside beneficiary_key. */
   search?: string
 }
 

@@ -4,9 +4,8 @@ import { Compile } from 'typebox/compile'
 import { createKey } from '../../src/access/api-keys.service.ts'
 import { TransactionPageSchema } from '../../src/ledger/transactions.schemas.ts'
 import { forEachDatabase, type TestDatabase } from '../databases.ts'
-import type { TestApp } from '../helpers.ts'
+import { buildTestApp, type TestApp } from '../helpers.ts'
 import { ledgerProjects } from '../fixtures/ledger.ts'
-import { seedLedger } from './seed.ts'
 
 const LEDGER = '/api/v1/commerce/transactions/'
 const projectLedger = (id: number | string) => `/api/v1/commerce/products/${id}/transactions/`
@@ -25,7 +24,8 @@ interface Item {
 interface Page { count: number, next: string | null, previous: string | null, results: Item[] }
 
 async function ledgerApp (t: TestContext, database: TestDatabase): Promise<TestApp> {
-  return await seedLedger(t, database, ledgerProjects())
+  // The ledger goes in through `tonne import`'s own code (the records' `transactions`).
+  return await buildTestApp(t, { database, records: ledgerProjects() })
 }
 
 async function page (app: TestApp, url: string): Promise<Page> {
