@@ -1,5 +1,5 @@
 import { sql, type Insertable, type SqlBool } from 'kysely'
-import type { CreditTransactionTable, Db } from '../store/database.ts'
+import { databaseKind, type CreditTransactionTable, type Db } from '../store/database.ts'
 
 // All ledger SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
@@ -51,13 +51,36 @@ function filtered (db: Db, filters: LedgerFilters, dated?: boolean) {
   if (dateAfter !== undefined) query = query.where('t.date', '>=', dateAfter)
   if (dateBefore !== undefined) query = query.where('t.date', '<=', dateBefore)
   if (search !== undefined) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    query = query.where(sql<SqlBool>`t.beneficiary_key like ${pattern} escape '\\'`)
+    const phrase = trigramPhrase(db, search)
+    if (phrase !== undefined) {
+      query = query.where('t.id', 'in', sql<number>`(select rowid from credit_transactions_search
+        where credit_transactions_search match ${phrase})`)
+    } else {
+      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+      query = query.where(sql<SqlBool>`t.beneficiary_key like ${pattern} escape '\\'`)
+    }
   }
   return query
 }
 
+/**
+ * On SQLite, the trigram index (migration 0008) answers substrings of 3+ characters; as an FTS phrase every
+ * character is literal. PostgreSQL's trigram index serves the LIKE as it is (undefined here).
+ */
+function trigramPhrase (db: Db, search: string): string | undefined {
+  if (databaseKind(db) !== 'sqlite' || [...search].length < 3) return undefined
+  return `"${search.replace(/"/g, '""')}"`
+}
+
 export async function countTransactions (db: Db, filters: LedgerFilters, dated?: boolean): Promise<number> {
+  const { search, ...others } = filters
+  const phrase = search === undefined ? undefined : trigramPhrase(db, search)
+  if (phrase !== undefined && dated === undefined && Object.keys(others).length === 0) {
+    // A search alone is counted in its index, without visiting the rows it finds.
+    const row = await sql<{ count: number }>`select count(*) as count from credit_transactions_search
+      where credit_transactions_search match ${phrase}`.execute(db)
+    return Number(row.rows[0]?.count ?? 0)
+  }
   const row = await filtered(db, filters, dated).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()
   // PostgreSQL returns count(*) as a bigint string.
   return Number(row.count)

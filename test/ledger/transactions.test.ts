@@ -4,7 +4,8 @@ import { Compile } from 'typebox/compile'
 import { createKey } from '../../src/access/api-keys.service.ts'
 import { TransactionPageSchema } from '../../src/ledger/transactions.schemas.ts'
 import { forEachDatabase, type TestDatabase } from '../databases.ts'
-import { buildTestApp, type TestApp } from '../helpers.ts'
+import { importProjects } from '../../src/catalogue/projects.import.ts'
+import { buildTestApp, FIXTURE_IMPORT_TIME, type TestApp } from '../helpers.ts'
 import { ledgerProjects } from '../fixtures/ledger.ts'
 
 const LEDGER = '/api/v1/commerce/transactions/'
@@ -174,6 +175,30 @@ forEachDatabase((database) => {
       }
       // Blank search is no filter.
       assert.equal((await page(app, `${LEDGER}?search=%20`)).count, 9)
+    })
+
+    test('search follows every write: a changed beneficiary, --replace and a removed project', async (t) => {
+      const app = await ledgerApp(t, database)
+      const [one, two, three] = ledgerProjects()
+      const renamed = {
+        ...one!,
+        transactions: one!.transactions!.map((tx) =>
+          tx.identity === 'A-3' ? { ...tx, beneficiary: 'Banque Populaire' } : tx)
+      }
+      await importProjects(app.store.db, JSON.stringify([renamed]), { replace: false, now: FIXTURE_IMPORT_TIME })
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=societe`)), [20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=banque`)), [300])
+      assert.equal((await page(app, `${LEDGER}?search=banque`)).results[0]!.beneficiary, 'Banque Populaire')
+      // Project 2 leaves the catalogue, and project 1 keeps only its issuances.
+      const issuances = { ...renamed, transactions: renamed.transactions.filter((tx) => tx.type === 'issuance') }
+      await importProjects(app.store.db, JSON.stringify([issuances, three]),
+        { replace: true, now: FIXTURE_IMPORT_TIME })
+      for (const term of ['acme', 'banque', 'societe', 'energy']) {
+        assert.equal((await page(app, `${LEDGER}?search=${term}`)).count, 0, term)
+      }
+      assert.equal((await page(app, LEDGER)).count, 2)
+      await importProjects(app.store.db, JSON.stringify([two]), { replace: false, now: FIXTURE_IMPORT_TIME })
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=acme`)), [800])
     })
 
     test('filters combine (AND), on both paths', async (t) => {
