@@ -92,10 +92,12 @@ async function ledgerPage (
   db: Db, filters: repository.LedgerFilters, query: ProjectLedgerQuery, counts: CountMemo
 ): Promise<Page> {
   const order = parseLedgerOrdering(query.ordering)
+  // How a search is read (its matches' ids, or only their number) is decided by its index first.
+  const plan = filters.search === undefined ? undefined : await repository.planSearch(db, filters.search)
   // The filters are built in one fixed order, so equal filters give equal text.
   const [count, rows] = await Promise.all([
-    counts(`ledger ${JSON.stringify(filters)}`, async () => await repository.countTransactions(db, filters)),
-    repository.listTransactions(db, filters, order, query.limit, query.offset)
+    counts(`ledger ${JSON.stringify(filters)}`, async () => await repository.countTransactions(db, filters, plan)),
+    repository.listTransactions(db, filters, order, query.limit, query.offset, plan)
   ])
   return { count, items: rows.map(toTransaction) }
 }
