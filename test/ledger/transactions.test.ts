@@ -285,6 +285,18 @@ forEachDatabase((database) => {
       assert.equal(second.next, null)
     })
 
+    test('one rate limit with the products; an uncached search costs 5, a cached answer 1', async (t) => {
+      const app = await buildTestApp(t,
+        { database, records: ledgerProjects(), env: { RATE_LIMIT_CATALOGUE: '20' } })
+      const remaining = async (url: string) => (await app.inject(url)).headers['ratelimit-remaining']
+      assert.equal(await remaining(`${LEDGER}?search=acme`), '19')
+      // The search's 4 more units were charged after its answer: this cached answer shows them, and costs 1.
+      assert.equal(await remaining(`${LEDGER}?search=acme`), '14')
+      assert.equal(await remaining(`${projectLedger(1)}?type=issuance`), '13')
+      assert.equal(await remaining('/api/v1/commerce/products/'), '12')
+      assert.equal(await remaining(LEDGER), '11')
+    })
+
     test('answers carry an ETag and answer If-None-Match with 304', async (t) => {
       const app = await ledgerApp(t, database)
       const first = await app.inject(`${LEDGER}?type=issuance`)
