@@ -9,7 +9,8 @@ import { AppError } from './errors.ts'
  *   known ones), so a misspelling never silently gives a default answer and a made-up parameter never
  *   makes a new cache entry;
  * - a known parameter given twice is refused;
- * - a number is written in plain decimal digits (the one grammar below: no exponent, hex, Infinity or NaN);
+ * - a number is written in plain decimal digits (the one grammar below: no exponent, hex, Infinity or NaN, no
+ *   surrounding space, no bare point, no negative zero);
  *   an integer path id that is not one is a 404, as any other id that names nothing;
  * - a control character in any name or value is refused, on every path.
  *
@@ -20,9 +21,11 @@ import { AppError } from './errors.ts'
 // Unicode control characters (C0, DEL, C1): no parameter of this API means one. PostgreSQL refuses NUL
 // in text outright and full-text search would read it as syntax.
 const CONTROL = /\p{Cc}/u
-// The number grammar. Schema coercion alone would also take "Infinity", "0x10", "1e400" or "".
+// The number grammar: one written form per number. Schema coercion alone would also take "Infinity", "0x10",
+// "1e400", "", " 12", "12." or "-0".
 const INTEGER = /^-?\d{1,16}$/
-const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/
+const DECIMAL = /^-?\d+(\.\d+)?$/
+const NEGATIVE_ZERO = /^-[0.]+$/
 
 type Kind = 'integer' | 'number' | 'boolean' | 'string'
 
@@ -53,8 +56,8 @@ function policyOf (schema: unknown): Policy | undefined {
 
 /** Whether text is a number in the service's one grammar (plain decimal digits). */
 export function isPlainNumber (kind: 'integer' | 'number', text: string): boolean {
-  const trimmed = text.trim()
-  return kind === 'integer' ? INTEGER.test(trimmed) : DECIMAL.test(trimmed) && Number.isFinite(Number(trimmed))
+  if (NEGATIVE_ZERO.test(text)) return false
+  return kind === 'integer' ? INTEGER.test(text) : DECIMAL.test(text) && Number.isFinite(Number(text))
 }
 
 function checkControl (name: string, value: unknown): void {
@@ -82,8 +85,8 @@ function checkParameter (policy: Policy, name: string, value: unknown): void {
   const shown = JSON.stringify(value.slice(0, 40))
   if ((kind === 'integer' || kind === 'number') && !isPlainNumber(kind, value)) {
     const number = kind === 'integer' ? 'a whole number' : 'a finite decimal number such as 12.5'
-    throw AppError.invalidParameter(name, `${name} must be ${number} written in plain digits, without an exponent ` +
-      `(got ${shown}).`)
+    throw AppError.invalidParameter(name, `${name} must be ${number} written in plain digits, without spaces, a sign ` +
+      `on zero or an exponent (got ${shown}).`)
   }
   if (kind === 'boolean' && !['true', 'false'].includes(value.trim())) {
     throw AppError.invalidParameter(name, `${name} must be true or false (got ${shown}).`, ['true', 'false'])

@@ -258,6 +258,19 @@ describe('calculator: success', () => {
     assert.equal(measured.co2e.kg, 1233.13)
     assert.equal(measured.inputs.heating_source, 'measured')
   })
+
+  test('boundary=combustion says where electricity keeps its life-cycle grid intensity, and only there', async (t) => {
+    const get = await calculatorApp(t)
+    const exception = (answer: Record<string, any>) =>
+      (answer['assumptions'] as string[])
+        .some((line) => /electricity.*life-cycle/i.test(line) && /direct-only/i.test(line))
+    for (const path of ['/energy?country_code=DEU', '/car?country_code=DEU&distance=100&fuel_type=electric',
+      '/car?country_code=IND&mode=rail&rail_type=underground&distance=100']) {
+      assert.ok(exception(ok(await get(`${path}&boundary=combustion`))), path)
+      assert.ok(!exception(ok(await get(`${path}&boundary=life_cycle`))), path)
+    }
+    assert.ok(!exception(ok(await get('/car?country_code=DEU&distance=100&fuel_type=petrol&boundary=combustion'))))
+  })
 })
 
 describe('calculator: bad input gets 400 in the one error shape, naming the parameter', () => {
@@ -313,7 +326,9 @@ describe('calculator: bad input gets 400 in the one error shape, naming the para
       ['/clothes?country_code=DEU', 'spend_usd']
     ]
     for (const [path, parameter] of numeric) {
-      for (const value of ['abc', 'NaN', 'Infinity', '-Infinity', '', '0x10', '1,5', '1e400', '-1', '1e12']) {
+      // One written form per number: no surrounding space, no bare trailing or leading point, no negative zero.
+      for (const value of ['abc', 'NaN', 'Infinity', '-Infinity', '', '0x10', '1,5', '1e400', '-1', '1e12', ' 12',
+        '12 ', '12.', '.5', '-0', '-0.0', '+12']) {
         problem(await get(`${path}&${parameter}=${encodeURIComponent(value)}`), 'invalid_parameter', parameter)
       }
     }

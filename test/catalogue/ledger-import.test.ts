@@ -125,6 +125,19 @@ forEachDatabase((database) => {
       assert.deepEqual(await detail(ws), before)
     })
 
+    test('a record without the optional fields empties them, but keeps its ledger', async (t) => {
+      const ws = await workspace(t, database)
+      await importFile(ws, 'a.json', [withLedger(LEDGER, {
+        protocol: ['VM0007'], status: 'Registered', category: 'forest', is_compliance: true, listed_date: '2019-04-02'
+      })])
+      await importFile(ws, 'b.json', [withLedger()])
+      const [body] = await ws.api([DETAIL])
+      const one = JSON.parse(body!) as Record<string, unknown>
+      assert.deepEqual([one['protocol'], one['status'], one['category'], one['is_compliance'], one['listed_date']],
+        [[], null, null, null, null])
+      assert.deepEqual([one['credits_issued'], one['credits_retired']], [150, 37])
+    })
+
     test('a corrected transaction replaces the stored one of the same identity', async (t) => {
       const ws = await workspace(t, database)
       await importFile(ws, 'a.json', [withLedger(LEDGER)])
@@ -134,6 +147,19 @@ forEachDatabase((database) => {
       assert.equal(one.credits_issued, 170)
       assert.equal(one.credits.vintages.find((v) => v.vintage === 2020)!.issued, 120)
     })
+
+    test('a transaction a later file gives under another project moves to it, and both projects\' credits follow',
+      async (t) => {
+        const ws = await workspace(t, database)
+        await importFile(ws, 'a.json', [withLedger(LEDGER)])
+        await importFile(ws, 'b.json', [project(2, { vintages: [], transactions: [I1] })])
+        const [one, two] = [await detail(ws), await detail(ws, '/api/v1/commerce/products/2/')]
+        // Project 1 keeps I-2 (50); project 2 has I-1 (100, vintage 2020).
+        assert.equal(one.credits_issued, 50)
+        assert.equal(one.credits.vintages.find((v) => v.vintage === 2020)!.issued, 0)
+        assert.equal(two.credits_issued, 100)
+        assert.deepEqual(two.vintages, [2020])
+      })
 
     test('--replace removes the transactions the file does not contain', async (t) => {
       const ws = await workspace(t, database)
