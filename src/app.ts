@@ -14,6 +14,7 @@ import type { CalculatorData } from './calculator/calculator.data.ts'
 import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
+import { ledgerRoutes } from './ledger/transactions.routes.ts'
 import { AnswerCache } from './http/answer-cache.ts'
 import { optionalApiKey, requireApiKey } from './http/auth.ts'
 import { frameworkError, installErrorHandling } from './http/error-handler.ts'
@@ -53,7 +54,8 @@ export interface AppParts {
   logStream?: NodeJS.WritableStream
 }
 
-const CATALOGUE_PREFIX = '/api/v1/commerce/products'
+// The catalogue area: the products (/products/...) and their ledger (/transactions/, /products/{id}/transactions/).
+const COMMERCE_PREFIX = '/api/v1/commerce'
 const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
 /** Longer request targets are refused with 414; headers are capped by Node (16 KiB, then 431). */
 
@@ -166,8 +168,10 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
     })
-    await catalogue.register(catalogueRoutes, { db: store.readDb, changes, origin, links, answers, charge })
-  }, { prefix: CATALOGUE_PREFIX })
+    await catalogue.register(catalogueRoutes,
+      { prefix: '/products', db: store.readDb, changes, origin, links, answers, charge })
+    await catalogue.register(ledgerRoutes, { db: store.readDb, changes, origin, answers, charge })
+  }, { prefix: COMMERCE_PREFIX })
 
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).

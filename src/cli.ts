@@ -1,3 +1,4 @@
+import { once } from 'node:events'
 import { copyFileSync, createWriteStream, mkdirSync, openSync, WriteStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -213,7 +214,10 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
             mkdirSync(path.dirname(target), { recursive: true })
             copyFileSync(path.join(media.dir, ...key.split('/')), target)
           }
-          out.write(`${n === 0 ? '' : ','}\n${JSON.stringify(record)}`)
+          // A ledger makes records large: wait for the file to take each before reading on.
+          if (!out.write(`${n === 0 ? '' : ','}\n${JSON.stringify(record)}`) && out instanceof WriteStream) {
+            await once(out, 'drain')
+          }
           n++
         }
         out.write('\n]\n')

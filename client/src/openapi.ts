@@ -920,6 +920,20 @@ export interface paths {
       };
     };
   };
+  "/api/v1/commerce/transactions/": {
+    /**
+     * List the credit ledger
+     * @description A page of the whole catalogue's credit transactions: every issuance, retirement and cancellation the imported registry exports list, one item each. Filters combine (AND); an unknown query parameter, or one given twice, is a 400. Ordered by `ordering` (default `-date`: newest first), id breaking ties in the same direction; transactions without a date come last. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     */
+    get: operations["listTransactions"];
+  };
+  "/api/v1/commerce/products/{id}/transactions/": {
+    /**
+     * List one project's credit ledger
+     * @description A page of one project's credit transactions, with the whole ledger's filters. Filters combine (AND); an unknown query parameter, or one given twice, is a 400. Ordered by `ordering` (default `-date`: newest first), id breaking ties in the same direction; transactions without a date come last. An unknown or malformed project id is a 404. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     */
+    get: operations["listProjectTransactions"];
+  };
   "/api/v1/co2-calculator/ping": {
     /**
      * Health check
@@ -3559,6 +3573,20 @@ export interface paths {
       };
     };
   };
+  "/api/v1/commerce/transactions": {
+    /**
+     * List the credit ledger (without the trailing slash)
+     * @description The same operation as GET /api/v1/commerce/transactions/: the trailing slash is optional.
+     */
+    get: operations["listTransactions"];
+  };
+  "/api/v1/commerce/products/{id}/transactions": {
+    /**
+     * List one project's credit ledger (without the trailing slash)
+     * @description The same operation as GET /api/v1/commerce/products/{id}/transactions/: the trailing slash is optional.
+     */
+    get: operations["listProjectTransactions"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -3595,4 +3623,304 @@ export type $defs = Record<string, never>;
 
 export type external = Record<string, never>;
 
-export type operations = Record<string, never>;
+export interface operations {
+
+  /**
+   * List the credit ledger (without the trailing slash)
+   * @description The same operation as GET /api/v1/commerce/transactions/: the trailing slash is optional.
+   */
+  listTransactions: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000. */
+        limit?: number;
+        /** @description Number of matching transactions to skip. */
+        offset?: number;
+        /** @description date or quantity, "-" for descending; default -date (newest first). Ties are broken by id in the same direction; transactions without a date come last in both directions. */
+        ordering?: "date" | "-date" | "quantity" | "-quantity";
+        /** @description Only transactions of this type. */
+        type?: "issuance" | "retirement" | "cancellation";
+        /**
+         * @description Only credits of this vintage year.
+         * @example 2015
+         */
+        vintage?: number;
+        /**
+         * @description Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 listing the known ones.
+         * @example VERRA
+         */
+        registry?: string;
+        /**
+         * @description YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date never matches a date filter.
+         * @example 2020-01-01
+         */
+        date_after?: string;
+        /**
+         * @description YYYY-MM-DD: transactions dated on or before this day (inclusive).
+         * @example 2023-12-31
+         */
+        date_before?: string;
+        /**
+         * @description Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). Costs 5 requests of the rate limit when the answer is not cached.
+         * @example bank
+         */
+        search?: string;
+        /**
+         * @description Only this project's transactions (its id).
+         * @example 1
+         */
+        project?: number;
+      };
+    };
+    responses: {
+      /** @description OK: List the credit ledger. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Transactions matching every filter. */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: ({
+                /** @description The transaction's id in this service (stable across re-imports). */
+                id: number;
+                /** @description The project (`/products/{id}/`). */
+                project_id: number;
+                /**
+                 * @description What happened to the credits.
+                 * @enum {unknown}
+                 */
+                type: "issuance" | "retirement" | "cancellation";
+                date: string | null;
+                vintage: number | null;
+                /** @description Credits (tonnes CO2e). */
+                quantity: number;
+                beneficiary: string | null;
+                reason: string | null;
+                source: ({
+                  /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
+                  file: string;
+                  line: number | null;
+                }) | null;
+              })[];
+          };
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * List one project's credit ledger (without the trailing slash)
+   * @description The same operation as GET /api/v1/commerce/products/{id}/transactions/: the trailing slash is optional.
+   */
+  listProjectTransactions: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000. */
+        limit?: number;
+        /** @description Number of matching transactions to skip. */
+        offset?: number;
+        /** @description date or quantity, "-" for descending; default -date (newest first). Ties are broken by id in the same direction; transactions without a date come last in both directions. */
+        ordering?: "date" | "-date" | "quantity" | "-quantity";
+        /** @description Only transactions of this type. */
+        type?: "issuance" | "retirement" | "cancellation";
+        /**
+         * @description Only credits of this vintage year.
+         * @example 2015
+         */
+        vintage?: number;
+        /**
+         * @description Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 listing the known ones.
+         * @example VERRA
+         */
+        registry?: string;
+        /**
+         * @description YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date never matches a date filter.
+         * @example 2020-01-01
+         */
+        date_after?: string;
+        /**
+         * @description YYYY-MM-DD: transactions dated on or before this day (inclusive).
+         * @example 2023-12-31
+         */
+        date_before?: string;
+        /**
+         * @description Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). Costs 5 requests of the rate limit when the answer is not cached.
+         * @example bank
+         */
+        search?: string;
+      };
+      path: {
+        /**
+         * @description The project id.
+         * @example 1
+         */
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK: List one project's credit ledger. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Transactions matching every filter. */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: ({
+                /** @description The transaction's id in this service (stable across re-imports). */
+                id: number;
+                /** @description The project (`/products/{id}/`). */
+                project_id: number;
+                /**
+                 * @description What happened to the credits.
+                 * @enum {unknown}
+                 */
+                type: "issuance" | "retirement" | "cancellation";
+                date: string | null;
+                vintage: number | null;
+                /** @description Credits (tonnes CO2e). */
+                quantity: number;
+                beneficiary: string | null;
+                reason: string | null;
+                source: ({
+                  /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
+                  file: string;
+                  line: number | null;
+                }) | null;
+              })[];
+          };
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+}

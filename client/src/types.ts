@@ -30,6 +30,13 @@ export type ProjectGeoJsonFilters = Partial<Omit<GeoJsonQuery, 'in_sale'>> &
 export type ProjectFeatureCollection = Get<'/api/v1/commerce/products/geojson/'> extends
 { responses: { 200: { content: { 'application/geo+json': infer B } } } } ? B : never
 
+export type TransactionPage = Ok<'/api/v1/commerce/transactions/'>
+export type Transaction = TransactionPage['results'][number]
+/** The ledger's filters, ordering and paging; limit and offset have server defaults (50 and 0). */
+export type TransactionFilters = Partial<Query<'/api/v1/commerce/transactions/'>>
+/** A project's ledger: the same, without `project` (the project is in the path). */
+export type ProjectTransactionFilters = Partial<Query<'/api/v1/commerce/products/{id}/transactions/'>>
+
 export type Country = Ok<Calc<'countries'>>[number]
 export type ConfigQuery = Query<Calc<'config'>>
 export type CountryConfig = Ok<Calc<'config'>>

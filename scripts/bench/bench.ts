@@ -1,5 +1,6 @@
 // npm run bench [-- --sizes 1000,100000,1000000] [--duration 10] [--growth-duration 5] [--connections 10]
-//                  [--postgres URL | --no-postgres] [--quick]
+//                  [--postgres URL | --no-postgres] [--quick] [--ledger-sizes 1000,100000,1000000]
+//                  [--ledger-projects 10000]
 //
 // Starts the service in production mode as its own process (on SQLite, and on PostgreSQL beside it),
 // load-tests it with autocannon from this process, and in the same run load-tests a bare node:http
@@ -7,18 +8,23 @@
 // this machine). Also measures resident memory after the load and the time from a restart to the
 // first answer. Writes docs/benchmarks.md and docs/benchmarks.json. Never part of `npm test`.
 // BENCH_DURATION (seconds per path) overrides --duration and --growth-duration; --quick is a 1 s
-// smoke run that checks the benchmark works end to end (its numbers say nothing).
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+// smoke run that checks the benchmark works end to end (its numbers say nothing). Last, the credit ledger at
+// --ledger-sizes transactions (scripts/bench/ledger.ts, `npm run bench:ledger` alone; `--ledger-sizes ''` skips it),
+// which writes docs/ledger-benchmarks.md and .json.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
 import { openStore } from '../../src/store/connect.ts'
 import { migrateToLatest } from '../../src/store/migrate.ts'
 import { buildSyntheticCatalogue } from './synthetic-catalogue.ts'
-import { freePort } from '../free-port.ts'
+import { benchLedger } from './ledger.ts'
+import {
+  benchDatabase, createKey, directorySizeMb, dropBenchDatabase, load as loadWith, log, memory, restartToFirstAnswer,
+  startService, stop, type Load
+} from './service.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
 const bundledCount = readFileSync(path.join(ROOT, 'data', 'catalogue', 'projects.ndjson'), 'utf8').trim()
@@ -34,6 +40,8 @@ const { values } = parseArgs({
       default: process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
     },
     'no-postgres': { type: 'boolean', default: false },
+    'ledger-sizes': { type: 'string', default: '1000,100000,1000000' },
+    'ledger-projects': { type: 'string', default: '10000' },
     quick: { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(ROOT, 'docs', 'benchmarks') }
   }
@@ -44,146 +52,10 @@ const GROWTH_DURATION = Number(durationOverride ?? values['growth-duration'])
 const POSTGRES_ADMIN = values['no-postgres'] ? undefined : values.postgres
 const CONNECTIONS = Number(values.connections)
 const SIZES = values.sizes === undefined ? [] : values.sizes.split(',').map(Number)
+const load = async (url: string, headers: Record<string, string>, seconds: number) =>
+  await loadWith(url, headers, seconds, CONNECTIONS)
 
 interface Scenario { name: string, path: string, catalogue: boolean }
-interface Load { rps: number, p50: number, p99: number, non2xx: number, errors: number }
-
-const log = (line: string) => console.error(`[bench] ${line}`)
-
-async function waitUntilLive (url: string, child: ChildProcess): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
-    try {
-      if ((await fetch(`${url}/health/live`)).ok) return
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-/** `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. */
-function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>) {
-  return spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      ...extraEnv
-    },
-    stdio: ['ignore', 'ignore', 'inherit']
-  })
-}
-
-async function startService (dataDir: string, extraEnv: Record<string, string> = {}) {
-  const port = await freePort()
-  const started = performance.now()
-  const child = spawnService(port, dataDir, {
-    CREATE_INITIAL_API_KEY: 'false',
-    // The benchmark measures the service, not its rate limiter's refusals.
-    RATE_LIMIT_CATALOGUE: '9999999',
-    RATE_LIMIT_CALCULATOR: '9999999',
-    ...extraEnv
-  })
-  const url = `http://127.0.0.1:${port}`
-  await waitUntilLive(url, child)
-  return { child, url, startupMs: performance.now() - started }
-}
-
-function createKey (dataDir: string, extraEnv: Record<string, string> = {}): string {
-  const args = [path.join(ROOT, 'bin', 'tonne.js'), 'keys', 'create', '--name', 'bench', '--json']
-  const out = execFileSync(process.execPath, args, {
-    env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extraEnv },
-    encoding: 'utf8'
-  })
-  return (JSON.parse(out) as { key: string }).key
-}
-
-/** Milliseconds from spawning the service to its first catalogue answer (the median of `times` restarts). */
-async function restartToFirstAnswer (
-  dataDir: string, headers: Record<string, string>, times: number, extraEnv: Record<string, string> = {}
-): Promise<number> {
-  const measured: number[] = []
-  for (let i = 0; i < times; i++) {
-    const port = await freePort()
-    const started = performance.now()
-    const child = spawnService(port, dataDir, extraEnv)
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/v1/commerce/products/1/`, { headers })).ok) break
-      } catch {
-        // Not listening yet.
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-    measured.push(performance.now() - started)
-    await stop(child)
-  }
-  return Math.round(measured.sort((a, b) => a - b)[Math.floor(times / 2)]!)
-}
-
-/** A fresh PostgreSQL database for this run (`dropBenchDatabase` at the end), or undefined when there is none. */
-async function benchDatabase (adminUrl: string | undefined): Promise<string | undefined> {
-  if (adminUrl === undefined) return undefined
-  const pg = (await import('pg')).default
-  const name = `tonne_bench_${process.pid}`
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 })
-  try {
-    await admin.connect()
-    await admin.query(`drop database if exists ${name}`)
-    await admin.query(`create database ${name}`)
-  } catch (error) {
-    log(`no PostgreSQL at ${adminUrl} (${(error as Error).message}): SQLite only`)
-    return undefined
-  } finally {
-    await admin.end().catch(() => undefined)
-  }
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
-async function dropBenchDatabase (adminUrl: string | undefined, url: string | undefined): Promise<void> {
-  if (adminUrl === undefined || url === undefined) return
-  const pg = (await import('pg')).default
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`)
-  await admin.end()
-}
-
-async function load (url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds })
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors
-  }
-}
-
-/** Resident memory and V8 heap in use, in MB, from the service's own /metrics. */
-async function memory (url: string): Promise<{ residentMb: number, heapUsedMb: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text()
-  const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 1024 / 1024)
-  return { residentMb: mb('tonne_process_resident_memory_bytes'), heapUsedMb: mb('tonne_nodejs_heap_size_used_bytes') }
-}
-
-function directorySizeMb (dir: string): number {
-  let bytes = 0
-  for (const name of readdirSync(dir)) if (name.startsWith('tonne.sqlite')) bytes += statSync(path.join(dir, name)).size
-  return Math.round(bytes / 1024 / 1024 * 10) / 10
-}
-
-async function stop (child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await exited
-}
 
 // --- 1. the service against the ceiling, on the real bundled catalogue ------------------------
 
@@ -468,4 +340,16 @@ const raw = {
 }
 writeFileSync(`${values.out}.json`, `${JSON.stringify(raw, null, 2)}\n`)
 log(`wrote ${path.relative(ROOT, values.out)}.md and .json`)
+
+// --- 4. the credit ledger (scripts/bench/ledger.ts; its own report) ------------------------------
+const LEDGER_SIZES = values['ledger-sizes'].split(',').filter((n) => n.trim() !== '').map(Number)
+if (LEDGER_SIZES.length > 0) {
+  await benchLedger({
+    sizes: LEDGER_SIZES,
+    projects: Number(values['ledger-projects']),
+    seconds: GROWTH_DURATION,
+    connections: CONNECTIONS,
+    out: path.join(path.dirname(values.out), 'ledger-benchmarks')
+  })
+}
 process.exit(0)

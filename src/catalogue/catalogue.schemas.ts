@@ -359,12 +359,19 @@ export const ImportRecordSchema = strictObject({
       'says).'),
     retired: Quantity('Credits retired over all vintages; null or absent: the sum of the vintages\' (null if none ' +
       'says).'),
+    cancelled: Type.Optional(Quantity('Credits cancelled over all vintages; null or absent: the sum of the ' +
+      'vintages\' (null if none says).')),
     vintages: Type.Array(strictObject({
       vintage: Type.Integer({ minimum: 1000, maximum: 9999 }),
       issued: Quantity('Credits issued in this vintage.'),
-      retired: Quantity('Credits of this vintage retired.')
+      retired: Quantity('Credits of this vintage retired.'),
+      cancelled: Type.Optional(Quantity('Credits of this vintage cancelled.'))
     }), { description: 'The same years as `vintages`, each once.' })
-  }, { description: 'Optional: credits per vintage. Absent: every year of `vintages` with unknown quantities.' })),
+  }, {
+    description: 'Optional: credits per vintage. Absent: every year of `vintages` with unknown quantities. For each ' +
+      'type the project has transactions of (in this file or stored), the ledger\'s sums replace these; 0 says ' +
+      '"none", null "unknown".'
+  })),
   source: Type.Optional(SourceSchema),
   // The ledger and the OffsetsDB project fields (docs/registries.md). Optional: files without them still import.
   protocol: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {

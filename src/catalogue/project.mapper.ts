@@ -84,7 +84,19 @@ export function toImportRecord (
   } = toProject(row, relations, relative)
   return {
     ...project,
+    credits: {
+      ...project.credits,
+      cancelled: row.credits_cancelled,
+      vintages: (relations.vintages.get(row.id) ?? [])
+        .map((v) => ({ vintage: v.vintage, issued: v.issued, retired: v.retired, cancelled: v.cancelled }))
+    },
     sustainable_development_goals: sdgs.map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name })),
-    in_sale: Boolean(row.in_sale)
+    in_sale: Boolean(row.in_sale),
+    protocol: (relations.protocols.get(row.id) ?? []).map((p) => p.protocol),
+    status: row.status,
+    project_type: row.project_type,
+    category: row.category,
+    is_compliance: row.is_compliance === null ? null : Boolean(row.is_compliance),
+    listed_date: row.listed_date
   }
 }

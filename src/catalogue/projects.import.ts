@@ -6,9 +6,10 @@ import { MEDIA_TYPES, type MediaStore } from '../media/media-store.ts'
 import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
 import { announceCommitted } from '../store/change-feed.ts'
 import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../store/import-lock.ts'
-import { ImportRecordSchema, type ImportRecord } from './catalogue.schemas.ts'
+import { ImportRecordSchema, type ImportRecord, type TransactionRecord } from './catalogue.schemas.ts'
 import { collectUnreferencedImages, ImportMedia, type PendingImage } from './import-media.ts'
 import { countryKey } from './countries.ts'
+import { projectCredits, type LedgerSum, type ProjectCredits } from './ledger-totals.ts'
 import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
 import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
@@ -89,6 +90,8 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
   const ids = new Map<number, number>()
   const externalIds = new Map<string, number>()
   const verboseNames = new Map<string, string>()
+  // A transaction's identity is unique within its registry: twice in one file is a mistake, not an update.
+  const identities = new Map<string, string>()
   return records.map(({ value, line }, index) => {
     const fail = (message: string, field?: string): never => { throw new ImportError(message, index, field, line) }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('must be a JSON object')
@@ -157,25 +160,31 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
         fail('must have the same years as vintages', 'credits.vintages')
       }
     }
+    record.transactions?.forEach((transaction, i) => {
+      const key = `${record.registry.name_id}\u0000${transaction.identity}`
+      const seen = identities.get(key)
+      if (seen !== undefined) {
+        fail(`identity "${transaction.identity}" of ${record.registry.name_id} is already used by ${seen}`,
+          `transactions[${i}].identity`)
+      }
+      identities.set(key, `record ${index}, transactions[${i}]`)
+    })
     return record
   })
 }
 
-/** Totals given, else the sum of the vintages' (null when no vintage says). */
-function creditTotal (record: ImportRecord, kind: 'issued' | 'retired'): number | null {
-  const given = record.credits?.[kind]
-  if (given !== undefined && given !== null) return given
-  const known = (record.credits?.vintages ?? []).map((v) => v[kind]).filter((q) => q !== null)
-  return known.length === 0 ? null : known.reduce((sum, q) => sum + q, 0)
+/** Folds a beneficiary for `search`: case and accents do not count. */
+export function beneficiaryKey (text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
 }
 
-function toRow (record: ImportRecord, location: string): NewProjectRow {
+function toRow (record: ImportRecord, location: string, credits: ProjectCredits): NewProjectRow {
   return {
     id: record.id,
     external_id: record.external_id,
     name: record.name,
     symbol: record.symbol,
-    vintages: JSON.stringify(record.vintages),
+    vintages: JSON.stringify(credits.years),
     registry: record.registry.name_id,
     standard: record.standard.name_id,
     credit_type: record.credit_type?.name_id ?? null,
@@ -197,10 +206,23 @@ function toRow (record: ImportRecord, location: string): NewProjectRow {
     co_benefits: record.co_benefits,
     in_sale: record.in_sale,
     search_text: [record.name, record.symbol, record.external_id, record.project_developer].join('\n').toLowerCase(),
-    credits_issued: creditTotal(record, 'issued'),
-    credits_retired: creditTotal(record, 'retired'),
+    credits_issued: credits.totals.issued,
+    credits_retired: credits.totals.retired,
+    credits_cancelled: credits.totals.cancelled,
+    first_issuance_date: credits.firstIssuanceDate,
+    first_retirement_date: credits.firstRetirementDate,
+    // The record is the whole project: an optional field it leaves out is empty (docs/project-import.md).
+    status: record.status ?? null,
+    project_type: record.project_type ?? null,
+    category: record.category ?? null,
+    is_compliance: record.is_compliance ?? null,
+    listed_date: record.listed_date ?? null,
     source: record.source === undefined || record.source === null ? null : JSON.stringify(record.source)
   }
+}
+
+function vintageRows (id: number, credits: ProjectCredits): repository.ProjectChildren['vintages'] {
+  return credits.years.map((vintage) => ({ project_id: id, vintage, ...credits.vintages.get(vintage)! }))
 }
 
 function vocabulary (records: readonly ImportRecord[],
@@ -403,23 +425,57 @@ export async function importRecords (
 
     const ids = records.map((r) => r.id)
     const existing = await repository.existingIds(trx, ids)
-    const children: repository.ProjectChildren = { certifications: [], sdgs: [], images: [], vintages: [] }
+    const children: repository.ProjectChildren = {
+      certifications: [], sdgs: [], images: [], vintages: [], protocols: []
+    }
+    const recordCredits = records.map((r) => projectCredits(r, []))
     records.forEach((r, index) => {
-      const credits = new Map((r.credits?.vintages ?? []).map((v) => [v.vintage, v]))
-      for (const vintage of new Set(r.vintages)) {
-        const { issued = null, retired = null } = credits.get(vintage) ?? {}
-        children.vintages.push({ project_id: r.id, vintage, issued, retired })
-      }
+      children.vintages.push(...vintageRows(r.id, recordCredits[index]!))
       r.certifications.forEach((c, position) =>
         children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
       r.sustainable_development_goals.forEach((g, position) =>
         children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))
       r.images.forEach((image, position) =>
         children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
+      r.protocol?.forEach((protocol, position) => children.protocols!.push({ project_id: r.id, position, protocol }))
     })
-    await repository.upsertProjects(trx, records.map((r, i) => toRow(r, locations[i]!)), children)
+    // The rows first, with the records' own credits: the ledger refers to them.
+    await repository.upsertProjects(trx, records.map((r, i) => toRow(r, locations[i]!, recordCredits[i]!)), children)
     // Replaced after the upsert, so that the projects that stay keep their created_at.
-    if (options.replace) await repository.deleteProjectsExcept(trx, new Set(ids))
+    if (options.replace) {
+      await repository.deleteProjectsExcept(trx, new Set(ids))
+      await repository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
+        (r.transactions ?? []).map((t) => `${r.registry.name_id}\u0000${t.identity}`))))
+    }
+    await repository.upsertTransactions(trx, records.flatMap((r) => (r.transactions ?? []).map((t) => ({
+      project_id: r.id,
+      registry: r.registry.name_id,
+      identity: t.identity,
+      type: t.type,
+      date: t.date,
+      vintage: t.vintage,
+      quantity: t.quantity,
+      beneficiary: t.beneficiary,
+      reason: t.reason,
+      beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
+      source_file: t.source?.file ?? null,
+      source_line: t.source?.line ?? null
+    }))))
+    // Projects with a ledger (this file's or stored) take their credits from it: written again, those only.
+    const sums = new Map<number, LedgerSum[]>()
+    for (const { project_id: projectId, ...sum } of await repository.ledgerSums(trx, ids)) {
+      const list = sums.get(projectId)
+      if (list === undefined) sums.set(projectId, [sum])
+      else list.push(sum)
+    }
+    const withLedger = records.flatMap((r, i) => {
+      const ledger = sums.get(r.id)
+      return ledger === undefined ? [] : [{ index: i, credits: projectCredits(r, ledger) }]
+    })
+    await repository.upsertProjectRows(trx, withLedger.map(({ index, credits }) =>
+      toRow(records[index]!, locations[index]!, credits)))
+    await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
+      withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.
     const changed = renamed
       ? (await refreshAllProjectJson(trx, { missingOnly: false, now })).changed
@@ -446,6 +502,21 @@ export async function importRecords (
   }
 }
 
+function toTransactionRecord (row: repository.TransactionRow): TransactionRecord {
+  return {
+    identity: row.identity,
+    type: row.type,
+    date: row.date,
+    vintage: row.vintage,
+    quantity: row.quantity,
+    beneficiary: row.beneficiary,
+    reason: row.reason,
+    source: row.source_file === null || row.source_line === null
+      ? null
+      : { file: row.source_file, line: row.source_line }
+  }
+}
+
 /**
  * Every project in the import format, in id order, a batch at a time, with the media keys of its
  * stored images (export writes those files beside the export file, at `media/KEY`).
@@ -453,9 +524,14 @@ export async function importRecords (
 export async function * exportProjects (db: Db): AsyncGenerator<{ record: ImportRecord, mediaKeys: string[] }> {
   for await (const rows of repository.allProjects(db)) {
     const relations = await repository.loadRelations(db, rows.map((r) => r.id))
+    const ledgers = await repository.transactionsOf(db, rows.map((r) => r.id))
     for (const row of rows) {
       const mediaKeys = (relations.images.get(row.id) ?? []).flatMap((i) => i.media_key === null ? [] : [i.media_key])
-      yield { record: toImportRecord(row, relations), mediaKeys }
+      const ledger = ledgers.get(row.id)
+      const record = toImportRecord(row, relations)
+      // Only a project with a ledger says `transactions`: the field is additive, an empty list would say nothing.
+      if (ledger !== undefined) record.transactions = ledger.map(toTransactionRecord)
+      yield { record, mediaKeys }
     }
   }
 }

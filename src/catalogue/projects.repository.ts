@@ -3,9 +3,11 @@ import { sql, type SqlBool } from 'kysely'
 import { announceChange } from '../store/change-feed.ts'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 import {
-  databaseKind, type Db, type NewProjectRow, type ProjectRow, type VocabularyName, type VocabularyTable
+  databaseKind, type Db, type NewCreditTransactionRow, type NewProjectRow, type ProjectRow, type VocabularyName,
+  type VocabularyTable
 } from '../store/database.ts'
 import type { Facet, OrderingField } from './catalogue.schemas.ts'
+import type { LedgerSum } from './ledger-totals.ts'
 
 // All catalogue SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
@@ -46,13 +48,21 @@ export interface ProjectRecordRow extends ProjectRow {
 export interface NamedRow { project_id: number, name_id: string, verbose_name: string }
 export interface SdgRow extends NamedRow { number: number }
 export interface ImageRow { project_id: number, title: string, media_key: string | null, external_url: string | null }
-export interface VintageRow { project_id: number, vintage: number, issued: number | null, retired: number | null }
+export interface VintageRow {
+  project_id: number
+  vintage: number
+  issued: number | null
+  retired: number | null
+  cancelled: number | null
+}
+export interface ProtocolRow { project_id: number, protocol: string }
 
 export interface ProjectRelations {
   certifications: Map<number, NamedRow[]>
   sdgs: Map<number, SdgRow[]>
   images: Map<number, ImageRow[]>
   vintages: Map<number, VintageRow[]>
+  protocols: Map<number, ProtocolRow[]>
 }
 
 /** Rows per INSERT: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
@@ -309,11 +319,11 @@ export async function vocabularyNames (db: Db, table: VocabularyName, nameIds: r
 
 export async function loadRelations (db: Db, ids: readonly number[]): Promise<ProjectRelations> {
   const relations: ProjectRelations = {
-    certifications: new Map(), sdgs: new Map(), images: new Map(), vintages: new Map()
+    certifications: new Map(), sdgs: new Map(), images: new Map(), vintages: new Map(), protocols: new Map()
   }
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK)
-    const [certifications, sdgs, images, vintages] = await Promise.all([
+    const [certifications, sdgs, images, vintages, protocols] = await Promise.all([
       db.selectFrom('project_certifications as pc')
         .innerJoin('certifications as c', 'c.name_id', 'pc.certification')
         .select(['pc.project_id', 'c.name_id', 'c.verbose_name'])
@@ -332,15 +342,21 @@ export async function loadRelations (db: Db, ids: readonly number[]): Promise<Pr
         .orderBy('project_id').orderBy('position')
         .execute(),
       db.selectFrom('project_vintages')
-        .select(['project_id', 'vintage', 'issued', 'retired'])
+        .select(['project_id', 'vintage', 'issued', 'retired', 'cancelled'])
         .where('project_id', 'in', chunk)
         .orderBy('project_id').orderBy('vintage')
+        .execute(),
+      db.selectFrom('project_protocols')
+        .select(['project_id', 'protocol'])
+        .where('project_id', 'in', chunk)
+        .orderBy('project_id').orderBy('position')
         .execute()
     ])
     groupInto(relations.certifications, certifications)
     groupInto(relations.sdgs, sdgs)
     groupInto(relations.images, images)
     groupInto(relations.vintages, vintages)
+    groupInto(relations.protocols, protocols)
   }
   return relations
 }
@@ -454,13 +470,15 @@ export async function projectsByExternalId (db: Db, externalIds: readonly string
   return found
 }
 
-/** Removes every project whose id is not in `keep` (an import with --replace). */
+/** Removes every project whose id is not in `keep` (an import with --replace), with its ledger. */
 export async function deleteProjectsExcept (db: Db, keep: ReadonlySet<number>): Promise<void> {
   const gone = (await db.selectFrom('projects').select('id').execute()).map((r) => r.id).filter((id) => !keep.has(id))
   for (let i = 0; i < gone.length; i += CHUNK) {
     const ids = gone.slice(i, i + CHUNK)
     // Children first: SQLite cascades only when foreign keys are on, so do not rely on it.
-    for (const table of CHILD_TABLES) await db.deleteFrom(table).where('project_id', 'in', ids).execute()
+    for (const table of [...CHILD_TABLES, 'credit_transactions'] as const) {
+      await db.deleteFrom(table).where('project_id', 'in', ids).execute()
+    }
     await db.deleteFrom('projects').where('id', 'in', ids).execute()
   }
 }
@@ -492,7 +510,8 @@ export async function projectsOfRegistry (
   return rows
 }
 
-const CHILD_TABLES = ['project_certifications', 'project_sdgs', 'project_images', 'project_vintages'] as const
+const CHILD_TABLES = ['project_certifications', 'project_sdgs', 'project_images', 'project_vintages',
+  'project_protocols'] as const
 
 export interface ProjectChildren {
   certifications: Array<{ project_id: number, position: number, certification: string }>
@@ -504,11 +523,25 @@ export interface ProjectChildren {
     media_key: string | null,
     external_url: string | null
   }>
-  vintages: Array<{ project_id: number, vintage: number, issued: number | null, retired: number | null }>
+  vintages: Array<{
+    project_id: number,
+    vintage: number,
+    issued: number | null,
+    retired: number | null,
+    cancelled?: number | null
+  }>
+  protocols?: Array<{ project_id: number, position: number, protocol: string }>
 }
 
+/** Writes these projects' rows and replaces their children (certifications, goals, images, vintages, protocols). */
 export async function upsertProjects (db: Db, rows: readonly NewProjectRow[],
   children: ProjectChildren): Promise<void> {
+  await upsertProjectRows(db, rows)
+  await replaceChildren(db, rows.map((r) => r.id), children)
+}
+
+/** Inserts or overwrites whole project rows, by id. */
+export async function upsertProjectRows (db: Db, rows: readonly NewProjectRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK)
     await db.insertInto('projects').values(chunk)
@@ -517,19 +550,128 @@ export async function upsertProjects (db: Db, rows: readonly NewProjectRow[],
         return Object.fromEntries(Object.keys(columns).map((c) => [c, eb.ref(`excluded.${c as keyof NewProjectRow}`)]))
       }))
       .execute()
-    const ids = chunk.map((r) => r.id)
-    for (const table of CHILD_TABLES) await db.deleteFrom(table).where('project_id', 'in', ids).execute()
+  }
+}
+
+/** Replaces the children of these projects with the given ones. */
+export async function replaceChildren (db: Db, ids: readonly number[], children: ProjectChildren): Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK)
+    for (const table of CHILD_TABLES) await db.deleteFrom(table).where('project_id', 'in', chunk).execute()
   }
   await insertChunked(db, 'project_certifications', children.certifications)
   await insertChunked(db, 'project_sdgs', children.sdgs)
   await insertChunked(db, 'project_images', children.images)
   await insertChunked(db, 'project_vintages', children.vintages)
+  await insertChunked(db, 'project_protocols', children.protocols ?? [])
+}
+
+/** Replaces the vintages of these projects (their credits, once derived from the ledger). */
+export async function replaceVintages (db: Db, ids: readonly number[],
+  vintages: ProjectChildren['vintages']): Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    await db.deleteFrom('project_vintages').where('project_id', 'in', ids.slice(i, i + CHUNK)).execute()
+  }
+  await insertChunked(db, 'project_vintages', vintages)
 }
 
 async function insertChunked (db: Db, table: typeof CHILD_TABLES[number], rows: readonly object[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto(table).values(rows.slice(i, i + CHUNK) as never).execute()
   }
+}
+
+// --- the ledger (import) --------------------------------------------------------------------
+
+/** Transactions per INSERT: 11 values each, under SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
+const LEDGER_CHUNK = 1000
+const LEDGER_COLUMNS = ['project_id', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason',
+  'beneficiary_key', 'source_file', 'source_line'] as const
+
+/**
+ * Inserts these transactions, or overwrites the stored one of the same (registry, identity): its id stays, so
+ * a re-import neither duplicates nor renumbers. A transaction a registry moves to another project moves with it.
+ */
+export async function upsertTransactions (db: Db, rows: readonly NewCreditTransactionRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += LEDGER_CHUNK) {
+    await db.insertInto('credit_transactions').values(rows.slice(i, i + LEDGER_CHUNK))
+      .onConflict((oc) => oc.columns(['registry', 'identity']).doUpdateSet((eb) => ({
+        project_id: eb.ref('excluded.project_id'),
+        type: eb.ref('excluded.type'),
+        date: eb.ref('excluded.date'),
+        vintage: eb.ref('excluded.vintage'),
+        quantity: eb.ref('excluded.quantity'),
+        beneficiary: eb.ref('excluded.beneficiary'),
+        reason: eb.ref('excluded.reason'),
+        beneficiary_key: eb.ref('excluded.beneficiary_key'),
+        source_file: eb.ref('excluded.source_file'),
+        source_line: eb.ref('excluded.source_line')
+      })).where((eb) => eb.or(LEDGER_COLUMNS.map((column) =>
+        // A row that is the same is not written again: a re-import writes (and on PostgreSQL, bloats) nothing.
+        eb(`credit_transactions.${column}`, 'is distinct from', eb.ref(`excluded.${column}`))))))
+      .execute()
+  }
+}
+
+/**
+ * Removes every stored transaction whose (registry, identity) is not in `keep` (keys `registry NUL identity`):
+ * an import with --replace. Walks the ledger by id, a batch at a time.
+ */
+export async function deleteTransactionsExcept (db: Db, keep: ReadonlySet<string>): Promise<void> {
+  for (let after = 0; ;) {
+    const rows = await db.selectFrom('credit_transactions').select(['id', 'registry', 'identity'])
+      .where('id', '>', after).orderBy('id').limit(10_000).execute()
+    if (rows.length === 0) return
+    const gone = rows.filter((r) => !keep.has(`${r.registry}\u0000${r.identity}`)).map((r) => r.id)
+    for (let i = 0; i < gone.length; i += CHUNK) {
+      await db.deleteFrom('credit_transactions').where('id', 'in', gone.slice(i, i + CHUNK)).execute()
+    }
+    after = rows[rows.length - 1]!.id
+  }
+}
+
+/** The ledgers of these projects, each in id order (the order they were first stored in): export. */
+export async function transactionsOf (db: Db, ids: readonly number[]): Promise<Map<number, TransactionRow[]>> {
+  const ledgers = new Map<number, TransactionRow[]>()
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await db.selectFrom('credit_transactions')
+      .select(['project_id', 'identity', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason', 'source_file',
+        'source_line'])
+      .where('project_id', 'in', ids.slice(i, i + CHUNK)).orderBy('project_id').orderBy('id').execute()
+    groupInto(ledgers, rows)
+  }
+  return ledgers
+}
+
+export interface TransactionRow {
+  project_id: number
+  identity: string
+  type: 'issuance' | 'retirement' | 'cancellation'
+  date: string | null
+  vintage: number | null
+  quantity: number
+  beneficiary: string | null
+  reason: string | null
+  source_file: string | null
+  source_line: number | null
+}
+
+export interface LedgerSumRow extends LedgerSum { project_id: number }
+
+/** The ledger of these projects summed by type and vintage, with the earliest date of each. */
+export async function ledgerSums (db: Db, ids: readonly number[]): Promise<LedgerSumRow[]> {
+  const sums: LedgerSumRow[] = []
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await db.selectFrom('credit_transactions')
+      .select(['project_id', 'type', 'vintage', (eb) => eb.fn.sum<number | string>('quantity').as('quantity'),
+        (eb) => eb.fn.min('date').as('first_date')])
+      .where('project_id', 'in', ids.slice(i, i + CHUNK))
+      .groupBy(['project_id', 'type', 'vintage'])
+      .execute()
+    // PostgreSQL may hand sums over as text.
+    for (const row of rows) sums.push({ ...row, quantity: Number(row.quantity) })
+  }
+  return sums
 }
 
 // --- catalogue version --------------------------------------------------------------------

@@ -27,6 +27,10 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
       },
       tags: [
         { name: 'catalogue', description: 'Carbon-offset projects (beta: may change before its final release).' },
+        {
+          name: 'ledger',
+          description: 'The catalogue\'s credit transactions: issuances, retirements and cancellations (beta).'
+        },
         { name: 'calculator', description: 'Annual carbon footprint of one person, with cited factors.' },
         { name: 'media', description: 'Project images and SDG icons behind signed, expiring links.' },
         { name: 'operations', description: 'Liveness and readiness for load balancers and orchestrators.' }

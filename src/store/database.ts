@@ -196,6 +196,7 @@ export interface Database {
 export type Db = Kysely<Database>
 export type ProjectRow = Selectable<ProjectTable>
 export type NewProjectRow = Insertable<ProjectTable>
+export type NewCreditTransactionRow = Insertable<CreditTransactionTable>
 
 /** The vocabulary tables that share the `{name_id, verbose_name}` shape. */
 export const VOCABULARY_TABLES = ['registries', 'standards', 'credit_types', 'ratings', 'certifications'] as const

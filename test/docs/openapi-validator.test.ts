@@ -21,6 +21,8 @@ const FILTERS = 'registry=VERRA&location=Brazil&sdg=13&vintage=2021'
 const MEDIA = 'get /media/{folder}/{file}'
 const DETAIL_1 = `${CATALOGUE}1/`
 const SECRET = 'validator-test-media-signing-secret-0123456789'
+const LEDGER = '/api/v1/commerce/transactions/'
+const PROJECT_LEDGER = `${CATALOGUE}{id}/transactions/`
 
 interface Violation { location: string[], severity: string, code?: string | number, message: string }
 
@@ -110,6 +112,28 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
     { operation: DETAIL, url: `${CATALOGUE}1/`, status: 401, invalid: /security/i },
     { operation: DETAIL, url: `${CATALOGUE}1/`, status: 403, headers: bearer(calculatorKey) },
     ...await limited(DETAIL, `${CATALOGUE}1/`, 'catalogue:read'),
+    ...(await Promise.all([LEDGER, PROJECT_LEDGER].map(async (template): Promise<Probe[]> => {
+      const operation = `get ${template}`
+      const url = template.replace('{id}', '1')
+      return [
+        { operation, url, status: 200, headers: key },
+        {
+          operation,
+          url: `${url}?type=retirement&date_after=2020-01-01&ordering=-quantity`,
+          status: 200,
+          headers: key
+        },
+        { operation, url, status: 304, headers: { ...key, 'if-none-match': await etag(url) } },
+        { operation, url: `${url}?type=transfer`, status: 400, headers: key, invalid: /type/ },
+        { operation, url: `${url}?date_after=2021-02-30`, status: 400, headers: key },
+        { operation, url, status: 401, invalid: /security/i },
+        { operation, url, status: 403, headers: bearer(calculatorKey) },
+        ...template.includes('{id}')
+          ? [{ operation, url: template.replace('{id}', '999999'), status: 404, headers: key }]
+          : [],
+        ...await limited(operation, url, 'catalogue:read')
+      ]
+    }))).flat(),
     ...await calculator('ping', '', undefined),
     // Unknown parameters are refused by the calculator; OpenAPI allows them, so Prism sees nothing wrong.
     ...await calculator('countries', '', { url: `${CALCULATOR}countries?units=metric` }),
@@ -129,7 +153,7 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
   ]
   // The same operations without the trailing slash, which the document lists as aliases (issue 25, item 8).
   const slashless = (url: string) => url.replace(/\/(\?|$)/, '$1')
-  for (const path of [...LISTS, `${CATALOGUE}{id}/`]) {
+  for (const path of [...LISTS, `${CATALOGUE}{id}/`, LEDGER, PROJECT_LEDGER]) {
     const operation = `get ${slashless(path)}`
     const url = slashless(path.replace('{id}', '1'))
     probes.push(
@@ -138,8 +162,13 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
       { operation, url, status: 401, invalid: /security/i },
       { operation, url, status: 403, headers: bearer(calculatorKey) },
       ...path.includes('{id}')
-        ? [{ operation, url: slashless(`${CATALOGUE}999999/`), status: 404, headers: key }]
-        : [{ operation, url: `${url}?in_sale=maybe`, status: 400, headers: key, invalid: /in_sale/ }],
+        ? [{ operation, url: slashless(path.replace('{id}', '999999')), status: 404, headers: key }]
+        : [],
+      ...path === LEDGER || path === PROJECT_LEDGER
+        ? [{ operation, url: `${url}?type=transfer`, status: 400, headers: key, invalid: /type/ }]
+        : path.includes('{id}')
+          ? []
+          : [{ operation, url: `${url}?in_sale=maybe`, status: 400, headers: key, invalid: /in_sale/ }],
       ...await limited(operation, url, 'catalogue:read'))
   }
   const failures: string[] = []

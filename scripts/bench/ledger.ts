@@ -1,0 +1,245 @@
+// npm run bench:ledger [-- --sizes 1000,100000,1000000] [--projects 10000] [--duration 5] [--connections 10]
+//
+// The credit ledger at 1k, 100k and 1M transactions (also the last part of `npm run bench`). Two copies of one
+// synthetic catalogue (synthetic-catalogue.ts) are served side by side, uncached (ANSWER_CACHE=false, so every
+// request pays the database's cost), on SQLite: one without a ledger, one whose ledger grows to each size
+// (synthetic-ledger.ts, batched INSERTs). At each size:
+// - the project list and detail are loaded on both, alternately (without, with, without, with), to tell
+//   whether the ledger slows them (target: within 10 %);
+// - the ledger's paths are loaded on the copy with the ledger, with one connection (the latency of an answer;
+//   target: a filtered page under 50 ms at p99) and with --connections (throughput under concurrency).
+// Writes docs/ledger-benchmarks.md and .json, with the machine's load average before and after.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { openStore } from '../../src/store/connect.ts'
+import { migrateToLatest } from '../../src/store/migrate.ts'
+import { buildSyntheticCatalogue } from './synthetic-catalogue.ts'
+import { BENEFICIARIES, growSyntheticLedger } from './synthetic-ledger.ts'
+import { createKey, directorySizeMb, load, log, memory, startService, stop, type Load } from './service.ts'
+
+const ROOT = path.join(import.meta.dirname, '..', '..')
+
+export interface LedgerBenchOptions {
+  sizes: readonly number[]
+  projects: number
+  seconds: number
+  connections: number
+  /** Output path without extension (.md and .json are written). */
+  out: string
+}
+
+interface LedgerSize {
+  size: number
+  growSeconds: number
+  databaseMb: number
+  /** Per catalogue path: the copy without a ledger and the one with it (two alternating rounds each). */
+  catalogue: Record<string, { without: Load[], with: Load[] }>
+  /** Per ledger path: one connection, and `connections`. */
+  ledger: Record<string, { single: Load, concurrent: Load, filtered: boolean }>
+  memory: { residentMb: number, heapUsedMb: number }
+}
+
+const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ')
+
+export async function benchLedger (options: LedgerBenchOptions): Promise<void> {
+  const { sizes, projects, seconds, connections } = options
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-ledger-'))
+  const loadBefore = loadAverage()
+  const started = new Date()
+  try {
+    const baseDir = path.join(workDir, 'without-ledger')
+    log(`ledger: building a synthetic catalogue of ${projects} projects`)
+    const base = await openStore({ dataDir: baseDir, databaseUrl: undefined })
+    await migrateToLatest(base.db)
+    await buildSyntheticCatalogue(base.db, projects)
+    await base.close()
+    const key = createKey(baseDir)
+    // The copy shares the catalogue and the key; only its ledger differs.
+    const growDir = path.join(workDir, 'with-ledger')
+    mkdirSync(growDir)
+    for (const file of readdirSync(baseDir)) copyFileSync(path.join(baseDir, file), path.join(growDir, file))
+    const env = { LOAD_BUNDLED_CATALOGUE: 'false', ANSWER_CACHE: 'false' }
+    const without = await startService(baseDir, env)
+    const headers = { authorization: `Bearer ${key}` }
+    const middle = Math.ceil(projects / 2)
+    const cataloguePaths: Record<string, string> = {
+      'list, first page': '/api/v1/commerce/products/',
+      'list, filtered': '/api/v1/commerce/products/?registry=SYNTHETIC_REGISTRY_3&in_sale=true',
+      detail: `/api/v1/commerce/products/${middle}/`
+    }
+    const results: LedgerSize[] = []
+    let held = 0
+    for (const size of sizes) {
+      log(`ledger: growing to ${size} transactions`)
+      const grown = performance.now()
+      const store = await openStore({ dataDir: growDir, databaseUrl: undefined })
+      await growSyntheticLedger(store.db, held, size)
+      await store.close()
+      held = size
+      const growSeconds = Math.round((performance.now() - grown) / 100) / 10
+      const withLedger = await startService(growDir, env)
+      const catalogue: LedgerSize['catalogue'] = {}
+      for (const [name, url] of Object.entries(cataloguePaths)) {
+        catalogue[name] = { without: [], with: [] }
+        for (let round = 0; round < 2; round++) {
+          log(`ledger ${size}: ${name}, without and with the ledger (round ${round + 1})`)
+          catalogue[name].without.push(await load(`${without.url}${url}`, headers, seconds, connections))
+          catalogue[name].with.push(await load(`${withLedger.url}${url}`, headers, seconds, connections))
+        }
+      }
+      const ledgerPaths: Record<string, { url: string, filtered: boolean }> = {
+        'whole ledger, first page': { url: '/api/v1/commerce/transactions/', filtered: false },
+        'retirements of one year': {
+          url: '/api/v1/commerce/transactions/?type=retirement&date_after=2020-01-01&date_before=2020-12-31',
+          filtered: true
+        },
+        'registry and vintage': {
+          url: '/api/v1/commerce/transactions/?registry=SYNTHETIC_REGISTRY_3&vintage=2015', filtered: true
+        },
+        'cancellations, largest first': {
+          url: '/api/v1/commerce/transactions/?type=cancellation&ordering=-quantity', filtered: true
+        },
+        'one project (project=)': { url: `/api/v1/commerce/transactions/?project=${middle}`, filtered: true },
+        'one project\'s ledger, retirements': {
+          url: `/api/v1/commerce/products/${middle}/transactions/?type=retirement&ordering=-quantity`, filtered: true
+        },
+        'search, a common word': { url: '/api/v1/commerce/transactions/?search=airlines', filtered: false },
+        'search, one beneficiary': {
+          url: `/api/v1/commerce/transactions/?search=beneficiary%20${String(Math.ceil(BENEFICIARIES / 3))
+            .padStart(5, '0')}`,
+          filtered: false
+        },
+        'deep offset (middle of the ledger)': {
+          url: `/api/v1/commerce/transactions/?offset=${Math.floor(size / 2)}&limit=50`, filtered: false
+        }
+      }
+      const ledger: LedgerSize['ledger'] = {}
+      for (const [name, { url, filtered }] of Object.entries(ledgerPaths)) {
+        const check = await fetch(`${withLedger.url}${url}`, { headers })
+        if (check.status !== 200) throw new Error(`${url} answered ${check.status}: ${await check.text()}`)
+        log(`ledger ${size}: ${name}`)
+        ledger[name] = {
+          single: await load(`${withLedger.url}${url}`, headers, seconds, 1),
+          concurrent: await load(`${withLedger.url}${url}`, headers, seconds, connections),
+          filtered
+        }
+      }
+      results.push({
+        size, growSeconds, databaseMb: directorySizeMb(growDir), catalogue, ledger, memory: await memory(withLedger.url)
+      })
+      await stop(withLedger.child)
+    }
+    await stop(without.child)
+    writeReport(options, results, { started, loadBefore, loadAfter: loadAverage(), baseMb: directorySizeMb(baseDir) })
+  } finally {
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+
+function writeReport (options: LedgerBenchOptions, results: LedgerSize[],
+  run: { started: Date, loadBefore: string, loadAfter: string, baseMb: number }): void {
+  const { projects, seconds, connections } = options
+  const machine = {
+    cores: os.availableParallelism(),
+    memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version
+  }
+  const command = `npm run bench:ledger -- --sizes ${options.sizes.join(',')} --projects ${projects}`
+  const lines = [
+    '# Ledger benchmarks',
+    '',
+    `Measured on ${run.started.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${machine.cores} cores ` +
+      `(${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}. Load average (1 / 5 / 15 min) ` +
+      `${run.loadBefore} before the run, ${run.loadAfter} after it.`,
+    `Reproduce with \`${command}\` (also the last part of \`npm run bench\`; raw numbers: ` +
+      '[ledger-benchmarks.json](ledger-benchmarks.json)). Written by `scripts/bench/ledger.ts`.',
+    '',
+    `A synthetic catalogue of ${projects} projects (\`scripts/bench/synthetic-catalogue.ts\`) in two copies on ` +
+      'SQLite, each served by its own process',
+    '(`NODE_ENV=production`, `ANSWER_CACHE=false`, so every request pays the database\'s cost): one without a ' +
+      'ledger, one whose',
+    'synthetic ledger (`scripts/bench/synthetic-ledger.ts`: 60 % retirements, 30 % issuances, 10 % cancellations, ' +
+      '2005–2025) grows to each size.',
+    `Each path is loaded for ${seconds} s by autocannon. Latency is p50 / p99 in ms.`,
+    '',
+    '## The project list and detail, without and with the ledger',
+    '',
+    `${connections} connections; two alternating rounds per copy (without, with, without, with); the mean of ` +
+      'the two rounds.',
+    '',
+    '| Transactions | Path | Without: req/s | Without: p50 / p99 | With: req/s | With: p50 / p99 | With ÷ without |',
+    '|---:|---|---:|---:|---:|---:|---:|',
+    ...results.flatMap((r) => Object.entries(r.catalogue).map(([name, { without, with: withLedger }]) => {
+      const a = mean(without.map((l) => l.rps))
+      const b = mean(withLedger.map((l) => l.rps))
+      const latency = (loads: Load[]) => `${mean(loads.map((l) => l.p50)).toFixed(1)} / ` +
+        `${mean(loads.map((l) => l.p99)).toFixed(1)}`
+      return `| ${r.size} | ${name} | ${Math.round(a)} | ${latency(without)} | ${Math.round(b)} | ` +
+        `${latency(withLedger)} | ${(b / a * 100).toFixed(0)} % |`
+    })),
+    '',
+    '## The ledger\'s paths',
+    '',
+    `One connection (the time of one answer), then ${connections} connections. "Filtered" marks the pages the ` +
+      'target (p99 under 50 ms with one connection) is about.',
+    '',
+    '| Transactions | Path | Filtered | 1 conn: req/s | 1 conn: p50 / p99 | ' +
+      `${connections} conn: req/s | ${connections} conn: p50 / p99 |`,
+    '|---:|---|---|---:|---:|---:|---:|',
+    ...results.flatMap((r) => Object.entries(r.ledger).map(([name, l]) =>
+      `| ${r.size} | ${name} | ${l.filtered ? 'yes' : ''} | ${l.single.rps} | ${l.single.p50} / ${l.single.p99} | ` +
+      `${l.concurrent.rps} | ${l.concurrent.p50} / ${l.concurrent.p99} |`)),
+    '',
+    '| Transactions | Growing to it, s | Database MB (without a ledger: ' + `${run.baseMb}) | ` +
+      'Memory after the load, MB (resident / heap) |',
+    '|---:|---:|---:|---:|',
+    ...results.map((r) => `| ${r.size} | ${r.growSeconds} | ${r.databaseMb} | ${r.memory.residentMb} / ` +
+      `${r.memory.heapUsedMb} |`),
+    ''
+  ]
+  const errors = results.flatMap((r) => [
+    ...Object.entries(r.catalogue).flatMap(([name, c]) => [...c.without, ...c.with].map((l) => ({ name, l }))),
+    ...Object.entries(r.ledger).flatMap(([name, l]) => [l.single, l.concurrent].map((x) => ({ name, l: x })))
+  ].filter(({ l }) => l.non2xx > 0 || l.errors > 0).map(({ name, l }) =>
+    `- ${r.size}, ${name}: ${l.non2xx} non-2xx answers, ${l.errors} errors`))
+  if (errors.length > 0) lines.push('Failed requests (the figures above include them):', '', ...errors, '')
+  writeFileSync(`${options.out}.md`, lines.join('\n'))
+  writeFileSync(`${options.out}.json`, `${JSON.stringify({
+    machine,
+command,
+seconds,
+connections,
+projects,
+started: run.started.toISOString(),
+    loadAverage: { before: run.loadBefore, after: run.loadAfter },
+withoutLedgerMb: run.baseMb,
+results
+  }, null, 2)}\n`)
+  log(`wrote ${path.relative(ROOT, options.out)}.md and .json`)
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '1000,100000,1000000' },
+      projects: { type: 'string', default: '10000' },
+      duration: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '10' },
+      quick: { type: 'boolean', default: false },
+      out: { type: 'string', default: path.join(ROOT, 'docs', 'ledger-benchmarks') }
+    }
+  })
+  await benchLedger({
+    sizes: values.sizes.split(',').map(Number),
+    projects: Number(values.projects),
+    seconds: values.quick ? 1 : Number(process.env['BENCH_DURATION'] ?? values.duration),
+    connections: Number(values.connections),
+    out: values.out
+  })
+  process.exit(0)
+}

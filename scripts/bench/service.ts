@@ -1,0 +1,150 @@
+// The benchmark's service processes: start `tonne serve` in production mode, make a key, load a path with
+// autocannon, read its memory, stop it. Shared by bench.ts and ledger.ts.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import { freePort } from '../free-port.ts'
+
+const ROOT = path.join(import.meta.dirname, '..', '..')
+export interface Load { rps: number, p50: number, p99: number, non2xx: number, errors: number }
+
+export const log = (line: string) => console.error(`[bench] ${line}`)
+
+export async function waitUntilLive (url: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(`${url}/health/live`)).ok) return
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. */
+export function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>) {
+  return spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ...extraEnv
+    },
+    stdio: ['ignore', 'ignore', 'inherit']
+  })
+}
+
+export async function startService (dataDir: string, extraEnv: Record<string, string> = {}) {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawnService(port, dataDir, {
+    CREATE_INITIAL_API_KEY: 'false',
+    // The benchmark measures the service, not its rate limiter's refusals.
+    RATE_LIMIT_CATALOGUE: '9999999',
+    RATE_LIMIT_CALCULATOR: '9999999',
+    ...extraEnv
+  })
+  const url = `http://127.0.0.1:${port}`
+  await waitUntilLive(url, child)
+  return { child, url, startupMs: performance.now() - started }
+}
+
+export function createKey (dataDir: string, extraEnv: Record<string, string> = {}): string {
+  const args = [path.join(ROOT, 'bin', 'tonne.js'), 'keys', 'create', '--name', 'bench', '--json']
+  const out = execFileSync(process.execPath, args, {
+    env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extraEnv },
+    encoding: 'utf8'
+  })
+  return (JSON.parse(out) as { key: string }).key
+}
+
+/** Milliseconds from spawning the service to its first catalogue answer (the median of `times` restarts). */
+export async function restartToFirstAnswer (
+  dataDir: string, headers: Record<string, string>, times: number, extraEnv: Record<string, string> = {}
+): Promise<number> {
+  const measured: number[] = []
+  for (let i = 0; i < times; i++) {
+    const port = await freePort()
+    const started = performance.now()
+    const child = spawnService(port, dataDir, extraEnv)
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/api/v1/commerce/products/1/`, { headers })).ok) break
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    measured.push(performance.now() - started)
+    await stop(child)
+  }
+  return Math.round(measured.sort((a, b) => a - b)[Math.floor(times / 2)]!)
+}
+
+/** A fresh PostgreSQL database for this run (`dropBenchDatabase` at the end), or undefined when there is none. */
+export async function benchDatabase (adminUrl: string | undefined): Promise<string | undefined> {
+  if (adminUrl === undefined) return undefined
+  const pg = (await import('pg')).default
+  const name = `tonne_bench_${process.pid}`
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 })
+  try {
+    await admin.connect()
+    await admin.query(`drop database if exists ${name}`)
+    await admin.query(`create database ${name}`)
+  } catch (error) {
+    log(`no PostgreSQL at ${adminUrl} (${(error as Error).message}): SQLite only`)
+    return undefined
+  } finally {
+    await admin.end().catch(() => undefined)
+  }
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+export async function dropBenchDatabase (adminUrl: string | undefined, url: string | undefined): Promise<void> {
+  if (adminUrl === undefined || url === undefined) return
+  const pg = (await import('pg')).default
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`)
+  await admin.end()
+}
+
+/** `connections` concurrent clients on one path for `seconds`. */
+export async function load (
+  url: string, headers: Record<string, string>, seconds: number, connections: number
+): Promise<Load> {
+  const result = await autocannon({ url, headers, connections, duration: seconds })
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors
+  }
+}
+
+/** Resident memory and V8 heap in use, in MB, from the service's own /metrics. */
+export async function memory (url: string): Promise<{ residentMb: number, heapUsedMb: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 1024 / 1024)
+  return { residentMb: mb('tonne_process_resident_memory_bytes'), heapUsedMb: mb('tonne_nodejs_heap_size_used_bytes') }
+}
+
+export function directorySizeMb (dir: string): number {
+  let bytes = 0
+  for (const name of readdirSync(dir)) if (name.startsWith('tonne.sqlite')) bytes += statSync(path.join(dir, name)).size
+  return Math.round(bytes / 1024 / 1024 * 10) / 10
+}
+
+export async function stop (child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}

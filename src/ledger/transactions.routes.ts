@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { createHash } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { catalogueVersion } from '../catalogue/projects.repository.ts'
+import type { CountMemo } from '../catalogue/projects.service.ts'
+import type { AnswerCache } from '../http/answer-cache.ts'
+import { etagMatches } from '../http/etag.ts'
+import { pageLinks } from '../http/pagination.ts'
+import { answerKey, knownQuery } from '../http/query-policy.ts'
+import type { Charge } from '../http/rate-limit.ts'
+import { errorResponses } from '../http/schemas.ts'
+import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
+import type { Db } from '../store/database.ts'
+import {
+  LedgerQuerySchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema, TransactionPageSchema, type Transaction
+} from './transactions.schemas.ts'
+import { listLedgerPage, listProjectLedgerPage } from './transactions.service.ts'
+
+export interface LedgerOptions {
+  /** The catalogue's database (its read side); the ledger is part of the catalogue and shares its version. */
+  db: Db
+  changes: ChangeFeed
+  /** Scheme, host and port of the service as the client sees it. */
+  origin: (request: FastifyRequest) => string
+  /** The service's one answer cache. */
+  answers: AnswerCache
+  charge: Charge
+}
+
+const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * What an answer costs against the caller's per-minute limit when it has to be built, as in the catalogue: a page
+ * 1, a page with `search` 5 (a substring match over beneficiaries and its count). A cached answer costs 1.
+ */
+const BUILD_COST = { page: 1, search: 5 } as const
+
+const FILTERS_NOTE = 'Filters combine (AND); an unknown query parameter, or one given twice, is a 400. Ordered by ' +
+  '`ordering` (default `-date`: newest first), id breaking ties in the same direction; transactions without a ' +
+  'date come last.'
+
+/** GET /api/v1/commerce/transactions/ and /api/v1/commerce/products/{id}/transactions/ (under /api/v1/commerce). */
+export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app, options) => {
+  const { db, changes, origin, answers, charge } = options
+  const current = new CachedRead(changes, async () => await catalogueVersion(db))
+
+  /**
+   * An answer is a function of the catalogue version (imports change both the projects and their ledger) and its
+   * key, kept in the answer cache, serialised once by the 200 schema. Validators go on successful answers only;
+   * errors are thrown to the error handler and never cached.
+   */
+  const send = async (
+    request: FastifyRequest, reply: FastifyReply, search: string | undefined,
+    build: (counts: CountMemo) => Promise<{ count: number, items: Transaction[] }>
+  ): Promise<FastifyReply> => {
+    const version = await current.get()
+    const key = `ledger ${version} ${origin(request)}${answerKey(request)}`
+    const counts: CountMemo = async (name, count) =>
+      (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
+    const { value: answer, built } = await answers.getOrBuild(key, async () => {
+      const { count, items } = await build(counts)
+      const { limit, offset } = request.query as { limit: number, offset: number }
+      const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
+        offset, count)
+      return {
+        body: String(reply.serialize({ count, ...links, results: items })),
+        etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
+      }
+    }, (built) => built.body.length * 2 + built.etag.length * 2)
+    const cost = search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page
+    if (built && cost > 1) await charge(request, cost - 1)
+    reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
+    if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
+    return reply.type(JSON_TYPE).send(answer.body)
+  }
+
+  app.get('/transactions/', {
+    schema: {
+      tags: ['ledger'],
+      operationId: 'listTransactions',
+      summary: 'List the credit ledger',
+      description: 'A page of the whole catalogue\'s credit transactions: every issuance, retirement and ' +
+        `cancellation the imported registry exports list, one item each. ${FILTERS_NOTE} An addition beyond the ` +
+        `original contract.${SCOPE_NOTE}`,
+      querystring: LedgerQuerySchema,
+      response: { 200: TransactionPageSchema, ...errorResponses(400, 401, 403, 429) }
+    }
+  }, async (request, reply) => await send(request, reply, request.query.search,
+    async (counts) => await listLedgerPage(db, request.query, counts)))
+
+  app.get('/products/:id/transactions/', {
+    schema: {
+      tags: ['ledger'],
+      operationId: 'listProjectTransactions',
+      summary: 'List one project\'s credit ledger',
+      description: `A page of one project's credit transactions, with the whole ledger's filters. ${FILTERS_NOTE} ` +
+        `An unknown or malformed project id is a 404. An addition beyond the original contract.${SCOPE_NOTE}`,
+      params: ProjectLedgerParamsSchema,
+      querystring: ProjectLedgerQuerySchema,
+      response: { 200: TransactionPageSchema, ...errorResponses(400, 401, 403, 404, 429) }
+    }
+  }, async (request, reply) => await send(request, reply, request.query.search,
+    async (counts) => await listProjectLedgerPage(db, request.params.id, request.query, counts)))
+}

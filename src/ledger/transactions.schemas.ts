@@ -1,0 +1,108 @@
+import { Type, type Static } from 'typebox'
+import { StringEnum } from '../http/schemas.ts'
+import { MAX_PROJECT_ID, TRANSACTION_TYPES } from '../catalogue/catalogue.schemas.ts'
+
+export const LEDGER_LIMIT_DEFAULT = 50
+export const LEDGER_LIMIT_MAX = 1000
+/** Offsets past this are refused rather than handed to the database (2^53 - 1). */
+export const LEDGER_OFFSET_MAX = Number.MAX_SAFE_INTEGER
+
+/** Fields `ordering` accepts, each with or without "-"; id breaks ties in the same direction. */
+export const LEDGER_ORDERINGS = ['date', '-date', 'quantity', '-quantity'] as const
+export type LedgerOrdering = typeof LEDGER_ORDERINGS[number]
+export const LEDGER_ORDERING_DEFAULT: LedgerOrdering = '-date'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
+
+// Examples are values of the bundled catalogue's ledger, so that they work when tried.
+export const TransactionSchema = Type.Object({
+  id: Type.Integer({ minimum: 1, description: 'The transaction\'s id in this service (stable across re-imports).' }),
+  project_id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project (`/products/{id}/`).' }),
+  type: StringEnum(TRANSACTION_TYPES, { description: 'What happened to the credits.' }),
+  date: Nullable(Type.String({
+    format: 'date', description: 'YYYY-MM-DD, as the registry dates the transaction; null when it gives none.'
+  })),
+  vintage: Nullable(Type.Integer({ minimum: 1000, maximum: 9999, description: 'The credits\' vintage year.' })),
+  quantity: Type.Number({ minimum: 0, description: 'Credits (tonnes CO2e).' }),
+  beneficiary: Nullable(Type.String({
+    description: 'For retirements: on whose behalf, as the registry publishes it; null when the export has none.'
+  })),
+  reason: Nullable(Type.String({
+    description: 'For retirements: why, as the registry gives it; null when it does not.'
+  })),
+  source: Nullable(Type.Object({
+    file: Type.String({ description: 'The file the import read (e.g. offsets-db-data/verra/transactions.csv).' }),
+    line: Nullable(Type.Integer({ minimum: 1, description: 'Its line (1 is the header); null when not known.' }))
+  }, { description: 'Where the transaction came from; null when the import did not say.' }))
+}, { title: 'Transaction' })
+export type Transaction = Static<typeof TransactionSchema>
+
+export const TransactionPageSchema = Type.Object({
+  count: Type.Integer({ minimum: 0, description: 'Transactions matching every filter.' }),
+  next: Nullable(Type.String({ description: 'Absolute URL of the next page; null on the last page.' })),
+  previous: Nullable(Type.String({ description: 'Absolute URL of the previous page; null on the first page.' })),
+  results: Type.Array(TransactionSchema)
+}, { title: 'TransactionPage' })
+
+/** The filters both ledger routes take (the per-project route has no `project`). */
+const FilterFields = {
+  type: Type.Optional(StringEnum(TRANSACTION_TYPES, { description: 'Only transactions of this type.' })),
+  vintage: Type.Optional(Type.Integer({
+    minimum: 1000, maximum: 9999, description: 'Only credits of this vintage year.', examples: [2015]
+  })),
+  registry: Type.Optional(Type.String({
+    maxLength: 200,
+    description: 'Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 ' +
+      'listing the known ones.',
+    examples: ['VERRA']
+  })),
+  date_after: Type.Optional(Type.String({
+    maxLength: 10,
+    description: 'YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date ' +
+      'never matches a date filter.',
+    examples: ['2020-01-01']
+  })),
+  date_before: Type.Optional(Type.String({
+    maxLength: 10,
+    description: 'YYYY-MM-DD: transactions dated on or before this day (inclusive).',
+    examples: ['2023-12-31']
+  })),
+  search: Type.Optional(Type.String({
+    maxLength: 200,
+    description: 'Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). ' +
+      'Costs 5 requests of the rate limit when the answer is not cached.',
+    examples: ['bank']
+  }))
+}
+
+const paging = {
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: LEDGER_LIMIT_MAX,
+    default: LEDGER_LIMIT_DEFAULT,
+    description: `Page size, 1 to ${LEDGER_LIMIT_MAX}.`
+  }),
+  offset: Type.Integer({
+    minimum: 0, maximum: LEDGER_OFFSET_MAX, default: 0, description: 'Number of matching transactions to skip.'
+  }),
+  ordering: Type.Optional(StringEnum(LEDGER_ORDERINGS, {
+    description: 'date or quantity, "-" for descending; default -date (newest first). Ties are broken by id in the ' +
+      'same direction; transactions without a date come last in both directions.'
+  }))
+}
+
+export const LedgerQuerySchema = Type.Object({
+  ...paging,
+  ...FilterFields,
+  project: Type.Optional(Type.Integer({
+    minimum: 1, maximum: MAX_PROJECT_ID, description: 'Only this project\'s transactions (its id).', examples: [1]
+  }))
+})
+export type LedgerQuery = Static<typeof LedgerQuerySchema>
+
+export const ProjectLedgerQuerySchema = Type.Object({ ...paging, ...FilterFields })
+export type ProjectLedgerQuery = Static<typeof ProjectLedgerQuerySchema>
+
+export const ProjectLedgerParamsSchema = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [1] })
+})

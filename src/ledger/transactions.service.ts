@@ -1,0 +1,100 @@
+import { InvalidParameterError, ProjectNotFoundError } from '../catalogue/catalogue.errors.ts'
+import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.repository.ts'
+import type { CountMemo } from '../catalogue/projects.service.ts'
+import type { Db } from '../store/database.ts'
+import { foldBeneficiary } from './beneficiary-key.ts'
+import {
+  LEDGER_ORDERING_DEFAULT, type LedgerQuery, type ProjectLedgerQuery, type Transaction
+} from './transactions.schemas.ts'
+import * as repository from './transactions.repository.ts'
+
+/** The filters, checked against the database and normalised; a bad one throws InvalidParameterError. */
+export async function resolveLedgerFilters (db: Db, query: LedgerQuery): Promise<repository.LedgerFilters> {
+  const filters: repository.LedgerFilters = {}
+  if (query.project !== undefined) {
+    if (!await repository.projectExists(db, query.project)) {
+      throw new InvalidParameterError('project', `project ${query.project} is not a project of this catalogue.`)
+    }
+    filters.projectId = query.project
+  }
+  if (query.type !== undefined) filters.type = query.type
+  if (query.vintage !== undefined) filters.vintage = query.vintage
+  if (query.registry !== undefined) {
+    // Case does not matter, as in the products filter: registry=verra is VERRA.
+    const nameId = await vocabularyNameId(db, 'registries', query.registry)
+    if (nameId === undefined) {
+      const allowed = await vocabularyValues(db, 'registries')
+      throw new InvalidParameterError('registry',
+        `registry "${query.registry}" is not a known value; valid values: ${allowed.join(', ')}.`, allowed)
+    }
+    filters.registry = nameId
+  }
+  if (query.date_after !== undefined) filters.dateAfter = parseDay('date_after', query.date_after)
+  if (query.date_before !== undefined) filters.dateBefore = parseDay('date_before', query.date_before)
+  const search = query.search === undefined ? undefined : foldBeneficiary(query.search.trim())
+  if (search !== undefined && search !== '') filters.search = search
+  return filters
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** A calendar day as YYYY-MM-DD (the stored form), or the parameter's 400. */
+export function parseDay (parameter: string, text: string): string {
+  const match = DAY.exec(text.trim())
+  const [year, month, day] = (match ?? []).slice(1).map(Number) as [number, number, number]
+  // Date rolls 2026-02-30 over to March: a real day reads back the same.
+  const calendar = match === null ? undefined : new Date(Date.UTC(year, month - 1, day))
+  if (calendar === undefined || calendar.getUTCDate() !== day || calendar.getUTCMonth() !== month - 1) {
+    throw new InvalidParameterError(parameter,
+      `${parameter} "${text.slice(0, 40)}" is not a calendar day written YYYY-MM-DD (e.g. 2021-06-30).`)
+  }
+  return match![0]
+}
+
+export function parseLedgerOrdering (ordering: LedgerQuery['ordering']): repository.LedgerOrder {
+  const text = ordering ?? LEDGER_ORDERING_DEFAULT
+  const descending = text.startsWith('-')
+  return { field: (descending ? text.slice(1) : text) as repository.LedgerOrder['field'], descending }
+}
+
+export function toTransaction (row: repository.TransactionRow): Transaction {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    type: row.type,
+    date: row.date,
+    vintage: row.vintage,
+    quantity: row.quantity,
+    beneficiary: row.beneficiary,
+    reason: row.reason,
+    source: row.source_file === null ? null : { file: row.source_file, line: row.source_line }
+  }
+}
+
+type Page = { count: number, items: Transaction[] }
+
+/** A page of the whole ledger (of one project's with `project`), and how many transactions match. */
+export async function listLedgerPage (db: Db, query: LedgerQuery, counts: CountMemo): Promise<Page> {
+  return await ledgerPage(db, await resolveLedgerFilters(db, query), query, counts)
+}
+
+/** A page of one project's ledger; an unknown project is ProjectNotFoundError. */
+export async function listProjectLedgerPage (
+  db: Db, projectId: number, query: ProjectLedgerQuery, counts: CountMemo
+): Promise<Page> {
+  if (!await repository.projectExists(db, projectId)) throw new ProjectNotFoundError(projectId)
+  const filters = { projectId, ...await resolveLedgerFilters(db, query) }
+  return await ledgerPage(db, filters, query, counts)
+}
+
+async function ledgerPage (
+  db: Db, filters: repository.LedgerFilters, query: ProjectLedgerQuery, counts: CountMemo
+): Promise<Page> {
+  const order = parseLedgerOrdering(query.ordering)
+  // The filters are built in one fixed order, so equal filters give equal text.
+  const [count, rows] = await Promise.all([
+    counts(`ledger ${JSON.stringify(filters)}`, async () => await repository.countTransactions(db, filters)),
+    repository.listTransactions(db, filters, order, query.limit, query.offset)
+  ])
+  return { count, items: rows.map(toTransaction) }
+}

@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict'
+import { describe, test, type TestContext } from 'node:test'
+import { Compile } from 'typebox/compile'
+import { createKey } from '../../src/access/api-keys.service.ts'
+import { TransactionPageSchema } from '../../src/ledger/transactions.schemas.ts'
+import { forEachDatabase, type TestDatabase } from '../databases.ts'
+import type { TestApp } from '../helpers.ts'
+import { ledgerProjects } from '../fixtures/ledger.ts'
+import { seedLedger } from './seed.ts'
+
+const LEDGER = '/api/v1/commerce/transactions/'
+const projectLedger = (id: number | string) => `/api/v1/commerce/products/${id}/transactions/`
+
+interface Item {
+  id: number
+  project_id: number
+  type: string
+  date: string | null
+  vintage: number | null
+  quantity: number
+  beneficiary: string | null
+  reason: string | null
+  source: { file: string, line: number | null } | null
+}
+interface Page { count: number, next: string | null, previous: string | null, results: Item[] }
+
+async function ledgerApp (t: TestContext, database: TestDatabase): Promise<TestApp> {
+  return await seedLedger(t, database, ledgerProjects())
+}
+
+async function page (app: TestApp, url: string): Promise<Page> {
+  const response = await app.inject({ url, headers: { host: 'tonne.test' } })
+  assert.equal(response.statusCode, 200, response.body)
+  return response.json<Page>()
+}
+
+const quantities = (p: Page) => p.results.map((item) => item.quantity)
+
+async function problem (app: TestApp, url: string, status = 400) {
+  const response = await app.inject(url)
+  assert.equal(response.statusCode, status, `${url}: ${response.body}`)
+  assert.match(String(response.headers['content-type']), /^application\/problem\+json/)
+  return response.json<{ code: string, parameter?: string, detail: string, allowed_values?: string[] }>()
+}
+
+forEachDatabase((database) => {
+  describe(`ledger: the whole ledger and a project's [${database}]`, () => {
+    test('the whole ledger: every transaction, newest first, undated last; items carry every field', async (t) => {
+      const app = await ledgerApp(t, database)
+      const body = await page(app, LEDGER)
+      assert.equal(body.count, 9)
+      assert.equal(body.next, null)
+      assert.equal(body.previous, null)
+      const order = quantities(body)
+      // 300 and 450 share 2021-01-10: their order is the tie-break's (checked below).
+      assert.deepEqual([order[0], order[1], new Set(order.slice(2, 4)), ...order.slice(4)],
+        [1200, 75, new Set([300, 450]), 800, 2500, 1000, 5000, 20])
+      const retirement = body.results.find((item) => item.quantity === 300)!
+      assert.deepEqual({ ...retirement, id: typeof retirement.id }, {
+        id: 'number',
+        project_id: 1,
+        type: 'retirement',
+        date: '2021-01-10',
+        vintage: 2018,
+        quantity: 300,
+        beneficiary: 'Société Générale',
+        reason: 'Voluntary offsetting',
+        source: { file: 'ledger/transactions.csv', line: 300 }
+      })
+      const cancellation = body.results.find((item) => item.quantity === 75)!
+      assert.equal(cancellation.source, null)
+      assert.equal(cancellation.beneficiary, null)
+      assert.equal(cancellation.type, 'cancellation')
+      assert.equal(body.results.find((item) => item.quantity === 20)!.date, null)
+      assert.equal(new Set(body.results.map((item) => item.id)).size, 9)
+      const schema = Compile(TransactionPageSchema)
+      assert.ok(schema.Check(body), JSON.stringify([...schema.Errors(body)][0]))
+    })
+
+    test('a project\'s ledger; a project without transactions is an empty page; an unknown project is a 404',
+      async (t) => {
+        const app = await ledgerApp(t, database)
+        const first = await page(app, projectLedger(1))
+        assert.equal(first.count, 6)
+        assert.deepEqual(new Set(first.results.map((item) => item.project_id)), new Set([1]))
+        assert.deepEqual(quantities(await page(app, projectLedger(2))), [1200, 800, 5000])
+        assert.deepEqual(quantities(await page(app, `${projectLedger(1)}?type=issuance`)), [2500, 1000])
+        assert.deepEqual(await page(app, projectLedger(3)), { count: 0, next: null, previous: null, results: [] })
+        for (const id of ['999', '0', 'abc', '1.5', '2147483648']) {
+          const body = await problem(app, projectLedger(id), 404)
+          assert.equal(body.code, 'not_found')
+        }
+        assert.match((await problem(app, projectLedger(999), 404)).detail, /999/)
+        // The project is in the path: the whole ledger's `project` filter is not a parameter here.
+        assert.equal((await problem(app, `${projectLedger(1)}?project=2`)).parameter, 'project')
+      })
+
+    test('without a key 401, with a key lacking catalogue:read 403, on both paths', async (t) => {
+      const app = await ledgerApp(t, database)
+      const { key } = await createKey(app.store.db, { name: 'calculator only', scopes: ['calculator:read'] })
+      for (const url of [LEDGER, projectLedger(1)]) {
+        const anonymous = await app.app.inject({ url })
+        assert.equal(anonymous.statusCode, 401, url)
+        assert.match(String(anonymous.headers['www-authenticate']), /^Bearer/)
+        const refused = await app.app.inject({ url, headers: { authorization: `Bearer ${key}` } })
+        assert.equal(refused.statusCode, 403, url)
+        assert.equal(refused.json<{ code: string }>().code, 'forbidden')
+      }
+    })
+  })
+
+  describe(`ledger: filters [${database}]`, () => {
+    test('type, vintage and project', async (t) => {
+      const app = await ledgerApp(t, database)
+      const retirements = await page(app, `${LEDGER}?type=retirement`)
+      assert.equal(retirements.count, 5)
+      assert.deepEqual(new Set(quantities(retirements)), new Set([1200, 300, 450, 800, 20]))
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?type=issuance`)), [2500, 1000, 5000])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?type=cancellation`)), [75])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?vintage=2018`)), [300, 1000, 20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?vintage=2016`)), [])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?project=2`)), [1200, 800, 5000])
+      assert.equal((await page(app, `${LEDGER}?project=3`)).count, 0)
+    })
+
+    test('registry, case-insensitive as in the products filter; an unknown one is a 400 listing the known',
+      async (t) => {
+        const app = await ledgerApp(t, database)
+        for (const value of ['REGISTRY_B', 'registry_b', 'Registry_B']) {
+          assert.deepEqual(quantities(await page(app, `${LEDGER}?registry=${value}`)), [1200, 800, 5000], value)
+        }
+        assert.equal((await page(app, `${LEDGER}?registry=REGISTRY_A`)).count, 6)
+        const body = await problem(app, `${LEDGER}?registry=NOPE`)
+        assert.equal(body.code, 'invalid_parameter')
+        assert.equal(body.parameter, 'registry')
+        assert.deepEqual(body.allowed_values, ['REGISTRY_A', 'REGISTRY_B'])
+      })
+
+    test('date_after and date_before are inclusive days; an undated transaction matches neither', async (t) => {
+      const app = await ledgerApp(t, database)
+      const after = await page(app, `${LEDGER}?date_after=2021-01-10`)
+      assert.deepEqual([after.results[0]!.quantity, after.results[1]!.quantity, new Set(quantities(after).slice(2))],
+        [1200, 75, new Set([300, 450])])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?date_before=2020-06-15`)), [2500, 1000, 5000])
+      const between = await page(app, `${LEDGER}?date_after=2020-06-16&date_before=2021-01-10`)
+      assert.deepEqual(new Set(quantities(between)), new Set([300, 450, 800]))
+      assert.equal(between.results[2]!.quantity, 800)
+      assert.equal((await page(app, `${LEDGER}?date_after=2023-03-01`)).count, 0)
+      // A window that closes before it opens matches nothing (as any two filters that exclude each other).
+      assert.equal((await page(app, `${LEDGER}?date_after=2022-01-01&date_before=2021-01-01`)).count, 0)
+    })
+
+    test('a date that is not a calendar day written YYYY-MM-DD is a 400 naming the parameter', async (t) => {
+      const app = await ledgerApp(t, database)
+      for (const [parameter, value] of [['date_after', '2021-13-01'], ['date_after', '2021-02-30'],
+        ['date_before', '20210101'], ['date_before', 'yesterday'], ['date_after', '2021-1-5'],
+        ['date_after', '2021-01-10T00:00:00Z'], ['date_before', '']]) {
+        const body = await problem(app, `${LEDGER}?${parameter}=${encodeURIComponent(value!)}`)
+        assert.equal(body.code, 'invalid_parameter', value)
+        assert.equal(body.parameter, parameter, value)
+      }
+      // A leap day is a day.
+      assert.equal((await page(app, `${LEDGER}?date_before=2024-02-29`)).count, 8)
+    })
+
+    test('search: a substring of the beneficiary, case- and accent-insensitive; wildcards are literal', async (t) => {
+      const app = await ledgerApp(t, database)
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=societe`)), [300, 20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=${encodeURIComponent('GÉNÉRALE')}`)), [1200, 300])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=${encodeURIComponent('acme air')}`)), [450, 800])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=ener`)), [1200, 300])
+      for (const literal of ['%', '_', 'a%e', '\\']) {
+        assert.equal((await page(app, `${LEDGER}?search=${encodeURIComponent(literal)}`)).count, 0, literal)
+      }
+      // Blank search is no filter.
+      assert.equal((await page(app, `${LEDGER}?search=%20`)).count, 9)
+    })
+
+    test('filters combine (AND), on both paths', async (t) => {
+      const app = await ledgerApp(t, database)
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?type=retirement&registry=REGISTRY_A&search=acme`)), [450])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?type=retirement&vintage=2017&date_before=2021-01-01`)),
+        [800])
+      assert.deepEqual(quantities(await page(app, `${projectLedger(2)}?search=acme&type=retirement`)), [800])
+      assert.deepEqual(quantities(await page(app, `${projectLedger(1)}?registry=REGISTRY_B`)), [])
+    })
+
+    test('bad parameters are 400s: unknown, repeated, out of range, not an allowed value, unknown project',
+      async (t) => {
+        const app = await ledgerApp(t, database)
+        const cases: Array<[string, string]> = [
+          ['foo=1', 'foo'], ['type=issuance&type=retirement', 'type'], ['type=transfer', 'type'],
+          ['vintage=abc', 'vintage'], ['vintage=1e3', 'vintage'], ['limit=0', 'limit'], ['limit=1001', 'limit'],
+          ['offset=-1', 'offset'], ['ordering=name', 'ordering'], ['ordering=date,quantity', 'ordering'],
+          ['ordering=id', 'ordering'], ['project=999', 'project'], ['project=x', 'project']
+        ]
+        for (const [query, parameter] of cases) {
+          const body = await problem(app, `${LEDGER}?${query}`)
+          assert.equal(body.parameter, parameter, query)
+        }
+        assert.deepEqual((await problem(app, `${LEDGER}?ordering=name`)).allowed_values,
+          ['date', '-date', 'quantity', '-quantity'])
+        assert.deepEqual((await problem(app, `${LEDGER}?type=transfer`)).allowed_values,
+          ['issuance', 'retirement', 'cancellation'])
+      })
+  })
+
+  describe(`ledger: ordering and pages [${database}]`, () => {
+    test('ordering by date and quantity, both ways; id breaks ties in the same direction', async (t) => {
+      const app = await ledgerApp(t, database)
+      const ascending = await page(app, `${LEDGER}?ordering=date`)
+      assert.deepEqual([...quantities(ascending).slice(0, 4), new Set(quantities(ascending).slice(4, 6)),
+        ...quantities(ascending).slice(6)], [5000, 1000, 2500, 800, new Set([300, 450]), 75, 1200, 20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?ordering=quantity`)),
+        [20, 75, 300, 450, 800, 1000, 1200, 2500, 5000])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?ordering=-quantity`)),
+        [5000, 2500, 1200, 1000, 800, 450, 300, 75, 20])
+      const tied = (p: Page) => p.results.filter((item) => item.date === '2021-01-10').map((item) => item.id)
+      const [low, high] = tied(ascending).sort((a, b) => a - b)
+      assert.deepEqual(tied(ascending), [low, high])
+      assert.deepEqual(tied(await page(app, `${LEDGER}?ordering=-date`)), [high, low])
+      assert.deepEqual(tied(await page(app, LEDGER)), [high, low])
+    })
+
+    test('limit/offset pages: links keep the known parameters; undated rows follow across a page edge', async (t) => {
+      const app = await ledgerApp(t, database)
+      const first = await page(app, `${LEDGER}?ordering=date&limit=3`)
+      assert.equal(first.count, 9)
+      assert.deepEqual(quantities(first), [5000, 1000, 2500])
+      assert.equal(first.previous, null)
+      const next = new URL(first.next!)
+      assert.equal(`${next.origin}${next.pathname}`, `http://tonne.test${LEDGER}`)
+      assert.deepEqual(Object.fromEntries(next.searchParams), { limit: '3', offset: '3', ordering: 'date' })
+      // Walking the next links visits every transaction once.
+      const seen: number[] = []
+      let url: string | null = first.next
+      seen.push(...quantities(first))
+      while (url !== null) {
+        const current = await page(app, url.replace('http://tonne.test', ''))
+        seen.push(...quantities(current))
+        url = current.next
+      }
+      assert.deepEqual(seen.slice(6), [75, 1200, 20])
+      assert.equal(seen.length, 9)
+      // The last dated row and the undated one on one page, and the undated one alone (both directions).
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?ordering=date&limit=2&offset=7`)), [1200, 20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?ordering=date&limit=2&offset=8`)), [20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?limit=2&offset=7`)), [5000, 20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?limit=5&offset=8`)), [20])
+      const past = await page(app, `${LEDGER}?limit=5&offset=9`)
+      assert.deepEqual({ count: past.count, results: past.results, next: past.next },
+        { count: 9, results: [], next: null })
+      const previous = new URL(past.previous!)
+      assert.deepEqual(Object.fromEntries(previous.searchParams), { limit: '5', offset: '4' })
+      // Project 1's beneficiaries with an "e": 300 and 450 (one day), then 20 (undated).
+      const second = await page(app, `${projectLedger(1)}?limit=2&offset=1&search=e`)
+      assert.equal(second.count, 3)
+      assert.equal(second.results[1]!.quantity, 20)
+      assert.equal(new URL(second.previous!).search, '?limit=2&search=e')
+      assert.equal(second.next, null)
+    })
+
+    test('answers carry an ETag and answer If-None-Match with 304', async (t) => {
+      const app = await ledgerApp(t, database)
+      const first = await app.inject(`${LEDGER}?type=issuance`)
+      assert.equal(first.statusCode, 200)
+      const etag = String(first.headers['etag'])
+      assert.match(etag, /^W\//)
+      const again = await app.inject({ url: `${LEDGER}?type=issuance`, headers: { 'if-none-match': etag } })
+      assert.equal(again.statusCode, 304)
+      assert.equal(again.body, '')
+      assert.notEqual(String((await app.inject(`${LEDGER}?type=retirement`)).headers['etag']), etag)
+    })
+  })
+})
