@@ -107,7 +107,7 @@ test('project page: issuance and retirement per year and per vintage, drawn to s
       vintageIssued.join(' '))
 
     // The table is read by screen readers but shown only on request, in the chart's place.
-    const yearTable = page.locator('#chart-year table')
+    const yearTable = page.locator('#chart-year .chart-table-wrap')
     assert.ok(((await yearTable.boundingBox())?.width ?? 0) <= 1, 'visually hidden until asked for')
     await page.locator('#chart-year').getByRole('button', { name: 'Show as a table' }).click()
     assert.ok(((await yearTable.boundingBox())?.width ?? 0) > 100, 'shown')

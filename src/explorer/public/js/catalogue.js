@@ -2,6 +2,7 @@
 // the facets endpoint, a map of every matching project (the GeoJSON endpoint), and a project page.
 import { ApiError, apiDownload, apiGet } from './api.js'
 import { formatDate, formatNumber, h, plainText, replaceChildren } from './dom.js'
+import { creditsLine, projectCredits } from './credits.js'
 import { clearError, shortReason, showError } from './errors.js'
 import { currentKey, forgetKey, howToGetAKey, keyForm } from './key.js'
 import { interactiveMap, loadWorld } from './map.js'
@@ -20,7 +21,15 @@ const ORDERINGS = [
   { value: '-estimated_annual_reductions', text: 'Most reductions', field: 'estimated_annual_reductions' },
   { value: '-area', text: 'Largest area', field: 'area' },
   { value: 'inventory_price', text: 'Lowest price', field: 'inventory_price' },
-  { value: '-inventory_price', text: 'Highest price', field: 'inventory_price' }
+  { value: '-inventory_price', text: 'Highest price', field: 'inventory_price' },
+  { value: '-credits_issued', text: 'Most credits issued', field: 'credits_issued' },
+  { value: 'credits_issued', text: 'Fewest credits issued', field: 'credits_issued' },
+  { value: '-credits_retired', text: 'Most credits retired', field: 'credits_retired' },
+  { value: 'credits_retired', text: 'Fewest credits retired', field: 'credits_retired' },
+  { value: '-credits_cancelled', text: 'Most credits cancelled', field: 'credits_cancelled' },
+  { value: 'credits_cancelled', text: 'Fewest credits cancelled', field: 'credits_cancelled' },
+  { value: 'first_issuance_date', text: 'Earliest first issuance', field: 'first_issuance_date' },
+  { value: '-first_issuance_date', text: 'Latest first issuance', field: 'first_issuance_date' }
 ]
 /** Filters whose values come from the facets endpoint, offered as selects with counts. */
 const SELECTS = [
@@ -357,6 +366,7 @@ function projectCard (project) {
   return h('li', { class: 'project-card', 'data-id': project.id },
     h('h2', {}, h('a', { href: `#/projects/${project.id}` }, project.name)),
     h('p', {}, facts.join(' · ')),
+    creditsLine(project),
     h('ul', { class: 'tags', 'aria-label': 'Details' },
       h('li', {}, project.symbol),
       project.rating ? h('li', {}, `Rating ${project.rating.verbose_name}`) : null,
@@ -678,6 +688,7 @@ export async function renderProject (main, id, { signal, rerender }) {
     map.setPoints([{ id: project.id, name: project.name, latitude: project.latitude, longitude: project.longitude }])
     map.focus(project.longitude, project.latitude, 10)
   }
+  const credits = projectCredits(project, signal)
   replaceChildren(main, back,
     h('h1', { tabindex: '-1' }, project.name),
     project.short_description ? h('p', { class: 'lede' }, project.short_description) : null,
@@ -713,6 +724,7 @@ export async function renderProject (main, id, { signal, rerender }) {
       h('section', { 'aria-labelledby': 'map-heading' },
         h('h2', { id: 'map-heading' }, 'Location'),
         map?.element ?? h('p', {}, 'The registry gives no coordinates for this project.'))),
+    credits.section,
     goals.length === 0
       ? null
       : h('section', { 'aria-labelledby': 'sdg-heading' },
@@ -735,8 +747,12 @@ export async function renderProject (main, id, { signal, rerender }) {
     project.images.length === 0
       ? null
       : h('section', { 'aria-labelledby': 'images-heading' },
-        h('h2', { id: 'images-heading' }, 'Images'), h('div', { class: 'images' }, project.images.map(imageFigure))))
+        h('h2', { id: 'images-heading' }, 'Images'), h('div', { class: 'images' }, project.images.map(imageFigure))),
+    // Last: it grows as its pages arrive, and moves nothing but the footer.
+    credits.ledger)
   // Markers are placed for the map's size, known once it is in the page.
   if (map !== null) map.focus(project.longitude, project.latitude, 10)
+  // The charts are drawn for their width, and the ledger loads, once they are in the page.
+  credits.start().catch((error) => { if (!signal.aborted) showError(error) })
   return `Project ${project.name}.`
 }
