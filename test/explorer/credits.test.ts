@@ -6,7 +6,7 @@ import {
   axeViolations, cutOffTexts, DESKTOP, inPage, launchBrowser, layoutShift, PHONE, screenshot, trackLayoutShift,
   type Browser
 } from './browser.ts'
-import { ledgerProjects } from './ledger-fixture.ts'
+import { issuedOnlyProject, largeLedgerProject, ledgerProjects } from './ledger-fixture.ts'
 
 // Issue 21, "the explorer shows credits": totals, charts per year and per vintage with tables of the same numbers,
 // the ledger paged and searched, credits on the list cards and in "Order by". Every expected figure is summed by
@@ -190,6 +190,47 @@ test('project page: the ledger, paged with the API\'s next and previous links, s
     await screenshot(page, 'credits-ledger')
     assert.deepEqual(browser.problems, [])
   })
+
+test('the chart per year: a ledger of 20 or fewer needs no request of its own, a type it lacks is not reported, and ' +
+  'one over 3,000 transactions is not charted per year',
+async (t) => {
+  const records = [...ledgerProjects(), largeLedgerProject(), issuedOnlyProject()]
+  const { baseUrl, key } = await startService(t, { records })
+  const browser = await launchBrowser(t)
+  const page = await browser.newPage(DESKTOP)
+  await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
+  const ledgerRequests: string[] = []
+  page.on('request', (request) => {
+    if (request.url().includes('/transactions/')) ledgerRequests.push(request.url())
+  })
+
+  // Hill Country Cookstoves: 3 transactions, all in the ledger's first page. 2017: 800 issued; 2018: 200 retired
+  // (the 60 cancelled are not charted).
+  await page.goto(`${baseUrl}/#/projects/3`)
+  const perYear = page.getByRole('table', { name: /per year/i })
+  await perYear.waitFor({ state: 'attached' })
+  assert.deepEqual(await rowsOf(perYear), [['2017', '800', '0'], ['2018', '0', '200']])
+  assert.equal(ledgerRequests.length, 1, ledgerRequests.join(' '))
+
+  // Solar Rooftops: issuances only, so what was retired is not reported, in the totals and in every year.
+  ledgerRequests.length = 0
+  await page.goto(`${baseUrl}/#/projects/6`)
+  await perYear.waitFor({ state: 'attached' })
+  assert.deepEqual(await rowsOf(perYear), [['2021', '500', 'not reported']])
+  assert.equal(await page.locator('dl.credit-totals dd').nth(1).textContent(), 'not reported')
+  assert.equal(ledgerRequests.length, 1, ledgerRequests.join(' '))
+
+  ledgerRequests.length = 0
+  await page.goto(`${baseUrl}/#/projects/5`)
+  await page.locator('.ledger-summary').filter({ hasText: 'Transactions 1–20 of 3,001.' }).waitFor()
+  await page.locator('#chart-year').filter({ hasText: /3,001 transactions: too many to chart per year/ }).waitFor()
+  assert.equal(await page.getByRole('table', { name: /per year/i }).count(), 0)
+  // No retirement in its ledger: retired is unknown (the registry's retirements may not have been imported), not 0.
+  assert.deepEqual(await rowsOf(page.getByRole('table', { name: /per vintage/i })),
+    [['2020', '3,001', 'not reported']])
+  assert.equal(ledgerRequests.length, 1, 'only the ledger\'s first page was asked for')
+  assert.deepEqual(browser.problems, [])
+})
 
 test('list cards show credits issued and retired in the reader\'s language; missing ones as "not reported"',
   async (t) => {

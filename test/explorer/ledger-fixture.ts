@@ -71,3 +71,25 @@ export function ledgerProjects (): ImportRecord[] {
     })
   ]
 }
+
+/**
+ * One project with 3,001 issuances of 1 credit each (2020-01-01 to 2020-01-31, vintage 2020): issued 3,001, one more
+ * than the explorer charts per year.
+ */
+export function largeLedgerProject (): ImportRecord {
+  return project(5, {
+    name: 'Large Ledger Project',
+    vintages: [2020],
+    transactions: Array.from({ length: 3001 }, (_, i) => tx(`LLP-I-${i + 1}`, 'issuance',
+      `2020-01-${String((i % 31) + 1).padStart(2, '0')}`, 2020, 1, null, null, i + 2))
+  })
+}
+
+/** Issuances only (500 on 2021-06-01, vintage 2021): what was retired is unknown, not 0. */
+export function issuedOnlyProject (): ImportRecord {
+  return project(6, {
+    name: 'Solar Rooftops',
+    vintages: [2021],
+    transactions: [tx('SR-I-1', 'issuance', '2021-06-01', 2021, 500, null, null, 8)]
+  })
+}

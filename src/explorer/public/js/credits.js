@@ -65,7 +65,7 @@ export function projectCredits (project, signal) {
   if (!anyTotal) yearSlot.hidden = true
   const section = h('section', { 'aria-labelledby': 'credits-heading', class: 'credits-section' },
     h('h2', { id: 'credits-heading' }, 'Credits'),
-    h('dl', { class: 'fields credit-totals' },
+    h('dl', { class: 'credit-totals' },
       h('div', {}, h('dt', {}, 'Issued'), h('dd', {}, creditQuantity(totals.issued))),
       h('div', {}, h('dt', {}, 'Retired'), h('dd', {}, creditQuantity(totals.retired))),
       h('div', {}, h('dt', {}, 'Cancelled'), h('dd', {}, creditQuantity(totals.cancelled)))),
@@ -165,14 +165,22 @@ async function chartPerYear (slot, project, first, signal) {
     else if (t.type === 'retirement') sums.retired += t.quantity
     years.set(year, sums)
   }
+  // A type missing from the whole ledger is unknown (its export may not have been imported), as in the totals;
+  // otherwise a year without a transaction of it is a real 0.
+  const has = (/** @type {string} */ type) => transactions.some((t) => t.type === type)
+  const issuedKnown = has('issuance')
+  const retiredKnown = has('retirement')
   /** @type {ChartRow[]} */
   const rows = []
   if (years.size > 0) {
-    // Every year from the first to the last: a year without transactions is a real 0, shown as one.
     const known = [...years.keys()]
     for (let year = Math.min(...known); year <= Math.max(...known); year += 1) {
       const sums = years.get(year) ?? { issued: 0, retired: 0 }
-      rows.push({ label: String(year), issued: round(sums.issued), retired: round(sums.retired) })
+      rows.push({
+        label: String(year),
+        issued: issuedKnown ? round(sums.issued) : null,
+        retired: retiredKnown ? round(sums.retired) : null
+      })
     }
   }
   const note = undated.count === 0 ? null : undatedNote(undated)
