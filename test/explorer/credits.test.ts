@@ -167,6 +167,8 @@ test('project page: the ledger, paged with the API\'s next and previous links, s
     await ledger.getByLabel('Beneficiary').fill('acme')
     await ledger.getByRole('button', { name: 'Search the ledger' }).click()
     await summary.filter({ hasText: 'Transactions 1–2 of 2.' }).waitFor()
+    // Focus stays in the form; screen readers are told the outcome.
+    await page.locator('#status').filter({ hasText: 'Transactions 1–2 of 2.' }).waitFor({ state: 'attached' })
     assert.deepEqual((await rowsOf(table)).map((row) => [row[0], row[3], row[4]]), [
       ['Nov 20, 2021', '100', 'Acme Airlines'],
       ['Sep 30, 2020', '400', 'Acme Airlines']

@@ -1,7 +1,7 @@
 // A project's credits: its totals, bar charts of issuance and retirement per year and per vintage (inline SVG drawn
 // here, each with a table of the same numbers), and its ledger, paged with the API's own next and previous links.
 import { apiGet } from './api.js'
-import { formatDate, formatNumber, h, humanize, replaceChildren } from './dom.js'
+import { announce, formatDate, formatNumber, h, humanize, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
 
 const PRODUCTS = '/api/v1/commerce/products/'
@@ -366,8 +366,9 @@ function ledgerSection (project, signal) {
   /**
    * @param {string} url
    * @param {boolean} focus move focus to the new page's summary (after Next or Previous)
+   * @param {boolean} [announced] tell screen readers the new summary (after a search)
    */
-  const show = async (url, focus) => {
+  const show = async (url, focus, announced = false) => {
     pending?.abort()
     const controller = new AbortController()
     pending = controller
@@ -377,11 +378,11 @@ function ledgerSection (project, signal) {
     try {
       const page = await apiGet(url, {}, { auth: true, signal: controller.signal })
       clearError(alerts)
-      drawPage(page, url, focus)
+      drawPage(page, url, focus, announced)
       return page
     } catch (error) {
       if (controller.signal.aborted) return undefined
-      showError(error, { region: alerts, retry: () => { show(url, focus) } })
+      showError(error, { region: alerts, retry: () => { show(url, focus, announced) } })
       return undefined
     } finally {
       signal.removeEventListener('abort', abort)
@@ -392,8 +393,9 @@ function ledgerSection (project, signal) {
    * @param {any} page
    * @param {string} url
    * @param {boolean} focus
+   * @param {boolean} announced
    */
-  const drawPage = (page, url, focus) => {
+  const drawPage = (page, url, focus, announced) => {
     const offset = Number(new URL(url, location.href).searchParams.get('offset') ?? 0)
     const summary = h('p', { class: 'ledger-summary', tabindex: '-1' }, page.results.length === 0
       ? (page.count === 0 ? 'No transaction matches.' : `No transactions on this page; ${page.count} match in all.`)
@@ -411,6 +413,9 @@ function ledgerSection (project, signal) {
     if (focus) {
       summary.scrollIntoView({ block: 'start' })
       summary.focus({ preventScroll: true })
+    } else if (announced) {
+      // A search leaves focus in its form: its outcome is told to screen readers instead.
+      announce(summary.textContent ?? '')
     }
   }
   const query = (/** @type {Record<string, string>} */ filters) => {
@@ -421,7 +426,7 @@ function ledgerSection (project, signal) {
   form.addEventListener('submit', (event) => {
     event.preventDefault()
     const data = new FormData(form)
-    show(query({ search: String(data.get('search') ?? '').trim(), type: String(data.get('type') ?? '') }), false)
+    show(query({ search: String(data.get('search') ?? '').trim(), type: String(data.get('type') ?? '') }), false, true)
   })
   return { element, load: async () => await show(query({}), false) }
 }
