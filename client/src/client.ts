@@ -46,8 +46,9 @@ export class ProjectsApi {
   }
 
   /**
-   * Per registry, country, credit type, rating, in_sale, vintage, certification and SDG: how many matching projects
-   * have each value, each facet counted with its own filter left out (for filter panels).
+   * Per registry, country, credit type, rating, in_sale, vintage, certification, SDG, status, category, protocol and
+   * compliance: how many matching projects have each value, each facet counted with its own filter left out (for
+   * filter panels).
    */
   async facets (filters: ProjectFacetFilters = {}, options?: CallOptions): Promise<ProjectFacets> {
     this.#requireKey()

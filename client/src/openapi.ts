@@ -91,6 +91,14 @@ export interface paths {
            * @example 13_CLIMATE_ACTION
            */
           sdg?: string;
+          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+          status?: string;
+          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+          category?: string;
+          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+          protocol?: string;
+          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
@@ -100,7 +108,7 @@ export interface paths {
            * @example cookstove
            */
           search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
+          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
           ordering?: string;
           /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
           format?: "json" | "csv";
@@ -194,8 +202,18 @@ export interface paths {
                     }[];
                   credits_issued: number | null;
                   credits_retired: number | null;
+                  credits_cancelled: number | null;
                   location_alpha2: string | null;
                   location_alpha3: string | null;
+                  /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
+                  protocol: string[];
+                  category: string | null;
+                  project_type: string | null;
+                  status: string | null;
+                  is_compliance: boolean | null;
+                  listed_date: string | null;
+                  first_issuance_date: string | null;
+                  first_retirement_date: string | null;
                   /**
                    * Format: date-time
                    * @description When this catalogue first had the project (ISO 8601, UTC).
@@ -283,6 +301,42 @@ export interface paths {
                       /** @description Matching projects with this value. */
                       count: number;
                     }[];
+                  /** @description Projects per registry status (addition). */
+                  status: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per category (addition). */
+                  category: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per methodology id (addition). */
+                  protocol: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
+                  is_compliance: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
                 };
                 /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
                 with_value: {
@@ -298,6 +352,12 @@ export interface paths {
                   credits_issued: number;
                   /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
                   credits_retired: number;
+                  /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
+                  credits_cancelled: number;
+                  /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
+                  first_issuance_date: number;
+                  /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
+                  first_retirement_date: number;
                 };
               };
             };
@@ -362,7 +422,7 @@ export interface paths {
   "/api/v1/commerce/products/facets/": {
     /**
      * Count projects per filter value
-     * @description For the projects matching the list's filters: per registry, country, credit type, rating, in_sale, vintage, certification and SDG, how many have each value, each facet counted with its own filter left out. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     * @description For the projects matching the list's filters: per registry, country, credit type, rating, in_sale, vintage, certification, SDG, status, category, protocol and compliance, how many have each value, each facet counted with its own filter left out. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
      */
     get: {
       parameters: {
@@ -401,6 +461,14 @@ export interface paths {
            * @example 13_CLIMATE_ACTION
            */
           sdg?: string;
+          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+          status?: string;
+          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+          category?: string;
+          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+          protocol?: string;
+          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
@@ -503,6 +571,42 @@ export interface paths {
                     /** @description Matching projects with this value. */
                     count: number;
                   }[];
+                /** @description Projects per registry status (addition). */
+                status: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per category (addition). */
+                category: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per methodology id (addition). */
+                protocol: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
+                is_compliance: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
               };
               /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
               with_value: {
@@ -518,6 +622,12 @@ export interface paths {
                 credits_issued: number;
                 /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
                 credits_retired: number;
+                /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
+                credits_cancelled: number;
+                /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
+                first_issuance_date: number;
+                /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
+                first_retirement_date: number;
               };
             };
           };
@@ -623,6 +733,14 @@ export interface paths {
            * @example 13_CLIMATE_ACTION
            */
           sdg?: string;
+          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+          status?: string;
+          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+          category?: string;
+          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+          protocol?: string;
+          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
@@ -632,7 +750,7 @@ export interface paths {
            * @example cookstove
            */
           search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
+          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
           ordering?: string;
         };
       };
@@ -833,8 +951,18 @@ export interface paths {
                 }[];
               credits_issued: number | null;
               credits_retired: number | null;
+              credits_cancelled: number | null;
               location_alpha2: string | null;
               location_alpha3: string | null;
+              /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
+              protocol: string[];
+              category: string | null;
+              project_type: string | null;
+              status: string | null;
+              is_compliance: boolean | null;
+              listed_date: string | null;
+              first_issuance_date: string | null;
+              first_retirement_date: string | null;
               /**
                * Format: date-time
                * @description When this catalogue first had the project (ISO 8601, UTC).
@@ -845,16 +973,18 @@ export interface paths {
                * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
                */
               updated_at: string;
-              /** @description Credits issued and retired, per vintage and in total (an addition beyond the original contract). */
+              /** @description Credits issued, retired and cancelled, per vintage and in total (an addition beyond the original contract). For each type the project's ledger has transactions of, the sums of those transactions (0 for a vintage without one); otherwise as the imported data says (null: unknown). */
               credits: {
                 issued: number | null;
                 retired: number | null;
+                cancelled: number | null;
                 /** @description One entry per vintage year, in year order; the same years as `vintages`. */
                 vintages: ({
                     /** @description The vintage year. */
                     vintage: number;
                     issued: number | null;
                     retired: number | null;
+                    cancelled: number | null;
                   })[];
               };
               source: (({
@@ -1242,7 +1372,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1335,7 +1465,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -1507,7 +1637,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1616,7 +1746,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -1774,7 +1904,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -1840,7 +1970,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2008,7 +2138,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2079,7 +2209,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2239,7 +2369,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2300,7 +2430,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2466,7 +2596,7 @@ export interface paths {
                 /** @description pounds CO2e */
                 lb: number;
               };
-              /** @description Sum of the breakdown entries' ranges: cited alternatives only; low <= co2e <= high. */
+              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
               range: {
                 low: {
                   /** @description kg CO2e */
@@ -2562,7 +2692,7 @@ export interface paths {
                   range: {
                     low_kg: number;
                     high_kg: number;
-                    /** @description The cited alternatives the range spans, or a statement that none is cited. */
+                    /** @description The cited intervals the range spans, or a statement that none is cited. */
                     basis: string[];
                   };
                 })[];
@@ -2744,6 +2874,14 @@ export interface paths {
            * @example 13_CLIMATE_ACTION
            */
           sdg?: string;
+          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+          status?: string;
+          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+          category?: string;
+          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+          protocol?: string;
+          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
@@ -2753,7 +2891,7 @@ export interface paths {
            * @example cookstove
            */
           search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
+          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
           ordering?: string;
           /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
           format?: "json" | "csv";
@@ -2847,8 +2985,18 @@ export interface paths {
                     }[];
                   credits_issued: number | null;
                   credits_retired: number | null;
+                  credits_cancelled: number | null;
                   location_alpha2: string | null;
                   location_alpha3: string | null;
+                  /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
+                  protocol: string[];
+                  category: string | null;
+                  project_type: string | null;
+                  status: string | null;
+                  is_compliance: boolean | null;
+                  listed_date: string | null;
+                  first_issuance_date: string | null;
+                  first_retirement_date: string | null;
                   /**
                    * Format: date-time
                    * @description When this catalogue first had the project (ISO 8601, UTC).
@@ -2936,6 +3084,42 @@ export interface paths {
                       /** @description Matching projects with this value. */
                       count: number;
                     }[];
+                  /** @description Projects per registry status (addition). */
+                  status: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per category (addition). */
+                  category: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Projects per methodology id (addition). */
+                  protocol: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
+                  /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
+                  is_compliance: {
+                      /** @description The exact value to pass as this facet's filter parameter. */
+                      value: string;
+                      /** @description A human-readable name of the value. */
+                      label: string;
+                      /** @description Matching projects with this value. */
+                      count: number;
+                    }[];
                 };
                 /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
                 with_value: {
@@ -2951,6 +3135,12 @@ export interface paths {
                   credits_issued: number;
                   /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
                   credits_retired: number;
+                  /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
+                  credits_cancelled: number;
+                  /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
+                  first_issuance_date: number;
+                  /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
+                  first_retirement_date: number;
                 };
               };
             };
@@ -3054,6 +3244,14 @@ export interface paths {
            * @example 13_CLIMATE_ACTION
            */
           sdg?: string;
+          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+          status?: string;
+          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+          category?: string;
+          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+          protocol?: string;
+          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
@@ -3156,6 +3354,42 @@ export interface paths {
                     /** @description Matching projects with this value. */
                     count: number;
                   }[];
+                /** @description Projects per registry status (addition). */
+                status: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per category (addition). */
+                category: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per methodology id (addition). */
+                protocol: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
+                is_compliance: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
               };
               /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
               with_value: {
@@ -3171,6 +3405,12 @@ export interface paths {
                 credits_issued: number;
                 /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
                 credits_retired: number;
+                /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
+                credits_cancelled: number;
+                /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
+                first_issuance_date: number;
+                /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
+                first_retirement_date: number;
               };
             };
           };
@@ -3276,6 +3516,14 @@ export interface paths {
            * @example 13_CLIMATE_ACTION
            */
           sdg?: string;
+          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+          status?: string;
+          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+          category?: string;
+          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+          protocol?: string;
+          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
           /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
           updated_since?: string;
           /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
@@ -3285,7 +3533,7 @@ export interface paths {
            * @example cookstove
            */
           search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, updated_at. Default id; id always breaks ties. */
+          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
           ordering?: string;
         };
       };
@@ -3486,8 +3734,18 @@ export interface paths {
                 }[];
               credits_issued: number | null;
               credits_retired: number | null;
+              credits_cancelled: number | null;
               location_alpha2: string | null;
               location_alpha3: string | null;
+              /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
+              protocol: string[];
+              category: string | null;
+              project_type: string | null;
+              status: string | null;
+              is_compliance: boolean | null;
+              listed_date: string | null;
+              first_issuance_date: string | null;
+              first_retirement_date: string | null;
               /**
                * Format: date-time
                * @description When this catalogue first had the project (ISO 8601, UTC).
@@ -3498,16 +3756,18 @@ export interface paths {
                * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
                */
               updated_at: string;
-              /** @description Credits issued and retired, per vintage and in total (an addition beyond the original contract). */
+              /** @description Credits issued, retired and cancelled, per vintage and in total (an addition beyond the original contract). For each type the project's ledger has transactions of, the sums of those transactions (0 for a vintage without one); otherwise as the imported data says (null: unknown). */
               credits: {
                 issued: number | null;
                 retired: number | null;
+                cancelled: number | null;
                 /** @description One entry per vintage year, in year order; the same years as `vintages`. */
                 vintages: ({
                     /** @description The vintage year. */
                     vintage: number;
                     issued: number | null;
                     retired: number | null;
+                    cancelled: number | null;
                   })[];
               };
               source: (({

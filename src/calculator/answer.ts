@@ -179,33 +179,21 @@ function presentCountryData (leaves: Factor[]): CountryDatum[] {
   }))
 }
 
-const BOUNDARY_TEXT = 'Boundary: combustion (direct emissions) to life cycle (plus upstream fuel supply and ' +
-  'electricity losses)'
-const RF_TEXT = 'Radiative forcing: DESNZ 2025 "without RF" to "with RF" (1.7 x the CO2 component; methodology ' +
-  '8.40-8.45)'
-const METHOD_TEXT = 'Electricity: location-based and market-based figures (GHG Protocol Scope 2)'
 const NO_INTERVAL = 'No cited interval: low and high equal the value.'
 
 interface Range { low: number, high: number, basis: string[] }
 
+/**
+ * Each entry's range: the cited intervals of its factors and defaults (the low and high runs), on the answer's own
+ * boundary, RF choice and Scope 2 method. Other method choices are not uncertainty: their answers have fields of
+ * their own (co2e_life_cycle / co2e_combustion, co2e_with_rf / co2e_without_rf, electricity.*_based).
+ */
 function itemRanges<Inputs> (runs: Runs<Inputs>): Range[] {
-  return runs.selected.breakdown.map((entry, index) => {
-    const at = (calculation: Calculation<Inputs>): number => calculation.breakdown[index]?.kg ?? 0
-    const values = runs.all.map(at)
-    const differs = (change: Partial<Scenario>): boolean => Math.abs(at(runs.get(change)) - entry.kg) > 1e-9
-    const other = <T>(list: readonly T[], current: T): T => list.find((value) => value !== current) as T
-    const basis = [
-      ...(differs({ boundary: other(BOUNDARIES, runs.scenario.boundary) }) ? [BOUNDARY_TEXT] : []),
-      ...(runs.dimensions.radiativeForcing && differs({ radiativeForcing: !runs.scenario.radiativeForcing })
-        ? [RF_TEXT]
-        : []),
-      ...(runs.dimensions.method && differs({ method: other(ELECTRICITY_METHODS, runs.scenario.method) })
-        ? [METHOD_TEXT]
-        : []),
-      ...runs.all.flatMap((calculation) => calculation.breakdown[index]?.intervals ?? [])
-    ]
-    const unique = basis.length === 0 ? [NO_INTERVAL] : [...new Set(basis)]
-    return { low: Math.min(...values), high: Math.max(...values), basis: unique }
+  const bounded = BOUNDS.map((bound) => runs.get({ bound }))
+  return runs.selected.breakdown.map((_entry, index) => {
+    const values = bounded.map((calculation) => calculation.breakdown[index]?.kg ?? 0)
+    const basis = [...new Set(bounded.flatMap((calculation) => calculation.breakdown[index]?.intervals ?? []))]
+    return { low: Math.min(...values), high: Math.max(...values), basis: basis.length === 0 ? [NO_INTERVAL] : basis }
   })
 }
 

@@ -261,7 +261,7 @@ const BreakdownItem = Type.Object({
     low_kg: Type.Number(),
     high_kg: Type.Number(),
     basis: Type.Array(Type.String(),
-      { description: 'The cited alternatives the range spans, or a statement that none is cited.' })
+      { description: 'The cited intervals the range spans, or a statement that none is cited.' })
   }, {
     additionalProperties: false,
     description: 'Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative ' +
@@ -317,7 +317,8 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
       basis: Type.Array(Type.String())
     }, {
       additionalProperties: false,
-      description: 'Sum of the breakdown entries\' ranges: cited alternatives only; low <= co2e <= high.'
+      description: 'Sum of the breakdown entries\' ranges: the cited intervals of factors and defaults only ' +
+        '(other method choices have their own fields); low <= co2e <= high.'
     }),
     warnings: Type.Array(Type.String(),
       { description: 'Set when the result exceeds the country\'s whole per-person footprint.' }),

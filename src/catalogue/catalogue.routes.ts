@@ -156,8 +156,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       tags: ['catalogue'],
       summary: 'Count projects per filter value',
       description: 'For the projects matching the list\'s filters: per registry, country, credit type, rating, ' +
-        'in_sale, vintage, certification and SDG, how many have each value, each facet counted with its own filter ' +
-        'left out. ' +
+        'in_sale, vintage, certification, SDG, status, category, protocol and compliance, how many have each value, ' +
+        'each facet counted with its own filter left out. ' +
         `An addition beyond the original contract.${SCOPE_NOTE}`,
       security,
       querystring: ProjectFilterQuerySchema,

@@ -13,11 +13,12 @@ export const IN_SALE_VALUES = ['true', 'false', 'True', 'False', '1', '0'] as co
 
 /** Fields `ordering` accepts (prefix with `-` for descending); id always breaks ties. */
 export const ORDERING_FIELDS = ['id', 'name', 'symbol', 'date', 'location', 'area', 'estimated_annual_reductions',
-  'inventory_price', 'credits_issued', 'credits_retired', 'updated_at'] as const
+  'inventory_price', 'credits_issued', 'credits_retired', 'credits_cancelled', 'first_issuance_date',
+  'first_retirement_date', 'updated_at'] as const
 export type OrderingField = typeof ORDERING_FIELDS[number]
 /** The ordering fields a project may leave empty: the facets count the projects that have each. */
 export const OPTIONAL_ORDERING_FIELDS = ['date', 'area', 'estimated_annual_reductions', 'inventory_price',
-  'credits_issued', 'credits_retired'] as const
+  'credits_issued', 'credits_retired', 'credits_cancelled', 'first_issuance_date', 'first_retirement_date'] as const
 export type OptionalOrderingField = typeof OPTIONAL_ORDERING_FIELDS[number]
 
 // Examples are values of the bundled catalogue (data/catalogue/projects.ndjson), so that they work when tried.
@@ -72,18 +73,48 @@ const ProjectFields = {
   })),
   // Additions beyond the original contract (docs/api.md).
   credits_issued: Nullable(Type.Number({
-    description: 'Credits issued over all vintages (tonnes CO2e), as the imported registry data says; null when it ' +
-      'does not say.'
+    description: 'Credits issued over all vintages (tonnes CO2e): the sum of the project\'s issuance transactions ' +
+      'when its ledger has any, else as the imported registry data says; null when it does not say.'
   })),
   credits_retired: Nullable(Type.Number({
-    description: 'Credits retired over all vintages (tonnes CO2e); null when the imported data does not say ' +
-      '(most registries publish retirements in a separate export).'
+    description: 'Credits retired over all vintages (tonnes CO2e): the sum of its retirement transactions when the ' +
+      'ledger has any, else as the imported data says; 0 when an export of retirements has none, null when no ' +
+      'imported data says.'
+  })),
+  credits_cancelled: Nullable(Type.Number({
+    description: 'Credits cancelled over all vintages (tonnes CO2e), as credits_retired for cancellations (addition).'
   })),
   location_alpha2: Nullable(Type.String({
     pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code of `location`; null when it has none (or no location).'
   })),
   location_alpha3: Nullable(Type.String({
     pattern: '^[A-Z]{3}$', description: 'ISO 3166-1 alpha-3 code of `location`.'
+  })),
+  protocol: Type.Array(Type.String(), {
+    description: 'Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 ' +
+      '(addition).'
+  }),
+  category: Nullable(Type.String({
+    description: 'Project category (CarbonPlan OffsetsDB\'s, e.g. forest, renewable-energy); null when unknown ' +
+      '(addition).'
+  })),
+  project_type: Nullable(Type.String({ description: 'Project type, e.g. Improved Forest Management (addition).' })),
+  status: Nullable(Type.String({
+    description: 'Registry status as the registry writes it, e.g. Registered (addition).'
+  })),
+  is_compliance: Nullable(Type.Boolean({
+    description: 'Whether the project issues credits for a compliance market (e.g. California\'s); null when ' +
+      'unknown (addition).'
+  })),
+  listed_date: Nullable(Type.String({
+    format: 'date', description: 'When the registry listed the project (addition).'
+  })),
+  first_issuance_date: Nullable(Type.String({
+    format: 'date', description: 'Date of the earliest issuance in the project\'s ledger; null without one (addition).'
+  })),
+  first_retirement_date: Nullable(Type.String({
+    format: 'date',
+    description: 'Date of the earliest retirement in the project\'s ledger; null without one (addition).'
   })),
   created_at: Type.String({
     format: 'date-time', description: 'When this catalogue first had the project (ISO 8601, UTC).'
@@ -101,13 +132,20 @@ const Quantity = (description: string) => Nullable(Type.Number({ minimum: 0, des
 export const CreditsSchema = Type.Object({
   issued: Quantity('Credits issued over all vintages (tonnes CO2e).'),
   retired: Quantity('Credits retired over all vintages (tonnes CO2e).'),
+  cancelled: Quantity('Credits cancelled over all vintages (tonnes CO2e).'),
   vintages: Type.Array(Type.Object({
     vintage: Type.Integer({ minimum: 1000, maximum: 9999, description: 'The vintage year.' }),
     issued: Quantity('Credits issued in this vintage.'),
-    retired: Quantity('Credits of this vintage retired.')
+    retired: Quantity('Credits of this vintage retired.'),
+    cancelled: Quantity('Credits of this vintage cancelled.')
   }), { description: 'One entry per vintage year, in year order; the same years as `vintages`.' })
-}, { description: 'Credits issued and retired, per vintage and in total (an addition beyond the original contract).' })
-export type Credits = Static<typeof CreditsSchema>
+}, {
+  description: 'Credits issued, retired and cancelled, per vintage and in total (an addition beyond the original ' +
+    'contract). For each type the project\'s ledger has transactions of, the sums of those transactions (0 for a ' +
+    'vintage without one); otherwise as the imported data says (null: unknown).'
+})
+/** Credits as the API shows them. */
+export type CreditsShown = Static<typeof CreditsSchema>
 
 /** Where a project's data came from: the files (and their lines) an import read. */
 export const SourceSchema = Nullable(Type.Array(Type.Object({
@@ -141,7 +179,7 @@ export type Project = Static<typeof ProjectSchema>
 export type ProjectListItem = Static<typeof ProjectListItemSchema>
 
 export const FACETS = ['registry', 'location', 'credit_type', 'rating', 'in_sale', 'vintage', 'certification',
-  'sdg'] as const
+  'sdg', 'status', 'category', 'protocol', 'is_compliance'] as const
 export type Facet = typeof FACETS[number]
 
 const FacetValues = (description: string) => Type.Array(Type.Object({
@@ -160,7 +198,12 @@ export const FacetsSchema = Type.Object({
     in_sale: FacetValues('Projects in sale ("true") and not ("false").'),
     vintage: FacetValues('Projects with credits of each vintage year (in year order).'),
     certification: FacetValues('Projects per certification.'),
-    sdg: FacetValues('Projects per Sustainable Development Goal (value: its name_id).')
+    sdg: FacetValues('Projects per Sustainable Development Goal (value: its name_id).'),
+    status: FacetValues('Projects per registry status (addition).'),
+    category: FacetValues('Projects per category (addition).'),
+    protocol: FacetValues('Projects per methodology id (addition).'),
+    is_compliance: FacetValues('Compliance projects ("true") and voluntary ones ("false"); projects whose data does ' +
+      'not say are not counted (addition).')
   }, {
     description: 'Each facet counts the projects that match every filter except its own, so a filter panel can ' +
     'show the other choices; values with no project are left out; order: most projects first (vintages: by year).'
@@ -206,6 +249,14 @@ const FilterFields = {
   certification: filter('Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).', 'ICVCM_CCP'),
   sdg: filter('Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute ' +
     'to it (addition).', '13_CLIMATE_ACTION'),
+  status: filter('Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that ' +
+    'status (addition).'),
+  category: filter('Category (e.g. forest), case-insensitive: projects of that category (addition).'),
+  protocol: filter('Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition).'),
+  is_compliance: Type.Optional(StringEnum(IN_SALE_VALUES, {
+    description: 'Compliance projects (true) or voluntary ones (false); projects whose data does not say match ' +
+      'neither (addition).'
+  })),
   updated_since: Type.Optional(Type.String({
     maxLength: 40,
     description: 'ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects ' +
@@ -338,7 +389,9 @@ export type TransactionRecord = Static<typeof TransactionRecordSchema>
  */
 export const ImportRecordSchema = strictObject({
   ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images', 'credits_issued',
-    'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at', 'credits', 'source'),
+    'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at', 'credits', 'source',
+    'credits_cancelled', 'first_issuance_date', 'first_retirement_date', 'protocol', 'category', 'project_type',
+    'status', 'is_compliance', 'listed_date'),
   images: Type.Array(strictObject({
     title: Type.String(),
     url: Type.String({
@@ -393,6 +446,8 @@ export const ImportRecordSchema = strictObject({
   description: 'One project as `tonne import` reads it: a JSON array of these, or one per line (NDJSON).'
 })
 export type ImportRecord = Static<typeof ImportRecordSchema>
+/** Credits as an import record gives them (cancelled optional): what the registry readers build. */
+export type Credits = NonNullable<ImportRecord['credits']>
 
 function withoutKey<P extends TProperties, K extends keyof P> (properties: P, ...keys: K[]): Omit<P, K> {
   return Object.fromEntries(Object.entries(properties).filter(([name]) => !keys.includes(name as K))) as Omit<P, K>
@@ -425,10 +480,20 @@ export const PROJECT_CSV_COLUMNS: ReadonlyArray<CsvColumn<ProjectListItem>> = [
   { header: 'inventory_price', value: (p) => p.inventory_price },
   { header: 'credits_issued', value: (p) => p.credits_issued },
   { header: 'credits_retired', value: (p) => p.credits_retired },
+  { header: 'credits_cancelled', value: (p) => p.credits_cancelled },
+  { header: 'first_issuance_date', value: (p) => p.first_issuance_date },
+  { header: 'first_retirement_date', value: (p) => p.first_retirement_date },
   { header: 'vintages', value: (p) => p.vintages.join(' ') },
   { header: 'certifications', value: (p) => ids(p.certifications) },
   { header: 'sustainable_development_goals', value: (p) => ids(p.sustainable_development_goals) },
   { header: 'project_developer', value: (p) => p.project_developer },
+  // Methodology ids may contain spaces: "; " between them.
+  { header: 'protocol', value: (p) => p.protocol.join('; ') },
+  { header: 'category', value: (p) => p.category },
+  { header: 'project_type', value: (p) => p.project_type },
+  { header: 'status', value: (p) => p.status },
+  { header: 'is_compliance', value: (p) => p.is_compliance },
+  { header: 'listed_date', value: (p) => p.listed_date },
   { header: 'is_bundle', value: (p) => p.is_bundle },
   { header: 'url', value: (p) => p.url },
   { header: 'updated_at', value: (p) => p.updated_at }

@@ -1,4 +1,4 @@
-import type { Credits, ImportRecord, Project, ProjectListItem, Source } from './catalogue.schemas.ts'
+import type { CreditsShown, ImportRecord, Project, ProjectListItem, Source } from './catalogue.schemas.ts'
 import type { MediaLinker } from '../media/signing.ts'
 import type { ProjectRecordRow, ProjectRelations } from './projects.repository.ts'
 
@@ -11,7 +11,7 @@ export const exportedMediaPath = (key: string): string => `media/${key}`
 const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbose_name: verboseName })
 
 /** The detail-only fields, after the list item's: credits per vintage and the data's source. */
-export interface DetailExtras { credits: Credits, source: Source }
+export interface DetailExtras { credits: CreditsShown, source: Source }
 
 /** Database row and relations → the API's Project (detail) object. Field order follows spec 2.1, additions last. */
 export function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {
@@ -50,8 +50,17 @@ export function toListItem (row: ProjectRecordRow, relations: ProjectRelations, 
       .map((i) => ({ title: i.title, url: i.media_key === null ? i.external_url ?? '' : links.media(i.media_key) })),
     credits_issued: row.credits_issued,
     credits_retired: row.credits_retired,
+    credits_cancelled: row.credits_cancelled,
     location_alpha2: row.location_alpha2,
     location_alpha3: row.location_alpha3,
+    protocol: (relations.protocols.get(row.id) ?? []).map((p) => p.protocol),
+    category: row.category,
+    project_type: row.project_type,
+    status: row.status,
+    is_compliance: row.is_compliance === null ? null : Boolean(row.is_compliance),
+    listed_date: row.listed_date,
+    first_issuance_date: row.first_issuance_date,
+    first_retirement_date: row.first_retirement_date,
     // Set by every import; empty only for a row written outside one, until its JSON is rebuilt.
     created_at: row.created_at ?? '',
     updated_at: row.updated_at ?? ''
@@ -63,40 +72,30 @@ export function toDetailExtras (row: ProjectRecordRow, relations: ProjectRelatio
     credits: {
       issued: row.credits_issued,
       retired: row.credits_retired,
+      cancelled: row.credits_cancelled,
       vintages: (relations.vintages.get(row.id) ?? [])
-        .map((v) => ({ vintage: v.vintage, issued: v.issued, retired: v.retired }))
+        .map((v) => ({ vintage: v.vintage, issued: v.issued, retired: v.retired, cancelled: v.cancelled }))
     },
     source: row.source === null ? null : JSON.parse(row.source) as Source
   }
 }
 
 /**
- * Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links, totals, ISO codes
- * and timestamps (derived or this database's own); stored images become paths relative to the export file
- * (or what `relative` makes of their media keys).
+ * Row → the import format (`tonne export`): the detail shape plus in_sale, without icon links, totals, first dates,
+ * ISO codes and timestamps (derived or this database's own); stored images become paths relative to the export file
+ * (or what `relative` makes of their media keys). The ledger is added by the export itself.
  */
 export function toImportRecord (
   row: ProjectRecordRow, relations: ProjectRelations, relative: MediaLinker = { media: exportedMediaPath }
 ): ImportRecord {
   const {
-    sustainable_development_goals: sdgs, credits_issued: _issued, credits_retired: _retired, created_at: _created,
-    updated_at: _updated, location_alpha2: _alpha2, location_alpha3: _alpha3, ...project
+    sustainable_development_goals: sdgs, credits_issued: _issued, credits_retired: _retired,
+    credits_cancelled: _cancelled, first_issuance_date: _firstIssuance, first_retirement_date: _firstRetirement,
+    created_at: _created, updated_at: _updated, location_alpha2: _alpha2, location_alpha3: _alpha3, ...project
   } = toProject(row, relations, relative)
   return {
     ...project,
-    credits: {
-      ...project.credits,
-      cancelled: row.credits_cancelled,
-      vintages: (relations.vintages.get(row.id) ?? [])
-        .map((v) => ({ vintage: v.vintage, issued: v.issued, retired: v.retired, cancelled: v.cancelled }))
-    },
     sustainable_development_goals: sdgs.map((s) => ({ name_id: s.name_id, verbose_name: s.verbose_name })),
-    in_sale: Boolean(row.in_sale),
-    protocol: (relations.protocols.get(row.id) ?? []).map((p) => p.protocol),
-    status: row.status,
-    project_type: row.project_type,
-    category: row.category,
-    is_compliance: row.is_compliance === null ? null : Boolean(row.is_compliance),
-    listed_date: row.listed_date
+    in_sale: Boolean(row.in_sale)
   }
 }

@@ -12,6 +12,7 @@ import { countryKey } from './countries.ts'
 import { projectCredits, type LedgerSum, type ProjectCredits } from './ledger-totals.ts'
 import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
+import { textProblem } from './import-text.ts'
 import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
 
 /** A record that cannot be imported; names its index in the file and the field at fault. */
@@ -110,6 +111,8 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
       fail(first!.message, fieldPath(first!.instancePath))
     }
     const record = value as ImportRecord
+    const text = textProblem(record)
+    if (text !== undefined) fail(text.message, text.field)
 
     const seenAt = ids.get(record.id)
     if (seenAt !== undefined) fail(`id ${record.id} is already used by record ${seenAt}`, 'id')
@@ -219,6 +222,26 @@ function toRow (record: ImportRecord, location: string, credits: ProjectCredits)
     listed_date: record.listed_date ?? null,
     source: record.source === undefined || record.source === null ? null : JSON.stringify(record.source)
   }
+}
+
+/**
+ * Derives the credits of stored projects (not in this import) from their ledger again, their stored credits
+ * standing for the record's: for a type they no longer have a transaction of, what was stored stays.
+ */
+async function deriveAgain (db: Db, ids: readonly number[]): Promise<void> {
+  const rows = await repository.projectsByIds(db, ids)
+  const relations = await repository.loadRelations(db, ids)
+  const sums = new Map<number, LedgerSum[]>()
+  for (const { project_id: projectId, ...sum } of await repository.ledgerSums(db, ids)) {
+    sums.set(projectId, [...sums.get(projectId) ?? [], sum])
+  }
+  const derived = rows.map((row) => {
+    const record = toImportRecord(row, relations, { media: (key) => key })
+    return { row, record, credits: projectCredits(record, sums.get(row.id) ?? []) }
+  })
+  await repository.upsertProjectRows(db,
+    derived.map(({ row, record, credits }) => toRow(record, row.location, credits)))
+  await repository.replaceVintages(db, ids, derived.flatMap(({ row, credits }) => vintageRows(row.id, credits)))
 }
 
 function vintageRows (id: number, credits: ProjectCredits): repository.ProjectChildren['vintages'] {
@@ -447,7 +470,7 @@ export async function importRecords (
       await repository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
         (r.transactions ?? []).map((t) => `${r.registry.name_id}\u0000${t.identity}`))))
     }
-    await repository.upsertTransactions(trx, records.flatMap((r) => (r.transactions ?? []).map((t) => ({
+    const transactions = records.flatMap((r) => (r.transactions ?? []).map((t) => ({
       project_id: r.id,
       registry: r.registry.name_id,
       identity: t.identity,
@@ -460,7 +483,11 @@ export async function importRecords (
       beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
       source_file: t.source?.file ?? null,
       source_line: t.source?.line ?? null
-    }))))
+    })))
+    // A transaction a registry now gives under another project moves to it: its former project is derived again.
+    const inImport = new Set(ids)
+    const movedFrom = (await repository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
+    await repository.upsertTransactions(trx, transactions)
     // Projects with a ledger (this file's or stored) take their credits from it: written again, those only.
     const sums = new Map<number, LedgerSum[]>()
     for (const { project_id: projectId, ...sum } of await repository.ledgerSums(trx, ids)) {
@@ -476,10 +503,11 @@ export async function importRecords (
       toRow(records[index]!, locations[index]!, credits)))
     await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
       withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
+    if (movedFrom.length > 0) await deriveAgain(trx, movedFrom)
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.
     const changed = renamed
       ? (await refreshAllProjectJson(trx, { missingOnly: false, now })).changed
-      : await refreshProjectJson(trx, ids, now)
+      : await refreshProjectJson(trx, [...ids, ...movedFrom], now)
     await repository.bumpCatalogueVersion(trx)
     counts.created = ids.filter((id) => !existing.has(id)).length
     counts.updated = ids.filter((id) => existing.has(id) && changed.has(id)).length

@@ -28,6 +28,11 @@ export interface ProjectFilters {
   bbox?: { minLon: number, minLat: number, maxLon: number, maxLat: number }
   /** Lower-case text to find inside `search_text`. */
   search?: string
+  /** The stored spellings of one status, category or methodology id (a filter ignores case). */
+  status?: string[]
+  category?: string[]
+  protocol?: string[]
+  isCompliance?: boolean
 }
 
 export interface OrderTerm {
@@ -75,7 +80,14 @@ function filteredProjects (db: Db, filters: ProjectFilters) {
   if (filters.creditType !== undefined) query = query.where('p.credit_type', '=', filters.creditType)
   if (filters.registry !== undefined) query = query.where('p.registry', '=', filters.registry)
   if (filters.rating !== undefined) query = query.where('p.rating', '=', filters.rating)
-  const { vintage, certification, sdg, updatedSince, bbox } = filters
+  if (filters.status !== undefined) query = query.where('p.status', 'in', filters.status)
+  if (filters.category !== undefined) query = query.where('p.category', 'in', filters.category)
+  if (filters.isCompliance !== undefined) query = query.where('p.is_compliance', '=', filters.isCompliance)
+  const { vintage, certification, sdg, updatedSince, bbox, protocol } = filters
+  if (protocol !== undefined) {
+    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_protocols as pp')
+      .select('pp.position').whereRef('pp.project_id', '=', 'p.id').where('pp.protocol', 'in', protocol)))
+  }
   if (vintage !== undefined) {
     query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_vintages as pv').select('pv.vintage')
       .whereRef('pv.project_id', '=', 'p.id').where('pv.vintage', '=', vintage)))
@@ -263,6 +275,23 @@ export async function facetCounts (db: Db, filters: ProjectFilters, facet: Facet
         .innerJoin('sdgs as s', 's.number', 'ps.sdg')
         .select(['s.name_id as value', 's.verbose_name as label', COUNT_PROJECTS])
         .groupBy(['s.name_id', 's.verbose_name']).execute()
+    // Spellings that differ only in case are one value, as for the filter: counted once, shown in one spelling.
+    case 'status':
+    case 'category': {
+      const column = sql.ref(`p.${facet}`)
+      return await base.where(`p.${facet}`, 'is not', null)
+        .select([sql<string>`min(${column})`.as('value'), sql<string>`min(${column})`.as('label'), COUNT])
+        .groupBy(sql`lower(${column})`).execute()
+    }
+    case 'is_compliance':
+      return await base.where('p.is_compliance', 'is not', null)
+        .select(['p.is_compliance as value', 'p.is_compliance as label', COUNT]).groupBy('p.is_compliance')
+        .execute() as FacetRow[]
+    case 'protocol':
+      return await base.innerJoin('project_protocols as pp', 'pp.project_id', 'p.id')
+        .select([sql<string>`min(pp.protocol)`.as('value'), sql<string>`min(pp.protocol)`.as('label'),
+          COUNT_PROJECTS])
+        .groupBy(sql`lower(pp.protocol)`).execute()
   }
 }
 
@@ -393,6 +422,14 @@ export async function vocabularyNameId (db: Db, table: VocabularyName, value: st
 export async function vocabularyValues (db: Db, table: VocabularyName): Promise<string[]> {
   const rows = await db.selectFrom(table).select('name_id').orderBy('name_id').execute()
   return rows.map((r) => r.name_id)
+}
+
+/** Every stored spelling of a status or category, or of a methodology id (a filter's values). */
+export async function distinctValues (db: Db, field: 'status' | 'category' | 'protocol'): Promise<string[]> {
+  const rows = field === 'protocol'
+    ? await db.selectFrom('project_protocols').select('protocol as value').distinct().execute()
+    : await db.selectFrom('projects').select(`${field} as value`).distinct().where(field, 'is not', null).execute()
+  return rows.map((row) => row.value!).sort()
 }
 
 /** The canonical country name that this folded key (a name, code or alias) stands for. */
@@ -611,6 +648,26 @@ export async function upsertTransactions (db: Db, rows: readonly NewCreditTransa
         eb(`credit_transactions.${column}`, 'is distinct from', eb.ref(`excluded.${column}`))))))
       .execute()
   }
+}
+
+/** The projects that hold these transactions now (by registry and identity). */
+export async function ownersOf (db: Db, transactions: ReadonlyArray<{ registry: string, identity: string }>):
+Promise<number[]> {
+  const owners = new Set<number>()
+  const byRegistry = new Map<string, string[]>()
+  for (const { registry, identity } of transactions) {
+    const list = byRegistry.get(registry)
+    if (list === undefined) byRegistry.set(registry, [identity])
+    else list.push(identity)
+  }
+  for (const [registry, identities] of byRegistry) {
+    for (let i = 0; i < identities.length; i += LEDGER_CHUNK) {
+      const rows = await db.selectFrom('credit_transactions').select('project_id').distinct()
+        .where('registry', '=', registry).where('identity', 'in', identities.slice(i, i + LEDGER_CHUNK)).execute()
+      for (const row of rows) owners.add(row.project_id)
+    }
+  }
+  return [...owners]
 }
 
 /**

@@ -36,6 +36,11 @@ export async function resolveFilters (db: Db, query: ProjectFilterQuery): Promis
     }
     filters[key] = nameId
   }
+  for (const field of ['status', 'category', 'protocol'] as const) {
+    const value = query[field]
+    if (value !== undefined) filters[field] = await resolveText(db, field, value)
+  }
+  if (query.is_compliance !== undefined) filters.isCompliance = ['true', 'True', '1'].includes(query.is_compliance)
   if (query.vintage !== undefined) filters.vintage = query.vintage
   if (query.sdg !== undefined) filters.sdg = await resolveSdg(db, query.sdg)
   if (query.updated_since !== undefined) filters.updatedSince = parseTimestamp(query.updated_since)
@@ -43,6 +48,21 @@ export async function resolveFilters (db: Db, query: ProjectFilterQuery): Promis
   const search = query.search?.trim().toLowerCase()
   if (search !== undefined && search !== '') filters.search = search
   return filters
+}
+
+/**
+ * A status, category or methodology id, matched ignoring case (as the vocabularies are) → every stored spelling
+ * of it; unknown → a 400 with the stored values.
+ */
+async function resolveText (db: Db, field: 'status' | 'category' | 'protocol', value: string): Promise<string[]> {
+  const stored = await repository.distinctValues(db, field)
+  const wanted = value.trim().toLowerCase()
+  const spellings = stored.filter((s) => s.toLowerCase() === wanted)
+  if (spellings.length === 0) {
+    throw new InvalidParameterError(field, `${field} "${value}" is not a known value; valid values: ` +
+      `${stored.join(', ')}.`, stored)
+  }
+  return spellings
 }
 
 /** A country name, ISO code or alias → the canonical name; unknown → the names, and the closest one. */
@@ -197,7 +217,17 @@ const FILTER_OF_FACET: Record<Facet, keyof repository.ProjectFilters> = {
   in_sale: 'inSale',
   vintage: 'vintage',
   certification: 'certification',
-  sdg: 'sdg'
+  sdg: 'sdg',
+  status: 'status',
+  category: 'category',
+  protocol: 'protocol',
+  is_compliance: 'isCompliance'
+}
+
+/** The yes/no facets: labels of true and false (SQLite stores booleans as 0/1). */
+const BOOLEAN_LABELS: Partial<Record<Facet, readonly [string, string]>> = {
+  in_sale: ['In sale', 'Not in sale'],
+  is_compliance: ['Compliance', 'Voluntary']
 }
 
 export interface FacetValue { value: string, label: string, count: number }
@@ -220,8 +250,8 @@ export async function projectFacets (
   for (const facet of FACETS) {
     const { [FILTER_OF_FACET[facet]]: _own, ...others } = filters
     const values = (await repository.facetCounts(db, others, facet)).map((row) => ({
-      value: facet === 'in_sale' ? String(Boolean(row.value)) : String(row.value),
-      label: facet === 'in_sale' ? (row.value ? 'In sale' : 'Not in sale') : String(row.label),
+      value: BOOLEAN_LABELS[facet] === undefined ? String(row.value) : String(Boolean(row.value)),
+      label: BOOLEAN_LABELS[facet]?.[row.value ? 0 : 1] ?? String(row.label),
       count: Number(row.count)
     }))
     facets[facet] = values.sort(facet === 'vintage'

@@ -266,11 +266,22 @@ describe('warnings and ranges', () => {
     assert.match(old.range.basis.join(' '), /No cited interval/)
   })
 
-  test('flight range: combustion without radiative forcing to life cycle with it', async (t) => {
+  test('range is uncertainty only: other method choices have fields of their own (issue 22, finding 6)', async (t) => {
     const get = await calculator(t)
-    const body = await get('/flight?country_code=DEU&distance=1000')
-    assert.ok(close(body.range.low.kg, 1000 * 0.07435), 'DESNZ 21_316_3165_11_1')
-    assert.ok(close(body.range.high.kg, 1000 * (0.12576 + 0.02249)), 'DESNZ 21_316_3164_11_1 + 22_912_3164_11_1')
-    assert.ok(body.range.basis.some((line: string) => /Radiative forcing/.test(line)))
+    // Flights: no cited interval (the RF multiplier is a method choice, answered in co2e_with_rf/co2e_without_rf).
+    const flight = await get('/flight?country_code=DEU&distance=1000')
+    assert.deepEqual([flight.range.low.kg, flight.range.high.kg], [flight.co2e.kg, flight.co2e.kg])
+    assert.match(flight.range.basis.join(' '), /No cited interval/)
+    assert.ok(close(flight.co2e_without_rf.kg, 1000 * (0.07435 + 0.02249)), 'DESNZ 21_316_3165 + 22_912_3164')
+    assert.ok(close(flight.co2e_combustion.kg, 1000 * 0.12576), 'DESNZ 21_316_3164_11_1')
+    // A green tariff's range is the IPCC wind interval (7-56 g per kWh), not the span to the location-based grid.
+    const green = await get('/energy?country_code=DEU&energy_type=green&electricity_method=market_based&' +
+      'heating_type=none')
+    const kwh = green.inputs.electricity_kwh / green.inputs.household_size
+    assert.ok(green.range.high.kg < green.electricity.location_based.kg, JSON.stringify(green.range))
+    assert.ok(green.range.low.kg >= kwh * 0.007 && green.range.high.kg <= kwh * 0.056 / (1 - 0.1),
+      `${JSON.stringify(green.range)} for ${kwh} kWh`)
+    assert.ok(green.range.basis.some((line: string) => /IPCC/.test(line)))
+    assert.ok(!green.range.basis.some((line: string) => /location-based and market-based|Boundary/.test(line)))
   })
 })

@@ -193,6 +193,33 @@ const cases: WorkedCase[] = [
     path: '/diet?country_code=AGO&diet_form=everything'
   },
   {
+    name: 'diet: everything in Germany (food supply)',
+    source: 'FAO DEU 2020 kcal: 798.33496, 6.0327578, 124.676994, 447.42953, 910.9464, 362.97092 (meat), 532.8936, ' +
+      '202.09738, 222.20657, 39.212925 (sum 3646.80); meat kg 18.44013, 14.69982, 0.96524125, 44.25028, 0.8345315',
+    // meat factor 8.915916; sum of share x factor 2.1991384 kg per 1,000 kcal
+    hand: '2.1991384 x 3647 x 365 / 1000',
+    expectedKg: 2927.39,
+    path: '/diet?country_code=DEU&diet_form=everything'
+  },
+  {
+    name: 'diet: everything in the USA (food supply)',
+    source: 'FAO USA 2020 kcal: 832.5759, 47.294254, 85.72084, 577.38403, 929.1351, 589.2076 (meat), 431.5601, ' +
+      '204.94177, 135.97098, 33.5001 (sum 3867.29); meat kg 57.82708, 37.313194, 0.6010312, 30.189499, 0.7980906',
+    // meat factor 10.957909; sum of share x factor 2.7670124 kg per 1,000 kcal
+    hand: '2.7670124 x 3867 x 365 / 1000',
+    expectedKg: 3905.51,
+    path: '/diet?country_code=USA&diet_form=everything'
+  },
+  {
+    name: 'diet: everything in Ethiopia (food supply)',
+    source: 'FAO ETH 2020 kcal: 1677.4998, 215.8187, 86.32748, 61.802624, 97.11841, 42.182743 (meat), 67.68859, ' +
+      '33.353798, 27.467833, 50.030697 (sum 2359.29); meat kg 0.57878643, 3.6885376, 2.344576, 0.01961988, 1.1085232',
+    // meat factor 17.543615; sum of share x factor 1.0544263 kg per 1,000 kcal
+    hand: '1.0544263 x 2359 x 365 / 1000',
+    expectedKg: 907.90,
+    path: '/diet?country_code=ETH&diet_form=everything'
+  },
+  {
     name: 'diet: vegetarian (2014 study)',
     source: 'Scarborough 2014: 3.81',
     hand: '3.81 x 365',

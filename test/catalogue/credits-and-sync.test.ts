@@ -37,21 +37,28 @@ forEachDatabase((database) => {
       assert.deepEqual(fiji.credits, {
         issued: 1500,
         retired: 200,
-        vintages: [{ vintage: 2019, issued: 1000, retired: 200 }, { vintage: 2020, issued: 500, retired: null }]
+        cancelled: null,
+        vintages: [{ vintage: 2019, issued: 1000, retired: 200, cancelled: null },
+          { vintage: 2020, issued: 500, retired: null, cancelled: null }]
       })
       assert.equal(fiji.credits_issued, 1500)
       assert.equal(fiji.credits_retired, 200)
       // Totals a registry gives stand, even where the vintages it lists add up to less.
       const kenya = (await inject(`${LIST}3/`)).json()
       assert.deepEqual(kenya.credits, {
-        issued: 5000, retired: 0, vintages: [{ vintage: 2021, issued: 4000, retired: 0 }]
+        issued: 5000,
+        retired: 0,
+        cancelled: null,
+        vintages: [{ vintage: 2021, issued: 4000, retired: 0, cancelled: null }]
       })
       // Vintages without quantities: the years are known, the amounts are not.
       const hanoi = (await inject(`${LIST}5/`)).json()
       assert.deepEqual(hanoi.credits, {
         issued: null,
         retired: null,
-        vintages: [{ vintage: 2019, issued: null, retired: null }, { vintage: 2021, issued: null, retired: null }]
+        cancelled: null,
+        vintages: [{ vintage: 2019, issued: null, retired: null, cancelled: null },
+          { vintage: 2021, issued: null, retired: null, cancelled: null }]
       })
       const list = (await inject(`${LIST}?ordering=id`)).json()
       const totals = list.results as Array<{ credits_issued: number | null, credits_retired: number | null }>

@@ -71,7 +71,12 @@ forEachDatabase((database) => {
             { value: '13_CLIMATE_ACTION', label: 'Climate Action', count: 2 },
             { value: '14_LIFE_BELOW_WATER', label: 'Life Below Water', count: 2 },
             { value: '15_LIFE_ON_LAND', label: 'Life on Land', count: 1 }
-          ]
+          ],
+          // These projects have none of the OffsetsDB fields (issue 21).
+          status: [],
+          category: [],
+          protocol: [],
+          is_compliance: []
         }
       })
     })

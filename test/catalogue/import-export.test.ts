@@ -77,7 +77,17 @@ forEachDatabase((database) => {
       /record 2.*field "credits\.vintages".*same years as vintages/],
       ['negative credits', (r) => { r['credits'] = { issued: -5, retired: null, vintages: [] }; r['vintages'] = [] },
         /record 2.*field "credits\.issued"/],
-      ['a malformed source', (r) => { r['source'] = [{ file: '', lines: [0] }] }, /record 2.*field "source\[0\]\.file"/]
+      ['a malformed source', (r) => { r['source'] = [{ file: '', lines: [0] }] }, /record 2.*field "source\[0\]\.file"/],
+      // Text PostgreSQL would refuse (NUL, an index row over its limit) or a terminal would obey (ESC, BEL).
+      ['a NUL in a name', (r) => { r['name'] = 'a\u0000b' }, /record 2.*field "name".*control character/],
+      ['a 3,000-character name', (r) => { r['name'] = 'n'.repeat(3000) }, /record 2.*field "name".*at most 500/],
+      ['an escape sequence in a description', (r) => { r['description'] = 'red \u001b[31m text' },
+        /record 2.*field "description".*control character/],
+      ['a bell in an image title', (r) => { r['images'] = [{ title: 'ding\u0007', url: 'https://example.org/a.png' }] },
+        /record 2.*field "images\[0\]\.title".*control character/],
+      ['a line break in a name', (r) => { r['name'] = 'two\nlines' }, /record 2.*field "name".*line break/],
+      ['a 200,001-character description', (r) => { r['description'] = 'd'.repeat(200_001) },
+        /record 2.*field "description".*at most 200000/]
     ]
     for (const [what, spoil, message] of badRecords) {
       test(`a file with ${what} changes nothing and names the record and field`, async (t) => {

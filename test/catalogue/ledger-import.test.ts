@@ -135,6 +135,19 @@ forEachDatabase((database) => {
       assert.equal(one.credits.vintages.find((v) => v.vintage === 2020)!.issued, 120)
     })
 
+    test('a transaction a later file gives under another project moves to it, and both projects\' credits follow',
+      async (t) => {
+        const ws = await workspace(t, database)
+        await importFile(ws, 'a.json', [withLedger(LEDGER)])
+        await importFile(ws, 'b.json', [project(2, { vintages: [], transactions: [I1] })])
+        const [one, two] = [await detail(ws), await detail(ws, '/api/v1/commerce/products/2/')]
+        // Project 1 keeps I-2 (50); project 2 has I-1 (100, vintage 2020).
+        assert.equal(one.credits_issued, 50)
+        assert.equal(one.credits.vintages.find((v) => v.vintage === 2020)!.issued, 0)
+        assert.equal(two.credits_issued, 100)
+        assert.deepEqual(two.vintages, [2020])
+      })
+
     test('--replace removes the transactions the file does not contain', async (t) => {
       const ws = await workspace(t, database)
       await importFile(ws, 'a.json',
