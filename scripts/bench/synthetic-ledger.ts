@@ -2,7 +2,7 @@
 // every identity starts SYN-TX-, every beneficiary says "Synthetic", and none of it is ever mixed into real data.
 // Rows go straight in with batched INSERTs (not through `tonne import`), as the benchmark only reads them.
 import { bumpCatalogueVersion } from '../../src/catalogue/projects.repository.ts'
-import { foldBeneficiary } from '../../src/ledger/beneficiary-key.ts'
+import { beneficiaryKey } from '../../src/catalogue/projects.import.ts'
 import { insertTransactions } from '../../src/ledger/transactions.repository.ts'
 import type { CreditTransactionTable, Db } from '../../src/store/database.ts'
 import type { Insertable } from 'kysely'
@@ -59,7 +59,7 @@ export async function growSyntheticLedger (db: Db, from: number, total: number, 
         quantity: type === 'issuance' ? 1 + Math.floor(next() * 500_000) : 1 + Math.floor(next() * 20_000),
         beneficiary,
         reason: type === 'retirement' ? 'Synthetic benchmark retirement' : null,
-        beneficiary_key: beneficiary === null ? null : foldBeneficiary(beneficiary),
+        beneficiary_key: beneficiary === null ? null : beneficiaryKey(beneficiary),
         source_file: 'synthetic/transactions.csv',
         source_line: i + 2
       })

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type SqlBool } from 'kysely'
-import type { CreditTransactionTable, Db } from '../store/database.ts'
+import { databaseKind, type CreditTransactionTable, type Db } from '../store/database.ts'
 
 // All ledger SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
@@ -14,7 +14,7 @@ export interface LedgerFilters {
   /** YYYY-MM-DD, inclusive. */
   dateAfter?: string
   dateBefore?: string
-  /** Folded text (see foldBeneficiary) to find inside beneficiary_key. */
+  /** Folded text (projects.import.ts beneficiaryKey) to find inside beneficiary_key. */
   search?: string
 }
 
@@ -39,48 +39,124 @@ export interface TransactionRow {
 const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.quantity', 't.beneficiary', 't.reason',
   't.source_file', 't.source_line'] as const
 
-/** `dated`: only transactions with a date (true) or without one (false). */
-function filtered (db: Db, filters: LedgerFilters, dated?: boolean) {
+/**
+ * How a `search` is read on SQLite, decided by its trigram index (migration 0008) before the page: the ids of its
+ * matches when they are few, or only how many there are when they are many. Undefined where no index answers
+ * (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3 characters).
+ */
+export type SearchPlan = { ids: readonly number[] } | { dense: number } | undefined
+
+/**
+ * From this many matches on, a page is found sooner by walking the ordering's index and reading each beneficiary
+ * than by sorting every match (at 1M transactions, docs/performance.md).
+ */
+const DENSE_SEARCH = 5000
+
+export async function planSearch (db: Db, search: string): Promise<SearchPlan> {
+  const phrase = trigramPhrase(db, search)
+  if (phrase === undefined) return undefined
+  const { rows } = await sql<{ id: number }>`select rowid as id from credit_transactions_search
+    where credit_transactions_search match ${phrase} limit ${DENSE_SEARCH}`.execute(db)
+  if (rows.length < DENSE_SEARCH) return { ids: rows.map((row) => row.id) }
+  const count = await sql<{ count: number }>`select count(*) as count from credit_transactions_search
+    where credit_transactions_search match ${phrase}`.execute(db)
+  return { dense: Number(count.rows[0]?.count ?? 0) }
+}
+
+/** As FTS phrase every character is literal. */
+function trigramPhrase (db: Db, search: string): string | undefined {
+  if (databaseKind(db) !== 'sqlite' || [...search].length < 3) return undefined
+  return `"${search.replace(/"/g, '""')}"`
+}
+
+interface Scope {
+  /** Only transactions with a date (true) or without one (false). */
+  dated?: boolean
+  /**
+   * `search` as a list of matching ids (few): the query starts from them and keeps every other column's index out
+   * of the plan (a unary `+`), so a rare name is found by its few rows, never by walking a million.
+   */
+  ids?: readonly number[]
+  /** `search` through the trigram index (many matches), for a count that starts from the index. */
+  phrase?: string
+}
+
+function filtered (db: Db, filters: LedgerFilters, scope: Scope = {}) {
   let query = db.selectFrom('credit_transactions as t')
-  if (dated !== undefined) query = query.where('t.date', dated ? 'is not' : 'is', null)
+  const driven = scope.ids !== undefined || scope.phrase !== undefined
+  const column = (name: 'project_id' | 'type' | 'vintage' | 'registry' | 'date') =>
+    driven ? sql`+${sql.ref(`t.${name}`)}` : sql.ref(`t.${name}`)
+  if (scope.dated !== undefined) query = query.where(column('date'), scope.dated ? 'is not' : 'is', null)
   const { projectId, type, vintage, registry, dateAfter, dateBefore, search } = filters
-  if (projectId !== undefined) query = query.where('t.project_id', '=', projectId)
-  if (type !== undefined) query = query.where('t.type', '=', type)
-  if (vintage !== undefined) query = query.where('t.vintage', '=', vintage)
-  if (registry !== undefined) query = query.where('t.registry', '=', registry)
-  if (dateAfter !== undefined) query = query.where('t.date', '>=', dateAfter)
-  if (dateBefore !== undefined) query = query.where('t.date', '<=', dateBefore)
-  if (search !== undefined) {
+  if (projectId !== undefined) query = query.where(column('project_id'), '=', projectId)
+  if (type !== undefined) query = query.where(column('type'), '=', type)
+  if (vintage !== undefined) query = query.where(column('vintage'), '=', vintage)
+  if (registry !== undefined) query = query.where(column('registry'), '=', registry)
+  if (dateAfter !== undefined) query = query.where(column('date'), '>=', dateAfter)
+  if (dateBefore !== undefined) query = query.where(column('date'), '<=', dateBefore)
+  if (scope.ids !== undefined) {
+    query = query.where('t.id', 'in', scope.ids.length > 0 ? scope.ids : [0])
+  } else if (scope.phrase !== undefined) {
+    query = query.where('t.id', 'in', sql<number>`(select rowid from credit_transactions_search
+      where credit_transactions_search match ${scope.phrase})`)
+  } else if (search !== undefined) {
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
     query = query.where(sql<SqlBool>`t.beneficiary_key like ${pattern} escape '\\'`)
   }
   return query
 }
 
-export async function countTransactions (db: Db, filters: LedgerFilters, dated?: boolean): Promise<number> {
-  const row = await filtered(db, filters, dated).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()
+/** How a search is matched in a count: from its ids, from its index, or by LIKE. */
+function searchScope (db: Db, filters: LedgerFilters, plan: SearchPlan): Scope {
+  if (plan === undefined || filters.search === undefined) return {}
+  return 'ids' in plan ? { ids: plan.ids } : { phrase: trigramPhrase(db, filters.search)! }
+}
+
+export async function countTransactions (
+  db: Db, filters: LedgerFilters, plan: SearchPlan, dated?: boolean
+): Promise<number> {
+  const { search: _search, ...others } = filters
+  // A search alone is counted by its plan, without visiting the rows it finds.
+  if (plan !== undefined && dated === undefined && Object.keys(others).length === 0) {
+    return 'ids' in plan ? plan.ids.length : plan.dense
+  }
+  const row = await filtered(db, filters, { ...searchScope(db, filters, plan), dated })
+    .select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()
   // PostgreSQL returns count(*) as a bigint string.
   return Number(row.count)
 }
 
 /**
  * One page in `order`, id breaking ties in the same direction, so that every ordering is one walk of an index
- * (migration 0007: (date, id), (quantity, id) and their filtered variants), forwards or backwards.
+ * (migrations 0007 and 0008: (date, id), (quantity, id) and their filtered variants), forwards or backwards.
  * Undated transactions come after the dated ones in both directions. Each database puts nulls at another end of
  * an index (SQLite first, PostgreSQL last), and a NULLS LAST that goes against the index makes both sort every
  * matching row; so the dated rows are one indexed query and the undated ones, when a page reaches them, another.
+ * A search with few matches (`plan.ids`) sorts just those, undated last, in one query.
  */
 export async function listTransactions (
-  db: Db, filters: LedgerFilters, order: LedgerOrder, limit: number, offset: number
+  db: Db, filters: LedgerFilters, order: LedgerOrder, limit: number, offset: number, plan: SearchPlan
 ): Promise<TransactionRow[]> {
   const direction = order.descending ? 'desc' : 'asc'
-  if (order.field === 'quantity') return await page(db, filtered(db, filters), 'quantity', direction, limit, offset)
-  const dated = await page(db, filtered(db, filters, true), 'date', direction, limit, offset)
+  if (plan !== undefined && 'ids' in plan) {
+    if (plan.ids.length === 0) return []
+    const ids = filtered(db, filters, { ids: plan.ids }).select('t.id')
+      .orderBy(sql`${sql.ref('t.date')} is null`)
+      .orderBy(`t.${order.field}`, direction).orderBy('t.id', direction).limit(limit).offset(offset)
+    const rows = db.selectFrom('credit_transactions as t').select(COLUMNS).where('t.id', 'in', ids)
+      .orderBy(sql`${sql.ref('t.date')} is null`)
+    return await rows.orderBy(`t.${order.field}`, direction).orderBy('t.id', direction).execute()
+  }
+  // Many matches, or no index: the search is read row by row as the ordering's index is walked.
+  if (order.field === 'quantity') {
+    return await page(db, filtered(db, filters), 'quantity', direction, limit, offset)
+  }
+  const dated = await page(db, filtered(db, filters, { dated: true }), 'date', direction, limit, offset)
   if (dated.length === limit) return dated
   // The page ends past the last dated row: an empty one means `offset` lies beyond them all, by how many is a count.
-  const undatedOffset = dated.length > 0 ? 0 : offset - await countTransactions(db, filters, true)
-  const undated = await page(db, filtered(db, filters, false), undefined, direction, limit - dated.length,
-    undatedOffset)
+  const undatedOffset = dated.length > 0 ? 0 : offset - await countTransactions(db, filters, plan, true)
+  const undated = await page(db, filtered(db, filters, { dated: false }), undefined, direction,
+    limit - dated.length, undatedOffset)
   return [...dated, ...undated]
 }
 

@@ -1,8 +1,8 @@
 import { InvalidParameterError, ProjectNotFoundError } from '../catalogue/catalogue.errors.ts'
+import { beneficiaryKey } from '../catalogue/projects.import.ts'
 import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'
-import { foldBeneficiary } from './beneficiary-key.ts'
 import {
   LEDGER_ORDERING_DEFAULT, type LedgerQuery, type ProjectLedgerQuery, type Transaction
 } from './transactions.schemas.ts'
@@ -31,7 +31,8 @@ export async function resolveLedgerFilters (db: Db, query: LedgerQuery): Promise
   }
   if (query.date_after !== undefined) filters.dateAfter = parseDay('date_after', query.date_after)
   if (query.date_before !== undefined) filters.dateBefore = parseDay('date_before', query.date_before)
-  const search = query.search === undefined ? undefined : foldBeneficiary(query.search.trim())
+  // Folded as the import folds beneficiary_key, so the two always agree.
+  const search = query.search === undefined ? undefined : beneficiaryKey(query.search.trim())
   if (search !== undefined && search !== '') filters.search = search
   return filters
 }
@@ -91,10 +92,12 @@ async function ledgerPage (
   db: Db, filters: repository.LedgerFilters, query: ProjectLedgerQuery, counts: CountMemo
 ): Promise<Page> {
   const order = parseLedgerOrdering(query.ordering)
+  // How a search is read (its matches' ids, or only their number) is decided by its index first.
+  const plan = filters.search === undefined ? undefined : await repository.planSearch(db, filters.search)
   // The filters are built in one fixed order, so equal filters give equal text.
   const [count, rows] = await Promise.all([
-    counts(`ledger ${JSON.stringify(filters)}`, async () => await repository.countTransactions(db, filters)),
-    repository.listTransactions(db, filters, order, query.limit, query.offset)
+    counts(`ledger ${JSON.stringify(filters)}`, async () => await repository.countTransactions(db, filters, plan)),
+    repository.listTransactions(db, filters, order, query.limit, query.offset, plan)
   ])
   return { count, items: rows.map(toTransaction) }
 }

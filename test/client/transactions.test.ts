@@ -2,12 +2,12 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { TonneApiError, TonneClient, TonneError, type Transaction } from '../../client/src/index.ts'
 import { ledgerProjects } from '../fixtures/ledger.ts'
-import { serveLedger } from '../ledger/seed.ts'
+import { startService } from '../support/service.ts'
 
 // Expected values are read off the ledger table in test/fixtures/ledger.ts (every quantity is unique).
 
 test('transactions.list returns one typed page with the filters applied', async (t) => {
-  const { baseUrl, key } = await serveLedger(t, ledgerProjects())
+  const { baseUrl, key } = await startService(t, { records: ledgerProjects() })
   const tonne = new TonneClient({ baseUrl, apiKey: key })
 
   const page = await tonne.transactions.list({ type: 'retirement', ordering: '-quantity', limit: 2 })
@@ -26,7 +26,7 @@ test('transactions.list returns one typed page with the filters applied', async 
 })
 
 test('transactions.listForProject: one project\'s ledger; an unknown project is a 404 TonneApiError', async (t) => {
-  const { baseUrl, key } = await serveLedger(t, ledgerProjects())
+  const { baseUrl, key } = await startService(t, { records: ledgerProjects() })
   const tonne = new TonneClient({ baseUrl, apiKey: key })
   const page = await tonne.transactions.listForProject(1, { type: 'issuance', ordering: 'date' })
   assert.deepEqual(page.results.map((item) => item.quantity), [1000, 2500])
@@ -43,7 +43,7 @@ test('transactions.listForProject: one project\'s ledger; an unknown project is 
 })
 
 test('transactions.pages and .all walk every page, of the ledger and of one project', async (t) => {
-  const { baseUrl, key } = await serveLedger(t, ledgerProjects())
+  const { baseUrl, key } = await startService(t, { records: ledgerProjects() })
   const tonne = new TonneClient({ baseUrl, apiKey: key })
 
   const sizes: number[] = []

@@ -4,9 +4,9 @@ import { Compile } from 'typebox/compile'
 import { createKey } from '../../src/access/api-keys.service.ts'
 import { TransactionPageSchema } from '../../src/ledger/transactions.schemas.ts'
 import { forEachDatabase, type TestDatabase } from '../databases.ts'
-import type { TestApp } from '../helpers.ts'
+import { importProjects } from '../../src/catalogue/projects.import.ts'
+import { buildTestApp, FIXTURE_IMPORT_TIME, type TestApp } from '../helpers.ts'
 import { ledgerProjects } from '../fixtures/ledger.ts'
-import { seedLedger } from './seed.ts'
 
 const LEDGER = '/api/v1/commerce/transactions/'
 const projectLedger = (id: number | string) => `/api/v1/commerce/products/${id}/transactions/`
@@ -25,7 +25,8 @@ interface Item {
 interface Page { count: number, next: string | null, previous: string | null, results: Item[] }
 
 async function ledgerApp (t: TestContext, database: TestDatabase): Promise<TestApp> {
-  return await seedLedger(t, database, ledgerProjects())
+  // The ledger goes in through `tonne import`'s own code (the records' `transactions`).
+  return await buildTestApp(t, { database, records: ledgerProjects() })
 }
 
 async function page (app: TestApp, url: string): Promise<Page> {
@@ -176,6 +177,30 @@ forEachDatabase((database) => {
       assert.equal((await page(app, `${LEDGER}?search=%20`)).count, 9)
     })
 
+    test('search follows every write: a changed beneficiary, --replace and a removed project', async (t) => {
+      const app = await ledgerApp(t, database)
+      const [one, two, three] = ledgerProjects()
+      const renamed = {
+        ...one!,
+        transactions: one!.transactions!.map((tx) =>
+          tx.identity === 'A-3' ? { ...tx, beneficiary: 'Banque Populaire' } : tx)
+      }
+      await importProjects(app.store.db, JSON.stringify([renamed]), { replace: false, now: FIXTURE_IMPORT_TIME })
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=societe`)), [20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=banque`)), [300])
+      assert.equal((await page(app, `${LEDGER}?search=banque`)).results[0]!.beneficiary, 'Banque Populaire')
+      // Project 2 leaves the catalogue, and project 1 keeps only its issuances.
+      const issuances = { ...renamed, transactions: renamed.transactions.filter((tx) => tx.type === 'issuance') }
+      await importProjects(app.store.db, JSON.stringify([issuances, three]),
+        { replace: true, now: FIXTURE_IMPORT_TIME })
+      for (const term of ['acme', 'banque', 'societe', 'energy']) {
+        assert.equal((await page(app, `${LEDGER}?search=${term}`)).count, 0, term)
+      }
+      assert.equal((await page(app, LEDGER)).count, 2)
+      await importProjects(app.store.db, JSON.stringify([two]), { replace: false, now: FIXTURE_IMPORT_TIME })
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=acme`)), [800])
+    })
+
     test('filters combine (AND), on both paths', async (t) => {
       const app = await ledgerApp(t, database)
       assert.deepEqual(quantities(await page(app, `${LEDGER}?type=retirement&registry=REGISTRY_A&search=acme`)), [450])
@@ -258,6 +283,18 @@ forEachDatabase((database) => {
       assert.equal(second.results[1]!.quantity, 20)
       assert.equal(new URL(second.previous!).search, '?limit=2&search=e')
       assert.equal(second.next, null)
+    })
+
+    test('one rate limit with the products; an uncached search costs 5, a cached answer 1', async (t) => {
+      const app = await buildTestApp(t,
+        { database, records: ledgerProjects(), env: { RATE_LIMIT_CATALOGUE: '20' } })
+      const remaining = async (url: string) => (await app.inject(url)).headers['ratelimit-remaining']
+      assert.equal(await remaining(`${LEDGER}?search=acme`), '19')
+      // The search's 4 more units were charged after its answer: this cached answer shows them, and costs 1.
+      assert.equal(await remaining(`${LEDGER}?search=acme`), '14')
+      assert.equal(await remaining(`${projectLedger(1)}?type=issuance`), '13')
+      assert.equal(await remaining('/api/v1/commerce/products/'), '12')
+      assert.equal(await remaining(LEDGER), '11')
     })
 
     test('answers carry an ETag and answer If-None-Match with 304', async (t) => {
