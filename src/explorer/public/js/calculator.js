@@ -13,8 +13,9 @@ const UNIT_NAMES = { km: 'km', mi: 'miles', m2: 'm²', ft2: 'ft²' }
 const KM_PER_MILE = 1.609344
 const M2_PER_FT2 = 0.09290304
 /** Every input the form has, in the order the URL lists them. */
-const INPUTS = ['country_code', 'measurement_system', 'frequency', 'diet_form', 'calories', 'mode', 'distance',
-  'fuel_type', 'car_size', 'rail_type', 'amount', 'home_size', 'household_size', 'heating_type', 'energy_type']
+const INPUTS = ['country_code', 'measurement_system', 'frequency', 'legs', 'diet_form', 'calories', 'mode', 'distance',
+  'fuel_type', 'car_size', 'rail_type', 'amount', 'spend_usd', 'home_size', 'household_size', 'heating_type',
+  'energy_type', 'electricity_kwh', 'heating_kwh']
 // household_size has no form default: left empty, the service uses the country's average household. Flights have
 // none either: a person who does not answer is not counted as a flyer (docs/explorer.md, "Flights").
 /** @type {Record<string, string>} */
@@ -38,7 +39,10 @@ function rangesFor (config) {
     home_size: imperial
       ? { min: 1, max: Math.floor(5000 / M2_PER_FT2), integer: false, unit: 'ft²' }
       : { min: 1, max: 5000, integer: false, unit: 'm²' },
-    household_size: { min: 1, max: 20, integer: true, unit: 'people' }
+    household_size: { min: 1, max: 20, integer: true, unit: 'people' },
+    spend_usd: { min: 0, max: 100_000, integer: false, unit: 'US dollars' },
+    electricity_kwh: { min: 0, max: 200_000, integer: false, unit: 'kWh' },
+    heating_kwh: { min: 0, max: 200_000, integer: false, unit: 'kWh' }
   }
 }
 
@@ -50,7 +54,17 @@ function rangesFor (config) {
  */
 /** @type {Category[]} */
 const CATEGORIES = [
-  { id: 'flight', label: 'Flights', query: (v) => v['frequency'] === undefined ? null : { frequency: v['frequency'] } },
+  {
+    id: 'flight',
+    label: 'Flights',
+    // The person's own flights, when given, instead of how often they fly.
+    query: (v) => {
+      /** @type {Values} */
+      const query = v['legs'] !== undefined ? { legs: v['legs'].replace(/\s+/g, '').toUpperCase() } : {}
+      if (v['legs'] === undefined && v['frequency'] !== undefined) query['frequency'] = v['frequency']
+      return Object.keys(query).length === 0 ? null : query
+    }
+  },
   { id: 'diet', label: 'Food', query: (v) => ({ diet_form: v['diet_form'] ?? '', calories: v['calories'] ?? '' }) },
   {
     id: 'car',
@@ -67,18 +81,78 @@ const CATEGORIES = [
       return query
     }
   },
-  { id: 'clothes', label: 'Clothes', query: (v) => ({ amount: v['amount'] ?? '' }) },
+  {
+    id: 'clothes',
+    label: 'Clothes',
+    query: (v) => {
+      /** @type {Values} */
+      const query = {}
+      if (v['spend_usd'] !== undefined) query['spend_usd'] = v['spend_usd']
+      else query['amount'] = v['amount'] ?? ''
+      return query
+    }
+  },
   {
     id: 'energy',
     label: 'Home energy',
-    query: (v) => v['home_size'] === undefined && v['heating_type'] !== 'none'
+    // Counted once the home is described: its floor area, its own kWh, or no heating at all.
+    query: (v) => v['home_size'] === undefined && v['heating_type'] !== 'none' && v['electricity_kwh'] === undefined &&
+      v['heating_kwh'] === undefined
       ? null
       : {
           home_size: v['home_size'] ?? '',
           household_size: v['household_size'] ?? '',
           heating_type: v['heating_type'] ?? '',
-          energy_type: v['energy_type'] ?? ''
+          energy_type: v['energy_type'] ?? '',
+          // A green tariff is counted by the market-based method (its own supply), or it would change nothing.
+          electricity_method: v['energy_type'] === 'green' ? 'market_based' : '',
+          electricity_kwh: v['electricity_kwh'] ?? '',
+          heating_kwh: v['heating_kwh'] ?? ''
         }
+  }
+]
+
+/**
+ * "What if": one change per category a person could make, asked of the service with the same inputs otherwise, so
+ * the saving uses the same factors as the result. `query` null: the category is left out (its whole figure saved).
+ * @typedef {object} WhatIf
+ * @property {string} category
+ * @property {string} label
+ * @property {(v: Values) => boolean} applies
+ * @property {(v: Values, current: Values) => Values | null} query
+ */
+/** @type {WhatIf[]} */
+const WHAT_IFS = [
+  { category: 'flight', label: 'Not flying', applies: () => true, query: () => null },
+  {
+    category: 'diet',
+    label: 'A vegetarian diet',
+    applies: (v) => !['vegetarian', 'vegan'].includes(v['diet_form'] ?? ''),
+    query: (_v, current) => ({ ...current, diet_form: 'vegetarian' })
+  },
+  {
+    category: 'diet',
+    label: 'A vegan diet',
+    applies: (v) => v['diet_form'] === 'vegetarian',
+    query: (_v, current) => ({ ...current, diet_form: 'vegan' })
+  },
+  {
+    category: 'car',
+    label: 'The same distance by train',
+    applies: (v) => (v['mode'] ?? 'car') === 'car',
+    query: (v) => ({ distance: v['distance'] ?? '', mode: 'rail', rail_type: 'national' })
+  },
+  {
+    category: 'energy',
+    label: 'A green electricity tariff',
+    applies: (v) => v['energy_type'] !== 'green',
+    query: (_v, current) => ({ ...current, energy_type: 'green', electricity_method: 'market_based' })
+  },
+  {
+    category: 'clothes',
+    label: 'Buying little new clothing',
+    applies: (v) => v['spend_usd'] === undefined && ['average', 'much'].includes(v['amount'] ?? 'average'),
+    query: () => ({ amount: 'little' })
   }
 ]
 
@@ -176,6 +250,28 @@ function numberField (name, label, { range, hint, value }) {
     h('p', { class: 'field-error', id: `calc-${name}-error` }))
 }
 
+/**
+ * @param {string} name
+ * @param {string} label
+ * @param {{ hint: string, value?: string, maxLength: number }} options
+ */
+function textField (name, label, { hint, value, maxLength }) {
+  return h('div', { 'data-field': name },
+    h('label', { for: `calc-${name}` }, label),
+    h('input', {
+      id: `calc-${name}`,
+      name,
+      type: 'text',
+      autocapitalize: 'characters',
+      spellcheck: 'false',
+      maxlength: maxLength,
+      value: value ?? '',
+      'aria-describedby': `calc-${name}-hint calc-${name}-error`
+    }),
+    h('p', { class: 'hint', id: `calc-${name}-hint` }, hint),
+    h('p', { class: 'field-error', id: `calc-${name}-error` }))
+}
+
 /** @param {string[]} values */
 const options = optionChoices
 
@@ -211,7 +307,12 @@ function calculatorForm (config, countryList, values) {
             h('legend', {}, 'Flights'),
             h('div', { class: 'form-grid' },
               selectField('frequency', 'How often do you fly?',
-                [['', 'Not counted'], ...options(e.frequency ?? [])], pick('frequency')))),
+                [['', 'Not counted'], ...options(e.frequency ?? [])], pick('frequency')),
+              textField('legs', 'Or your flights, by airport code', {
+                hint: 'For example FRA-JFK, JFK-FRA (a return trip). Given, it replaces how often you fly.',
+                value: values['legs'],
+                maxLength: 800
+              }))),
           h('fieldset', {},
             h('legend', {}, 'Food'),
             h('div', { class: 'form-grid' },
@@ -233,14 +334,19 @@ function calculatorForm (config, countryList, values) {
           h('fieldset', {},
             h('legend', {}, 'Clothes'),
             h('div', { class: 'form-grid' },
-              selectField('amount', 'Compared with the average', options(e.amount ?? []), pick('amount')))),
+              selectField('amount', 'Compared with the average', options(e.amount ?? []), pick('amount')),
+              numberField('spend_usd', 'Or what you spend on clothes a year (US dollars)', {
+                range: ranges['spend_usd'],
+                hint: 'Given, it replaces the comparison with the average.',
+                value: values['spend_usd']
+              }))),
           h('fieldset', {},
             h('legend', {}, 'Home'),
             h('div', { class: 'form-grid' },
               numberField('home_size', `Floor area (${areaUnit})`,
                 {
                   range: ranges['home_size'],
-                  hint: 'Leave empty to leave home energy out.',
+                  hint: 'Leave it and the kWh below empty to leave home energy out.',
                   value: values['home_size']
                 }),
               numberField('household_size', 'People in the home', {
@@ -249,7 +355,17 @@ function calculatorForm (config, countryList, values) {
                 value: values['household_size']
               }),
               selectField('heating_type', 'Heating', options(e.heating_type ?? []), pick('heating_type')),
-              selectField('energy_type', 'Electricity tariff', options(e.energy_type ?? []), pick('energy_type')))),
+              selectField('energy_type', 'Electricity tariff', options(e.energy_type ?? []), pick('energy_type')),
+              numberField('electricity_kwh', 'Electricity a year, from your bills (kWh)', {
+                range: ranges['electricity_kwh'],
+                hint: 'The whole home\'s. Empty: the country\'s average home of this size.',
+                value: values['electricity_kwh']
+              }),
+              numberField('heating_kwh', 'Heating a year, from your bills (kWh)', {
+                range: ranges['heating_kwh'],
+                hint: 'Gas, oil, heat or heating electricity. Empty: the country\'s average home of this size.',
+                value: values['heating_kwh']
+              }))),
           h('div', { class: 'form-actions' }, h('button', { type: 'submit' }, 'Calculate'))
         ])
   return /** @type {HTMLFormElement} */ (form)
@@ -516,16 +632,34 @@ async function calculate (values, signal) {
   const parts = CATEGORIES
     .map((category) => ({ category, query: category.query(values) }))
     .filter((part) => part.query !== null)
+  const changes = WHAT_IFS.flatMap((change) => {
+    const part = parts.find((p) => p.category.id === change.category)
+    return part === undefined || part.query === null || !change.applies(values)
+      ? []
+      : [{ change, query: change.query(values, part.query) }]
+  })
   const [footprint, ...answers] = await Promise.all([
     // Greenhouse gases in CO₂e, the basis of the categories' figures, so the comparison is like for like.
     apiGet(`${CALCULATOR}/footprint`, { country_code: values['country_code'], basis: 'ghg' }, { signal }),
-    ...parts.map((part) => apiGet(`${CALCULATOR}/${part.category.id}`, { ...common, ...part.query }, { signal }))
+    ...parts.map((part) => apiGet(`${CALCULATOR}/${part.category.id}`, { ...common, ...part.query }, { signal })),
+    ...changes.map(({ change, query }) => query === null
+      ? Promise.resolve({ co2e: { kg: 0 } })
+      : apiGet(`${CALCULATOR}/${change.category}`, { ...common, ...query }, { signal }))
   ])
   const rows = parts.map((part, i) => ({ ...part.category, answer: answers[i] }))
+  const whatIf = changes
+    .map(({ change }, i) => {
+      const now = rows.find((row) => row.id === change.category)?.answer.co2e.kg ?? 0
+      const after = answers[parts.length + i].co2e.kg
+      return { label: change.label, category: change.category, savedT: (now - after) / 1000 }
+    })
+    .filter((item) => item.savedT > 0.005)
+    .sort((a, b) => b.savedT - a.savedT)
+    .slice(0, 3)
   const totalT = rows.reduce((sum, row) => sum + row.answer.co2e.kg, 0) / 1000
   const skipped = CATEGORIES.filter((category) => !parts.some((part) => part.category === category))
   const country = (await loadCountries(signal)).find((c) => c.country_code === footprint.country_code)
-  return { rows, skipped, totalT, footprint, countryName: country?.country_name ?? footprint.country_code }
+  return { rows, skipped, totalT, footprint, whatIf, countryName: country?.country_name ?? footprint.country_code }
 }
 
 /**
@@ -579,7 +713,7 @@ function howItWasCalculated (row, sources) {
 }
 
 /** @param {any} outcome */
-function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
+function resultSection ({ rows, skipped, totalT, footprint, whatIf, countryName }) {
   const largest = Math.max(...rows.map((/** @type {any} */ row) => row.answer.co2e.kg / 1000), 0.001)
   /** @type {Array<[string, number, string]>} */
   const comparison = [
@@ -628,6 +762,17 @@ function resultSection ({ rows, skipped, totalT, footprint, countryName }) {
           h('th', { scope: 'row' }, 'Total'), h('td', { class: 'number' }, formatNumber(totalT, 2)),
           h('td', {}), h('td', {}))))),
     rows.map((/** @type {any} */ row) => howItWasCalculated(row, sources)),
+    whatIf.length === 0
+      ? null
+      : [
+          h('h3', {}, 'What would change it most'),
+          h('p', { class: 'hint' }, 'Each asked of the service with your other inputs unchanged, so it uses the same ' +
+            'factors as your result.'),
+          h('ol', { id: 'what-if' }, whatIf.map((/** @type {any} */ item) =>
+            h('li', { 'data-category': item.category },
+            `${item.label}: ${formatNumber(item.savedT, 2)} t CO₂e a year less ` +
+            `(${formatNumber((item.savedT / totalT) * 100, 0)}% of your total).`)))
+        ],
     h('h3', {}, 'Compared with the averages'),
     h('p', { class: 'hint', id: 'comparison-basis' },
       'All three in CO₂e, counting all greenhouse gases, per person per year. The averages are everything emitted ' +

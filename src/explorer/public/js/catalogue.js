@@ -61,6 +61,16 @@ let cacheKey
 const facetCache = new Map()
 /** @type {Map<string, Promise<any>>} */
 const geoCache = new Map()
+/** @type {Promise<Record<string, string>> | undefined} */
+let countryCodeLoad
+
+/** ISO 3166-1 alpha-2 → numeric (the map's country ids), loaded once; empty when it cannot load. */
+function countryCodes () {
+  countryCodeLoad ??= fetch('/explorer/vendor/iso-numeric.json')
+    .then((response) => response.ok ? response.json() : {})
+    .catch(() => ({}))
+  return countryCodeLoad
+}
 /** Filters offered once stay offered for this key, so fields do not come and go as filters change. */
 const offered = new Set()
 let lastListHash = '#/projects'
@@ -688,6 +698,17 @@ export async function renderProject (main, id, { signal, rerender }) {
     map.setPoints([{ id: project.id, name: project.name, latitude: project.latitude, longitude: project.longitude }])
     map.focus(project.longitude, project.latitude, 10)
   }
+  // Without coordinates, the country: where the project is, as far as the registry says.
+  const numeric = located || !project.location_alpha2 ? undefined : (await countryCodes())[project.location_alpha2]
+  if (signal.aborted) return
+  let countryMap = null
+  if (numeric !== undefined) {
+    countryMap = interactiveMap({
+      caption: `World map showing ${project.location}, the project's country; the registry gives no coordinates.`,
+      href: () => `#/projects/${project.id}`
+    })
+    countryMap.setPoints([])
+  }
   const credits = projectCredits(project, signal)
   replaceChildren(main, back,
     h('h1', { tabindex: '-1' }, project.name),
@@ -723,7 +744,12 @@ export async function renderProject (main, id, { signal, rerender }) {
             : null))),
       h('section', { 'aria-labelledby': 'map-heading' },
         h('h2', { id: 'map-heading' }, 'Location'),
-        map?.element ?? h('p', {}, 'The registry gives no coordinates for this project.'))),
+        map?.element ?? countryMap?.element ?? null,
+        located
+          ? null
+          : h('p', {}, countryMap === null
+            ? 'The registry gives no coordinates for this project.'
+            : `The registry gives no coordinates for this project: the map shows its country, ${project.location}.`))),
     credits.section,
     goals.length === 0
       ? null
@@ -752,6 +778,7 @@ export async function renderProject (main, id, { signal, rerender }) {
     credits.ledger)
   // Markers are placed for the map's size, known once it is in the page.
   if (map !== null) map.focus(project.longitude, project.latitude, 10)
+  if (countryMap !== null && numeric !== undefined) countryMap.showCountry(numeric).catch(() => {})
   // The charts are drawn for their width, and the ledger loads, once they are in the page.
   credits.start().catch((error) => { if (!signal.aborted) showError(error) })
   return `Project ${project.name}.`

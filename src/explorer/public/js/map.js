@@ -16,19 +16,54 @@ const CLUSTER_PX = 30
 /** @typedef {{ id: number, name: string, latitude: number, longitude: number }} MapPoint */
 /** @typedef {{ x: number, y: number, points: MapPoint[] }} Cluster */
 
+/** @type {Promise<any> | undefined} */
+let topologyLoad
 /** @type {Promise<string> | undefined} */
 let world
 
-/** The land as one SVG path, loaded and decoded once per page. */
-export function loadWorld () {
-  world ??= fetch(WORLD_URL)
+function loadTopology () {
+  topologyLoad ??= fetch(WORLD_URL)
     .then((response) => {
       if (!response.ok) throw new Error(`The map data did not load (HTTP ${response.status}).`)
       return response.json()
     })
-    .then(countryPaths)
-    .catch((error) => { world = undefined; throw error })
+    .catch((error) => { topologyLoad = undefined; throw error })
+  return topologyLoad
+}
+
+/** The land as one SVG path, loaded and decoded once per page. */
+export function loadWorld () {
+  world ??= loadTopology().then(countryPaths).catch((error) => { world = undefined; throw error })
   return world
+}
+
+/**
+ * One country's outline and its bounds in map units, by ISO 3166-1 numeric code (Natural Earth's ids);
+ * undefined when the 1:110m map does not draw it (small islands).
+ * @param {string} numeric
+ * @returns {Promise<{ d: string, x: number, y: number, width: number, height: number } | undefined>}
+ */
+export async function countryOutline (numeric) {
+  const topology = await loadTopology()
+  const geometry = topology.objects.countries.geometries
+    .find((/** @type {any} */ g) => g.id === numeric && g.arcs !== undefined)
+  if (geometry === undefined) return undefined
+  const arcs = arcDecoder(topology)
+  const polygons = geometry.type === 'Polygon' ? [geometry.arcs] : geometry.arcs
+  /** @type {number[][]} */
+  const outer = []
+  const parts = []
+  for (const rings of polygons) {
+    for (const ring of rings) {
+      const points = ringPoints(arcs, ring)
+      parts.push(ringPaths(points))
+      outer.push(...points.map(project))
+    }
+  }
+  const xs = outer.map(([x = 0]) => x)
+  const ys = outer.map(([, y = 0]) => y)
+  const [x, y] = [Math.min(...xs), Math.min(...ys)]
+  return { d: parts.join(''), x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y }
 }
 
 /**
@@ -404,6 +439,23 @@ export function interactiveMap ({ caption, href, onHover }) {
     highlight (ids) {
       highlighted = new Set(ids)
       markHighlighted()
+    },
+    /**
+     * Outlines a country (a project with no coordinates of its own) and frames it; resolves false when the map
+     * cannot draw it.
+     * @param {string} numeric ISO 3166-1 numeric code
+     */
+    async showCountry (numeric) {
+      const outline = await countryOutline(numeric)
+      if (outline === undefined) return false
+      // Above the land, which may be drawn after it.
+      svg.append(h('path', { class: 'country-highlight', d: outline.d }))
+      // Countries across the antimeridian (Russia, Fiji) span the map: frame the whole width then.
+      const level = Math.max(1, Math.min(MAX_ZOOM, 0.7 * Math.min(WIDTH / Math.max(outline.width, 1),
+        HEIGHT / Math.max(outline.height, 1))))
+      setView(level, outline.x + outline.width / 2, outline.y + outline.height / 2)
+      figure.dataset['country'] = numeric
+      return true
     },
     /**
      * Centres on a point, closer by `level`.
