@@ -266,10 +266,13 @@ test('"Order by" offers the credit totals both ways and the first issuance date,
       assert.ok(offered.includes(text), `${text} in ${offered.join(', ')}`)
     }
     const orderedBy = async (label: string, value: string, expected: string[]) => {
+      // The results are marked busy before the list is asked for, and unmarked once the answer is drawn.
+      const answer = page.waitForResponse((response) =>
+        new URL(response.url()).searchParams.get('ordering') === value && response.url().includes('/products/?'))
       await orderBy.selectOption({ label })
-      await page.waitForURL(new RegExp(`ordering=${value.replace('-', '\\-')}$`))
-      await page.waitForFunction(`document.querySelector('.project-card h2')?.textContent === ${
-        JSON.stringify(expected[0])}`)
+      await answer
+      await page.locator('#results:not([aria-busy])').waitFor()
+      assert.match(page.url(), new RegExp(`ordering=${value.replace('-', '\\-')}$`))
       assert.deepEqual((await names(page)).slice(0, expected.length), expected, label)
     }
     await orderedBy('Most credits issued', '-credits_issued',
