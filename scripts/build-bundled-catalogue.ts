@@ -19,12 +19,14 @@ export const RAW_DIR = path.join(import.meta.dirname, '..', 'data', 'catalogue',
 /** The exports, in the order their projects take ids. */
 const EXPORTS: ReadonlyArray<[RegistryKey, string[]]> = [
   ['verra', ['verra/projects.csv', 'verra/transactions.csv']],
-  ['gold-standard', ['gold-standard/projects.csv', 'gold-standard/issuances.csv']],
-  ['acr', ['american-carbon-registry/projects.csv', 'american-carbon-registry/issuances.csv']],
-  ['car', ['climate-action-reserve/projects.csv', 'climate-action-reserve/issuances.csv']],
-  ['art', ['art-trees/projects.csv', 'art-trees/issuances.csv']],
-  ['cercarbono', ['cercarbono/projects.csv']],
-  ['isometric', ['isometric/projects.csv', 'isometric/issuances.csv']]
+  ['gold-standard', ['gold-standard/projects.csv', 'gold-standard/issuances.csv', 'gold-standard/retirements.csv']],
+  ['acr', ['projects', 'issuances', 'retirements', 'cancellations'].map((k) => `american-carbon-registry/${k}.csv`)],
+  ['car', ['projects', 'issuances', 'retirements', 'cancellations'].map((k) => `climate-action-reserve/${k}.csv`)],
+  ['art', ['projects', 'issuances', 'retirements', 'cancellations'].map((k) => `art-trees/${k}.csv`)],
+  ['cercarbono', ['cercarbono/projects.csv', 'cercarbono/issuances.csv', 'cercarbono/retirements.csv']],
+  ['isometric', ['isometric/projects.csv', 'isometric/issuances.csv', 'isometric/retirements.csv']],
+  // CARB's table last: it adds to the ACR, CAR and Verra projects above (and those it alone names).
+  ['arb', ['arb/nc-arboc_issuance_sheet3.csv']]
 ]
 
 const FOREST_FILE = 'forest-offsets-web/projects-crediting.json'

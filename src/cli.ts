@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { copyFileSync, createWriteStream, mkdirSync, openSync, WriteStream } from 'node:fs'
+import { copyFileSync, createWriteStream, mkdirSync, openSync, statSync, WriteStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { finished } from 'node:stream/promises'
@@ -33,11 +33,14 @@ const USAGE: Record<string, string> = {
                                --replace also removes every project not in the file
                                image paths are relative to FILE; their files go into the media store
   tonne import --from REGISTRY FILE... [--json]
-                               import a registry's own CSV exports (project list, issuances or transactions;
-                               told apart by their columns): ${REGISTRY_KEYS.join(', ')}.
-                               Projects are matched by (registry, external id): ids stay, fields the files
-                               do not give stay. All or nothing; prints new, updated, unchanged and every
-                               skipped row with its line and reason (--json: the report as JSON)`,
+                               import a registry's own CSV exports (projects, issuances, retirements,
+                               cancellations, transactions; told apart by their columns):
+                               ${REGISTRY_KEYS.join(', ')} (arb: CARB's issuance table, added to the ACR, CAR
+                               and Verra projects it names). Projects are matched by (registry, external id):
+                               ids stay, fields the files do not give stay; transactions are added to the
+                               ledger by identity. A file imported before (same bytes) is not read again.
+                               All or nothing; prints new, updated, unchanged and every skipped row with its
+                               line and reason (--json: the report as JSON)`,
   export: `  tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
                                stored images are written beside FILE, under media/`,
   'keys create': `  tonne keys create --name NAME [--scopes ${SCOPES.join(',')}] [--rate-limit N/min] [--json]
@@ -284,6 +287,15 @@ async function importFromRegistry (
   }
   if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
   if (options.replace) throw new UsageError('--replace works with a JSON or NDJSON file, not with --from')
+  for (const file of files) {
+    let problem: string | undefined
+    try {
+      if (!statSync(file).isFile()) problem = 'it is not a file'
+    } catch (error) {
+      problem = fileProblem(error)
+    }
+    if (problem !== undefined) throw new CommandFailed(`tonne import: nothing was changed. ${file}: ${problem}`)
+  }
   const media = new MediaStore(config.media.dir)
   const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
   const report = await withStore(config, async (store) =>
@@ -300,6 +312,10 @@ function reportText (report: RegistryImportReport): string {
     `Imported ${total} projects from ${report.registry} exports (${files}): ` +
       `${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged.`
   ]
+  if (report.already_imported.length > 0) {
+    lines.push('Not read again (the same bytes were imported before):',
+      ...report.already_imported.map((f) => `  ${f.file}: as ${f.as}`))
+  }
   if (report.skipped.length > 0) {
     lines.push(`Skipped ${report.skipped.length} rows:`,
       ...report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))

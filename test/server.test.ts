@@ -26,7 +26,7 @@ test('tonne serve: first start creates the database, loads the bundled catalogue
   const response = await fetch(`${address}/api/v1/commerce/products/?limit=1`,
     { headers: { authorization: `Bearer ${key}` } })
   assert.equal(response.status, 200)
-  assert.equal((await response.json() as { count: number }).count, 604)
+  assert.equal((await response.json() as { count: number }).count, 736)
   assert.equal((await fetch(`${address}/api/v1/commerce/products/`)).status, 401)
   const exit = once(child, 'exit')
   child.kill('SIGTERM')

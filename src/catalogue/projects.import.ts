@@ -384,19 +384,29 @@ export async function importProjects (db: Db, text: string, options: ImportOptio
   return await importRecords(db, parseImportText(text), options)
 }
 
-/** Validates and writes records (from a file, or made by a registry import) in one transaction: all or nothing. */
+/**
+ * Validates and writes records (from a file, or made by a registry import) in one transaction: all or nothing.
+ * Records that depend on what is stored (a registry import merges into the stored projects) are given as a
+ * function, called with the import lock held, so that no other import writes between their reading and writing.
+ */
 export async function importRecords (
-  db: Db, sources: readonly SourcedRecord[], options: ImportOptions
+  db: Db, given: readonly SourcedRecord[] | ((trx: Db) => Promise<readonly SourcedRecord[]>), options: ImportOptions
 ): Promise<ImportResult> {
   const now = options.now ?? new Date()
   const sdgNumbers = await repository.sdgNumbersByNameId(db)
-  const records = validateRecords(sources, sdgNumbers)
-  const pending = resolveImages(records, sources, options)
+  let sources: readonly SourcedRecord[] = typeof given === 'function' ? [] : given
+  let records = validateRecords(sources, sdgNumbers)
+  let pending = resolveImages(records, sources, options)
   const media = new ImportMedia(options.media)
   let images: ImageRef[][] = []
   const counts = { created: 0, updated: 0 }
   const lock = { waitMs: options.lock?.waitMs ?? IMPORT_LOCK_WAIT_MS, onWait: options.lock?.onWait }
   await withImportLock(db, lock, async (trx) => {
+    if (typeof given === 'function') {
+      sources = await given(trx)
+      records = validateRecords(sources, sdgNumbers)
+      pending = resolveImages(records, sources, options)
+    }
     // Stored only now, the lock held: content-addressed, so the same image is stored once.
     images = pending.map((files) => files.map((image) =>
       'content' in image ? { media_key: media.store(image), external_url: null } : image))

@@ -723,6 +723,15 @@ export async function ledgerSums (db: Db, ids: readonly number[]): Promise<Ledge
       .select(['project_id', 'type', 'vintage', (eb) => eb.fn.sum<number | string>('quantity').as('quantity'),
         (eb) => eb.fn.min('date').as('first_date')])
       .where('project_id', 'in', ids.slice(i, i + CHUNK))
+      // CARB's issuance table is the authority on the California compliance projects it names (as OffsetsDB's
+      // merge_with_arb): their totals come from its transactions (identities `TYPE:arb:…`, registries/arb.ts),
+      // the registry's own (ROC issuances, conversions to ARB credits) stay in the ledger but do not count.
+      .where((eb) => eb.or([
+        eb('identity', 'like', '%:arb:%'),
+        eb.not(eb.exists(eb.selectFrom('credit_transactions as carb').select('carb.id')
+          .whereRef('carb.project_id', '=', 'credit_transactions.project_id')
+          .where('carb.identity', 'like', '%:arb:%')))
+      ]))
       .groupBy(['project_id', 'type', 'vintage'])
       .execute()
     // PostgreSQL may hand sums over as text.

@@ -44,7 +44,7 @@ const CERCARBONO_HEADER = 'id,code,is_public,owner,developer,validator,verifier,
 /** A label with an apostrophe: Python writes it in double quotes. */
 const USE = '"Carbono d\'Urabá"'
 const serial = (vintage: string, quantity: number, buffer: string) =>
-  `{'serial': 'S', 'issued_quantity': ${quantity}, 'is_buffer': ${buffer}, 'vintage_of_credits': '${vintage}', ` +
+  `{'serial': 'CDC_900_${quantity}', 'issued_quantity': ${quantity}, 'is_buffer': ${buffer}, 'vintage_of_credits': '${vintage}', ` +
   `'global_goals': [{'code': 13}], 'elegible': [{'description': ${USE}, 'code': 'X'}]}`
 // Cercarbono's nested columns are Python literals (single quotes, True/False), inside CSV quoting.
 const CERCARBONO_EDGES = [
@@ -193,9 +193,9 @@ forEachDatabase((database) => {
       assert.deepEqual([literal.latitude, literal.longitude, literal.location], [4.5, -74.1, 'Colombia'])
       assert.equal(literal.project_developer, 'Owner', 'the owner when no developer is named')
       assert.equal(literal.estimated_annual_reductions, null, '0.0 means unknown')
-      // The buffer serial (7 credits) is not an issuance; the vintage is the end year of the range.
+      // The buffer serial (7 credits) counts as issued (docs/registries.md, "Issued"); the vintage is the end year.
       assert.deepEqual(literal.credits, {
-        issued: 100, retired: null, vintages: [{ vintage: 2020, issued: 100, retired: null }]
+        issued: 107, retired: null, vintages: [{ vintage: 2020, issued: 107, retired: null }]
       })
       assert.deepEqual(literal.sustainable_development_goals.map((g) => g.name_id), ['13_CLIMATE_ACTION'])
       assert.deepEqual(literal.certifications.map((c) => c.verbose_name), ["Carbono d'Urabá"])

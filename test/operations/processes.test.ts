@@ -90,7 +90,7 @@ test('SIGTERM: the server stops accepting, finishes an in-flight request, and ex
   proxy.release()
   const response = await inFlight
   assert.equal(response.status, 200)
-  assert.equal((await response.json() as { count: number }).count, 604)
+  assert.equal((await response.json() as { count: number }).count, 736)
   assert.equal(await exit, 0)
 })
 

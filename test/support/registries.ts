@@ -11,6 +11,7 @@ export const RAW = path.join(REPO_ROOT, 'data', 'catalogue', 'raw', 'offsets-db-
 export interface Report {
   registry: string
   files: Array<{ file: string, export: string, rows: number }>
+  already_imported?: Array<{ file: string, as: string }>
   created: number
   updated: number
   unchanged: number

@@ -1,6 +1,8 @@
+import type { TransactionType } from '../catalogue.schemas.ts'
 import type { Named, ProjectDraft, StatedFields } from './project-draft.ts'
 import {
-  complianceStandard, country, date, issuedQuantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext
+  complianceStandard, country, date, either, protocols, sdgNumbers, transactionQuantity, type ExportDefinition,
+  type RegistryDefinition, type Row, type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, isYes, parseYear, upperSnake } from './values.ts'
 
@@ -27,33 +29,99 @@ function flagged (row: Row, flags: ReadonlyArray<[string, string]>): string[] {
   return flags.filter(([column]) => isYes(row.get(column))).map(([, label]) => label)
 }
 
+/** The OffsetsDB project fields a row's project type and methodology give (CarbonPlan's mappings). */
+function offsetsDbFields (context: RowContext, type: string, methodology: string, programme: Programme) {
+  return {
+    // A blank methodology column says nothing (the Reserve's project export has none).
+    protocol: cleanText(methodology) === '' ? undefined : protocols(methodology),
+    project_type: context.mappings.projectTypeName(type) ?? (cleanText(type) || null),
+    category: context.mappings.category(methodology, type),
+    is_compliance: programme !== undefined
+  }
+}
+
 const splitLabels = (value: string) =>
   value.split(';').map(cleanText).filter((l) => l !== '' && l.toLowerCase() !== 'none')
 
-interface IssuanceColumns {
+interface LedgerColumns {
   id: string
   prefix: string
+  /** The credited quantity. */
   quantity: string
+  /** The transaction's date, in the spellings of the registry's layouts. */
+  date: readonly string[]
+  /** The serial range, where the export gives one (the transaction's identity). */
+  serial?: string
+  /** The identity otherwise, where the row has one (else a digest of the row's content). */
+  identity?: (row: Row, id: string, vintage: number, context: RowContext) => string | undefined
+  beneficiary?: string
+  /** Columns that say why, joined ("Retirement Reason: details"). */
+  reason?: readonly string[]
   /** What the row repeats about its project. */
   fields: (context: RowContext, row: Row, id: string) => StatedFields
-  certifications: (row: Row) => string[]
+  certifications?: (row: Row) => string[]
   sdgs?: string
 }
 
-/** An APX issuance row: one vintage's credits (retirements are another export), and what it repeats of the project. */
-function readIssuance (columns: IssuanceColumns, row: Row, context: RowContext): void {
+/**
+ * An APX issuance, retirement or cancellation row: one transaction of the project's ledger, and what it repeats of
+ * the project (projects that only these exports name get their name, type and country from it).
+ */
+function readTransaction (type: TransactionType, columns: LedgerColumns, row: Row, context: RowContext): void {
   const id = apxId(context, row, columns.id, columns.prefix)
   if (id === undefined) return
   const vintage = parseYear(row.get('Vintage'))
   if (vintage === undefined) return context.skip(`Vintage "${row.get('Vintage')}" is not a year`)
-  const issued = issuedQuantity(context, columns.quantity, row.get(columns.quantity))
-  if (issued === undefined) return
+  const quantity = transactionQuantity(context, columns.quantity, row.get(columns.quantity))
+  if (quantity === undefined) return
+  // APX writes "1/15/2020" or "2020-01-15 12:00:00": the date is the first part.
+  const when = date(context, 'transactions.date', either(row, columns.date).split(/\s+/)[0] ?? '', 'month-first')
+  const reason = (columns.reason ?? []).map((c) => cleanText(row.get(c))).filter((r) => r !== '').join(': ')
   const draft = context.drafts.get(id)
-  draft.seenAt(context)
   draft.fillFields(columns.fields(context, row, id))
-  draft.addCredits(vintage, issued, null)
+  draft.addTransaction({
+    type,
+    identity: columns.serial !== undefined ? row.get(columns.serial) : columns.identity?.(row, id, vintage, context),
+    date: when,
+    vintage,
+    quantity,
+    beneficiary: columns.beneficiary === undefined ? null : cleanText(row.get(columns.beneficiary)),
+    reason: type === 'issuance' ? null : reason
+  }, context)
+  if (type === 'issuance') draft.addCredits(vintage, quantity, null)
+  if (type === 'retirement') draft.addCredits(vintage, null, quantity)
   if (columns.sdgs !== undefined) addSdgs(context, row, columns.sdgs, draft)
-  draft.addCertifications(columns.certifications(row))
+  if (columns.certifications !== undefined) draft.addCertifications(columns.certifications(row))
+}
+
+interface LedgerExport {
+  columns: ExportDefinition['columns']
+  quantity: string
+  date: readonly string[]
+  serial?: string
+  identity?: LedgerColumns['identity']
+  beneficiary?: string
+  reason?: readonly string[]
+}
+
+/** The three ledger exports of an APX registry, told apart by their quantity and reason columns. */
+function ledgerExports (common: Omit<LedgerColumns, 'quantity' | 'date' | 'serial' | 'beneficiary' | 'reason'>,
+  exports: { issuances: LedgerExport, retirements: LedgerExport, cancellations: LedgerExport }): ExportDefinition[] {
+  return [{
+    kind: 'issuances',
+    columns: exports.issuances.columns,
+    read: (row, context) => readTransaction('issuance', { ...common, ...exports.issuances }, row, context)
+  }, {
+    kind: 'retirements',
+    columns: exports.retirements.columns,
+    read: (row, context) => readTransaction('retirement',
+      { ...common, ...exports.retirements, certifications: undefined, sdgs: undefined }, row, context)
+  }, {
+    kind: 'cancellations',
+    columns: exports.cancellations.columns,
+    read: (row, context) => readTransaction('cancellation',
+      { ...common, ...exports.cancellations, certifications: undefined, sdgs: undefined }, row, context)
+  }]
 }
 
 // --- American Carbon Registry ---------------------------------------------------------------------------
@@ -72,15 +140,24 @@ function acrProgramme (context: RowContext, protocol: string, complianceId: stri
 
 function acrCommon (context: RowContext, row: Row, id: string, complianceId: string) {
   const protocol = row.get('Project Methodology/Protocol')
+  const programme = acrProgramme(context, protocol, complianceId)
   return {
     name: cleanText(row.get('Project Name')),
     symbol: `ACR-${id.slice(3)}`,
-    standard: complianceStandard(ACR.name_id, acrProgramme(context, protocol, complianceId), ACR_STANDARD),
+    standard: complianceStandard(ACR.name_id, programme, ACR_STANDARD),
     credit_type: context.mappings.creditType(row.get('Project Type'), protocol),
     url: pageUrl('acr2.apx.com', id, 'ACR'),
     location: country(context, 'location', row.get('Project Site Country')),
-    project_developer: cleanText(row.get('Project Developer'))
+    project_developer: cleanText(row.get('Project Developer')),
+    ...offsetsDbFields(context, row.get('Project Type'), protocol, programme)
   }
+}
+
+/** ACR's status: the compliance programme's, unless the project is not in one (then the voluntary status). */
+function acrStatus (row: Row): string | null {
+  const compliance = cleanText(row.get('Compliance Program Status (ARB or Ecology)'))
+  const voluntary = cleanText(row.get('Voluntary Status'))
+  return (compliance === '' || /^Not ARB or Ecology Eligible$/i.test(compliance) ? voluntary : compliance) || null
 }
 
 export const acr: RegistryDefinition = {
@@ -95,26 +172,48 @@ export const acr: RegistryDefinition = {
       const draft = context.drafts.get(id)
       context.state(draft, {
         ...acrCommon(context, row, id, row.get('Compliance Program ID (ARB or Ecology)')),
-        date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first')
+        date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
+        status: acrStatus(row)
       })
       addSdgs(context, row, 'Sustainable Development Goal(s)', draft)
     }
+  }, ...ledgerExports({
+    id: 'Project ID',
+    prefix: 'ACR',
+    fields: (c, r, id) => ({
+      ...acrCommon(c, r, id, ''),
+      date: r.get('Project Crediting Period Start Date') === ''
+        ? undefined
+        : date(c, 'date', r.get('Project Crediting Period Start Date'), 'month-first')
+    }),
+    certifications: (r) => flagged(r, [['ARB Eligible', 'ARB Eligible'],
+      ['Ecology Eligible', 'Washington Ecology Eligible'], ['CCP Approved', 'ICVCM CCP'],
+      ['Verified Removal', 'Verified Removal']]),
+    sdgs: 'Sustainable Development Goal(s)'
   }, {
-    kind: 'issuances',
-    columns: ['Date Issued (GMT)', 'Vintage', 'Total Credits Issued', 'Project ID'],
-    read: (row, context) => readIssuance({
-      id: 'Project ID',
-      prefix: 'ACR',
+    // Older downloads wrote "Date Issued" (no time zone).
+    issuances: {
+      columns: [['Date Issued (GMT)', 'Date Issued'], 'Vintage', 'Total Credits Issued', 'Project ID'],
+      // Credits issued to the project and to the buffer pool (docs/registries.md, "Issued").
       quantity: 'Total Credits Issued',
-      fields: (c, r, id) => ({
-        ...acrCommon(c, r, id, ''), date: date(c, 'date', r.get('Project Crediting Period Start Date'), 'month-first')
-      }),
-      certifications: (r) => flagged(r, [['ARB Eligible', 'ARB Eligible'],
-        ['Ecology Eligible', 'Washington Ecology Eligible'], ['CCP Approved', 'ICVCM CCP'],
-        ['Verified Removal', 'Verified Removal']]),
-      sdgs: 'Sustainable Development Goal(s)'
-    }, row, context)
-  }]
+      date: ['Date Issued (GMT)', 'Date Issued'],
+    },
+    retirements: {
+      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Retired on Behalf of'],
+      quantity: 'Quantity of Credits',
+      serial: 'Credit Serial Numbers',
+      date: ['Status Effective (GMT)', 'Status Effective'],
+      beneficiary: 'Retired on Behalf of',
+      reason: ['Retirement Reason', 'Purpose of Retirement']
+    },
+    cancellations: {
+      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Cancellation Type'],
+      quantity: 'Quantity of Credits',
+      serial: 'Credit Serial Numbers',
+      date: ['Status Effective (GMT)', 'Status Effective'],
+      reason: ['Cancellation Type', 'Cancellation Details']
+    }
+  })]
 }
 
 // --- Climate Action Reserve -----------------------------------------------------------------------------
@@ -132,15 +231,18 @@ function carProgramme (type: string, arbId: string, waId: string): Programme {
 }
 
 function carCommon (context: RowContext, row: Row, id: string, programme: Programme) {
+  const type = row.get('Project Type')
   return {
     name: cleanText(row.get('Project Name')),
     symbol: `CAR-${id.slice(3)}`,
     standard: complianceStandard(CAR.name_id, programme, CAR_STANDARD),
-    credit_type: context.mappings.creditType(row.get('Project Type'), row.get('Project Type')),
+    credit_type: context.mappings.creditType(type, type),
     url: pageUrl('thereserve2.apx.com', id, 'CAR'),
     location: country(context, 'location', row.get('Project Site Country')),
     // The Reserve names a developer for most projects, else only the owner.
-    project_developer: cleanText(row.get('Project Developer')) || cleanText(row.get('Project Owner'))
+    project_developer: cleanText(row.get('Project Developer')) || cleanText(row.get('Project Owner')),
+    // The project export names no protocol; the ledger exports do ("Protocol and Version").
+    ...offsetsDbFields(context, type, row.get('Protocol and Version'), programme)
   }
 }
 
@@ -155,32 +257,51 @@ export const car: RegistryDefinition = {
       if (id === undefined) return
       const programme = carProgramme(row.get('Project Type'), row.get('ARB ID'), row.get('WA ECO'))
       const registered = date(context, 'date', row.get('Project Registered Date'), 'month-first')
+      const listed = date(context, 'listed_date', row.get('Project Listed Date'), 'month-first')
       const draft = context.drafts.get(id)
       context.state(draft, {
         ...carCommon(context, row, id, programme),
-        date: registered ?? date(context, 'date', row.get('Project Listed Date'), 'month-first'),
+        date: registered ?? listed,
+        listed_date: listed,
+        status: cleanText(row.get('Status')) || null,
         description: cleanLongText(row.raw('Project Notes'))
       })
       addSdgs(context, row, 'SDG Impact', draft)
       draft.addCertifications(splitLabels(row.get('Additional Certification(s)')))
     }
+  }, ...ledgerExports({
+    id: 'Project ID',
+    prefix: 'CAR',
+    fields: (c, r, id) => carCommon(c, r, id, carProgramme(r.get('Project Type'), '', '')),
+    certifications: (r) => [
+      ...flagged(r, [['ARB Eligible', 'ARB Eligible'], ['WA ECO Eligible', 'Washington Ecology Eligible'],
+        ['Eligible for CORSIA 2021-2023 Compliance Period', 'CORSIA Eligible'],
+        ['Eligible for CORSIA 2024-2026 Compliance Period', 'CORSIA Eligible'],
+        ['Corresponding Adjustment', 'Corresponding Adjustment'], ['CCP Approved', 'ICVCM CCP']]),
+      ...splitLabels(r.get('Additional Certification(s)'))
+    ]
   }, {
-    kind: 'issuances',
-    columns: ['Date Issued', 'Project ID', 'Vintage', 'Total Offset Credits Issued'],
-    read: (row, context) => readIssuance({
-      id: 'Project ID',
-      prefix: 'CAR',
+    issuances: {
+      columns: ['Date Issued', 'Project ID', 'Vintage', 'Total Offset Credits Issued'],
       quantity: 'Total Offset Credits Issued',
-      fields: (c, r, id) => carCommon(c, r, id, carProgramme(r.get('Project Type'), '', '')),
-      certifications: (r) => [
-        ...flagged(r, [['ARB Eligible', 'ARB Eligible'], ['WA ECO Eligible', 'Washington Ecology Eligible'],
-          ['Eligible for CORSIA 2021-2023 Compliance Period', 'CORSIA Eligible'],
-          ['Eligible for CORSIA 2024-2026 Compliance Period', 'CORSIA Eligible'],
-          ['Corresponding Adjustment', 'Corresponding Adjustment'], ['CCP Approved', 'ICVCM CCP']]),
-        ...splitLabels(r.get('Additional Certification(s)'))
-      ]
-    }, row, context)
-  }]
+      date: ['Date Issued']
+    },
+    retirements: {
+      columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Retirement Reason'],
+      quantity: 'Quantity of Offset Credits',
+      serial: 'Offset Credit Serial Numbers',
+      date: ['Status Effective'],
+      // The Reserve's export names the account holder, not on whose behalf: no beneficiary.
+      reason: ['Retirement Reason', 'Retirement Reason Details']
+    },
+    cancellations: {
+      columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Cancellation Reason'],
+      quantity: 'Quantity of Offset Credits',
+      serial: 'Offset Credit Serial Numbers',
+      date: ['Status Effective'],
+      reason: ['Cancellation Reason', 'Export Notes']
+    }
+  })]
 }
 
 // --- ART (Architecture for REDD+ Transactions) ----------------------------------------------------------
@@ -194,14 +315,20 @@ function artStandard (value: string): Named {
 }
 
 function artCommon (context: RowContext, row: Row, id: string) {
+  const type = row.get('Program Type')
   return {
     name: cleanText(row.get('Program Name')),
     symbol: `ART-${id.slice(3)}`,
     standard: artStandard(row.get('Crediting Program and Standard')),
-    credit_type: context.mappings.creditType(row.get('Program Type')),
+    credit_type: context.mappings.creditType(type),
     url: pageUrl('art.apx.com', id, 'ART'),
     location: country(context, 'location', row.get('Program Country')),
-    project_developer: cleanText(row.get('Sovereign Program Developer'))
+    project_developer: cleanText(row.get('Sovereign Program Developer')),
+    // ART has one standard, TREES (CarbonPlan's protocol id art-trees), written in its own column.
+    protocol: protocols(row.get('Crediting Program and Standard')),
+    project_type: context.mappings.projectTypeName(type) ?? (cleanText(type) || null),
+    category: context.mappings.category('', type),
+    is_compliance: false
   }
 }
 
@@ -217,19 +344,36 @@ export const art: RegistryDefinition = {
       context.state(context.drafts.get(id), {
         ...artCommon(context, row, id),
         date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
+        status: cleanText(row.get('Status')) || null,
         description: cleanLongText(row.raw('Program Notes'))
       })
     }
+  }, ...ledgerExports({
+    id: 'Program ID',
+    prefix: 'ART',
+    fields: artCommon,
+    certifications: (r) => flagged(r, [['CORSIA Eligible', 'CORSIA Eligible'], ['CCP Approved', 'ICVCM CCP']])
   }, {
-    kind: 'issuances',
-    columns: ['Date Approved', 'Program ID', 'Vintage', 'Credits Verified'],
-    read: (row, context) => readIssuance({
-      id: 'Program ID',
-      prefix: 'ART',
-      // The programme's credits net of the buffer deposit.
+    issuances: {
+      columns: ['Date Approved', 'Program ID', 'Vintage', 'Credits Verified'],
+      // The programme's credits net of the buffer deposit (docs/registries.md, "Issued").
       quantity: 'Credits Verified',
-      fields: artCommon,
-      certifications: (r) => flagged(r, [['CORSIA Eligible', 'CORSIA Eligible'], ['CCP Approved', 'ICVCM CCP']])
-    }, row, context)
-  }]
+      date: ['Date Approved']
+    },
+    retirements: {
+      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Retired on Behalf of'],
+      quantity: 'Quantity of Credits',
+      serial: 'Credit Serial Numbers',
+      date: ['Status Effective'],
+      beneficiary: 'Retired on Behalf of',
+      reason: ['Retirement Reason', 'Purpose of Retirement']
+    },
+    cancellations: {
+      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Cancellation Reason'],
+      quantity: 'Quantity of Credits',
+      serial: 'Credit Serial Numbers',
+      date: ['Status Effective'],
+      reason: ['Cancellation Reason', 'Cancellation Details']
+    }
+  })]
 }

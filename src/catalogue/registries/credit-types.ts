@@ -73,6 +73,7 @@ export class ProtocolMappings {
   readonly #protocolsByString = new Map<string, string[]>()
   readonly #categoryByProtocol = new Map<string, string>()
   readonly #categoryByType = new Map<string, string>()
+  readonly #typeNames = new Map<string, string>()
 
   constructor (dir = REFERENCE_DIR) {
     const read = <T> (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Record<string, T>
@@ -84,8 +85,11 @@ export class ProtocolMappings {
         this.#protocolsByString.set(key, [...this.#protocolsByString.get(key) ?? [], id])
       }
     }
-    for (const [type, entry] of Object.entries(read<{ category?: string }>('type-category-mapping.json'))) {
+    const types = read<{ category?: string, 'project-type-display-name'?: string }>('type-category-mapping.json')
+    for (const [type, entry] of Object.entries(types)) {
       if (entry.category !== undefined) this.#categoryByType.set(type, entry.category)
+      const display = entry['project-type-display-name']
+      if (display !== undefined) this.#typeNames.set(type, display)
     }
   }
 
@@ -103,6 +107,16 @@ export class ProtocolMappings {
   categoryOfType (type: string): string | undefined {
     const category = this.#categoryByType.get(type.trim().toLowerCase())
     return category === 'unknown' ? undefined : category
+  }
+
+  /** CarbonPlan's display name of a registry's project type ("afforestation/reforestation" → its name), or null. */
+  projectTypeName (type: string): string | null {
+    return this.#typeNames.get(type.trim().toLowerCase()) ?? null
+  }
+
+  /** CarbonPlan's category: by the methodology's protocol, else by the project type (as OffsetsDB's add_category). */
+  category (methodology: string, type: string): string | null {
+    return this.categoryOfMethodology(methodology) ?? this.categoryOfType(type) ?? null
   }
 
   /**

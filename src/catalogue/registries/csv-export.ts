@@ -46,12 +46,15 @@ export async function * readCsvExport (file: string, label: string): AsyncGenera
   if (header === undefined) throw new ExportFileError(`${label}: the file is empty (expected a header line)`)
 }
 
-/** Just the header of a CSV export (to tell which export it is), with white space collapsed. */
+/**
+ * Just the header of a CSV export (to tell which export it is), with white space collapsed. The first record, not
+ * the first line: older Excel-made exports break header cells over lines inside quotes ("Date \nIssued").
+ */
 export async function readCsvHeader (file: string, label: string): Promise<string[]> {
   const source = createReadStream(file)
-  const parser = source.pipe(parse({ bom: true, to_line: 1, relax_column_count: true }))
+  const parser = source.pipe(parse({ bom: true, relax_column_count: true, max_record_size: MAX_RECORD_SIZE }))
   source.once('error', (error) => parser.destroy(error))
-  // The parser stops after one line but the file stays open: close it before answering.
+  // Only the first record is read but the file stays open: close it before answering.
   const closed = new Promise<void>((resolve) => source.once('close', () => resolve()))
   try {
     const first = await (parser as AsyncIterable<string[]>)[Symbol.asyncIterator]().next()
@@ -62,6 +65,7 @@ export async function readCsvHeader (file: string, label: string): Promise<strin
     }
     throw error
   } finally {
+    parser.destroy()
     source.destroy()
     await closed
   }

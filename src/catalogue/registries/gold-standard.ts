@@ -1,5 +1,7 @@
+import type { TransactionType } from '../catalogue.schemas.ts'
 import {
-  country, issuedQuantity, quantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext
+  country, date, protocols, quantity, sdgNumbers, transactionQuantity, type RegistryDefinition, type Row,
+  type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, firstSentence, integerId, parseYear } from './values.ts'
 
@@ -21,7 +23,13 @@ function gsid (context: RowContext, row: Row): string | undefined {
 }
 
 function common (context: RowContext, row: Row, id: string, developerColumn: string) {
+  const type = row.get('Project Type')
+  const methodology = row.get('Methodology')
   return {
+    protocol: protocols(methodology),
+    project_type: context.mappings.projectTypeName(type) ?? (cleanText(type) || null),
+    category: context.mappings.category(methodology, type),
+    is_compliance: false,
     name: cleanText(row.get('Project Name')),
     symbol: `GS-${id}`,
     standard: STANDARD,
@@ -48,6 +56,7 @@ export const goldStandard: RegistryDefinition = {
         ...common(context, row, id, 'Project Developer Name'),
         description,
         short_description: firstSentence(description),
+        status: cleanText(row.get('Status')) || null,
         estimated_annual_reductions: quantity(context, 'estimated_annual_reductions',
           row.get('Estimated Annual Credits'), { zeroIsUnknown: true })
       })
@@ -57,24 +66,50 @@ export const goldStandard: RegistryDefinition = {
     kind: 'issuances',
     columns: ['Vintage', 'Credit Status', 'Quantity', 'GSID', 'Issuance Date'],
     read (row, context) {
-      const id = gsid(context, row)
-      if (id === undefined) return
       if (row.get('Credit Status').toLowerCase() !== 'issued') {
         return context.skip(`Credit Status "${row.get('Credit Status')}" is not an issuance`)
       }
-      const vintage = parseYear(row.get('Vintage'))
-      if (vintage === undefined) return context.skip(`Vintage "${row.get('Vintage')}" is not a year`)
-      const issued = issuedQuantity(context, 'Quantity', row.get('Quantity'))
-      if (issued === undefined) return
-      const draft = context.drafts.get(`GS${id}`)
-      draft.seenAt(context)
-      draft.fillFields(common(context, row, id, 'Project Developer'))
-      // Retirements are a separate Gold Standard export: unknown here.
-      draft.addCredits(vintage, issued, null)
-      const labels = row.get('Label').split(',').map(cleanText)
-        .filter((l) => l !== '' && !CREDIT_KIND_LABELS.has(l.toLowerCase()))
-      if (!NOT_AUTHORISED.has(row.get('Article Six Authorization').toLowerCase())) labels.push('Article 6 Authorized')
-      draft.addCertifications(labels)
+      readLedgerRow('issuance', row, context)
+    }
+  }, {
+    // Retired and cancelled credits: the issuance columns and the retirement's own (a date, the using entity).
+    kind: 'retirements',
+    columns: ['Vintage', 'Credit Status', 'Quantity', 'GSID', 'Issuance Date', 'Retirement Date'],
+    read (row, context) {
+      const status = row.get('Credit Status').toLowerCase()
+      if (status !== 'retired' && status !== 'canceled' && status !== 'cancelled') {
+        return context.skip(`Credit Status "${row.get('Credit Status')}" is not a retirement or cancellation`)
+      }
+      readLedgerRow(status === 'retired' ? 'retirement' : 'cancellation', row, context)
     }
   }]
+}
+
+/** A row of the issuances or retirements export: one transaction, and what the row repeats of the project. */
+function readLedgerRow (type: TransactionType, row: Row, context: RowContext): void {
+  const id = gsid(context, row)
+  if (id === undefined) return
+  const vintage = parseYear(row.get('Vintage'))
+  if (vintage === undefined) return context.skip(`Vintage "${row.get('Vintage')}" is not a year`)
+  const amount = transactionQuantity(context, 'Quantity', row.get('Quantity'))
+  if (amount === undefined) return
+  const draft = context.drafts.get(`GS${id}`)
+  draft.fillFields(common(context, row, id, 'Project Developer'))
+  const when = type === 'issuance' ? row.get('Issuance Date') : row.get('Retirement Date')
+  draft.addTransaction({
+    type,
+    identity: row.get('Serial Number'),
+    date: date(context, 'transactions.date', when, 'day-first'),
+    vintage,
+    quantity: amount,
+    beneficiary: cleanText(row.get('Using Entity')),
+    reason: [row.get('Use Case'), row.get('Note')].map(cleanText).filter((r) => r !== '').join(': ')
+  }, context)
+  if (type === 'issuance') draft.addCredits(vintage, amount, null)
+  if (type === 'retirement') draft.addCredits(vintage, null, amount)
+  if (type !== 'issuance') return
+  const labels = row.get('Label').split(',').map(cleanText)
+    .filter((l) => l !== '' && !CREDIT_KIND_LABELS.has(l.toLowerCase()))
+  if (!NOT_AUTHORISED.has(row.get('Article Six Authorization').toLowerCase())) labels.push('Article 6 Authorized')
+  draft.addCertifications(labels)
 }

@@ -1,13 +1,15 @@
 import type { Named } from './project-draft.ts'
+import { parsePythonLiteral } from './python-literal.ts'
 import {
-  coordinate, country, date, issuedQuantity, quantity, type RegistryDefinition, type RowContext
+  coordinate, country, date, protocols, quantity, transactionQuantity, type RegistryDefinition, type Row,
+  type RowContext
 } from './registry.ts'
 import { CREDIT_TYPES } from './credit-types.ts'
-import { cleanLongText, cleanText, webUrl } from './values.ts'
+import { cleanLongText, cleanText, parseYear, webUrl } from './values.ts'
 
 // Isometric: its API flattened to CSV (dot-separated columns). Projects are known by their short code (TS26);
-// issuances name the project by its API id (prj_…), so they need the projects export in the same import.
-// The project export carries the registry's own totals of credits issued and retired.
+// issuances and retirements name the project by its API id (prj_…), so they need the projects export in the same
+// import. The project export carries the registry's own totals of credits issued and retired.
 
 const STANDARD = { name_id: 'ISOMETRIC_ISOMETRIC_STANDARD', verbose_name: 'Isometric Standard' }
 
@@ -37,6 +39,20 @@ function creditType (context: RowContext, protocol: string, pathway: string): Na
   return BY_PROTOCOL[protocol] ?? BY_PATHWAY[pathway] ?? context.mappings.creditType('', protocol)
 }
 
+/** "['corporate_targets', 'x']" (a Python list, as the API's flattening wrote it) → "corporate_targets, x". */
+function purposes (value: string): string {
+  try {
+    const list = parsePythonLiteral(value)
+    if (Array.isArray(list)) return list.filter((p) => typeof p === 'string').join(', ')
+  } catch {}
+  return cleanText(value)
+}
+
+/** The year credits were sequestered ("2026-01-22" → 2026), the vintage OffsetsDB gives Isometric's credits. */
+function sequestered (row: Row): number | null {
+  return parseYear(row.get('sequestered_on').slice(0, 4)) ?? null
+}
+
 export const isometric: RegistryDefinition = {
   key: 'isometric',
   registry: { name_id: 'ISOMETRIC', verbose_name: 'Isometric' },
@@ -57,6 +73,11 @@ export const isometric: RegistryDefinition = {
           symbol: `ISO-${code}`,
           standard: STANDARD,
           credit_type: creditType(context, row.get('protocol_slug'), row.get('pathway')),
+          protocol: protocols(row.get('protocol_slug')),
+          status: cleanText(row.get('status')) || null,
+          project_type: context.mappings.projectTypeName(row.get('pathway').replace(/_/g, ' ')),
+          category: context.mappings.category(row.get('protocol_slug'), row.get('pathway').replace(/_/g, ' ')),
+          is_compliance: false,
           url: webUrl(row.get('url')),
           location: country(context, 'location', row.get('location.country_name') || row.get('country_code')),
           latitude: coordinate(context, 'latitude', row.get('location.latitude')),
@@ -79,9 +100,37 @@ export const isometric: RegistryDefinition = {
           return context.skip(`project ${row.get('project_id')} is not in a projects export of this import`)
         }
         const column = 'credit_batch_size_total.credits'
-        if (issuedQuantity(context, column, row.get(column)) === undefined) return
-        // The export has no vintage (sequestered_on); the project's totals come from the projects export.
-        context.drafts.get(code).seenAt(context)
+        const issued = transactionQuantity(context, column, row.get(column))
+        if (issued === undefined) return
+        // Supplier and buffer-pool credits of the batch (docs/registries.md, "Issued").
+        context.drafts.get(code).addTransaction({
+          type: 'issuance',
+          identity: row.get('id'),
+          date: date(context, 'transactions.date', row.get('issued_at'), 'day-first'),
+          vintage: sequestered(row),
+          quantity: issued
+        }, context)
+      }
+    }, {
+      kind: 'retirements',
+      columns: ['retirement_id', 'retired_at', 'project_id', 'credit_batch_size_total.credits'],
+      read (row, context) {
+        const code = codes.get(row.get('project_id'))
+        if (code === undefined) {
+          return context.skip(`project ${row.get('project_id')} is not in a projects export of this import`)
+        }
+        const column = 'credit_batch_size_total.credits'
+        const retired = transactionQuantity(context, column, row.get(column))
+        if (retired === undefined) return
+        context.drafts.get(code).addTransaction({
+          type: 'retirement',
+          identity: row.get('retirement_id'),
+          date: date(context, 'transactions.date', row.get('retired_at'), 'day-first'),
+          vintage: sequestered(row),
+          quantity: retired,
+          beneficiary: cleanText(row.get('beneficiary.name')),
+          reason: [purposes(row.get('purposes')), cleanText(row.get('notes'))].filter((r) => r !== '').join(': ')
+        }, context)
       }
     }]
   }

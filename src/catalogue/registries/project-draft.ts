@@ -1,4 +1,5 @@
-import type { Credits, Source } from '../catalogue.schemas.ts'
+import { createHash } from 'node:crypto'
+import type { Credits, Source, TransactionRecord, TransactionType } from '../catalogue.schemas.ts'
 import { named } from './values.ts'
 
 // What one import's files say about each project, gathered row by row. A project export's row states the
@@ -23,6 +24,24 @@ export interface StatedFields {
   project_developer?: string
   description?: string
   short_description?: string | null
+  protocol?: string[]
+  status?: string | null
+  project_type?: string | null
+  category?: string | null
+  is_compliance?: boolean | null
+  listed_date?: string | null
+}
+
+/** A transaction as a reader states it; the identity is the registry's own, or a digest of what the row says. */
+export interface StatedTransaction {
+  type: TransactionType
+  /** The registry's serial range or transaction id; undefined: none in the export (a digest is used). */
+  identity?: string
+  date: string | null
+  vintage: number | null
+  quantity: number
+  beneficiary?: string | null
+  reason?: string | null
 }
 
 export interface RowRef { file: string, line: number }
@@ -41,6 +60,11 @@ export class ProjectDraft {
   #vintages: Map<number, VintageCredits> | undefined
   #totals: { issued: number | null, retired: number | null } | undefined
   readonly #lines = new Map<string, Set<number>>()
+  readonly #transactions = new Map<string, TransactionRecord>()
+  /** Types of transaction the files list in full for the project (none of a type there: 0, not unknown). */
+  readonly #listed = new Set<TransactionType>()
+  /** How often each digest occurred in each file: rows that say the same are told apart by their order. */
+  readonly #digests = new Map<string, number>()
 
   constructor (externalId: string) {
     this.externalId = externalId
@@ -62,10 +86,11 @@ export class ProjectDraft {
     return replaced
   }
 
-  /** Fields an issuance row repeats about its project: used where no project row states them; the first row wins. */
+  /** Fields a ledger row repeats about its project: used where no project row states them; the first row wins. */
   fillFields (fields: StatedFields): void {
     for (const [key, value] of Object.entries(fields) as Array<[keyof StatedFields, unknown]>) {
-      if (value === undefined || this.#issuanceFields[key] !== undefined) continue
+      // A row that does not know (null) leaves the field to a later row that does.
+      if (value === undefined || value === null || this.#issuanceFields[key] !== undefined) continue
       ;(this.#issuanceFields as Record<string, unknown>)[key] = value
     }
   }
@@ -104,8 +129,73 @@ export class ProjectDraft {
     this.#totals = { issued, retired }
   }
 
+  /**
+   * A transaction of the project's ledger. Its identity: the registry's own, prefixed by the type (a serial range
+   * is issued, then retired); else a digest of the project and what the row states, never of the file or line, so
+   * the same row in another file, layout or export is the same transaction.
+   */
+  addTransaction (stated: StatedTransaction, at: RowRef): void {
+    const beneficiary = stated.beneficiary === undefined || stated.beneficiary === '' ? null : stated.beneficiary
+    const reason = stated.reason === undefined || stated.reason === '' ? null : stated.reason
+    let identity: string
+    if (stated.identity !== undefined && stated.identity !== '') {
+      identity = `${stated.type}:${stated.identity}`
+    } else {
+      const digest = createHash('sha256').update(JSON.stringify([this.externalId, stated.date, stated.vintage,
+        stated.quantity, beneficiary, reason])).digest('hex').slice(0, 32)
+      const occurrence = (this.#digests.get(`${at.file}\u0000${digest}`) ?? 0) + 1
+      this.#digests.set(`${at.file}\u0000${digest}`, occurrence)
+      identity = `${stated.type}:sha256:${digest}${occurrence === 1 ? '' : `#${occurrence}`}`
+    }
+    this.seenAt(at)
+    this.#transactions.set(identity, {
+      identity,
+      type: stated.type,
+      date: stated.date,
+      vintage: stated.vintage,
+      quantity: stated.quantity,
+      beneficiary,
+      reason,
+      source: { file: at.file, line: at.line }
+    })
+  }
+
+  /** These files list the project's transactions of these types (Verra's export: issuances and retirements). */
+  listsTypes (types: readonly TransactionType[]): void {
+    for (const type of types) this.#listed.add(type)
+  }
+
+  /** The ledger these files give (undefined: they say nothing of transactions). */
+  transactions (): TransactionRecord[] | undefined {
+    return this.#transactions.size === 0 ? undefined : [...this.#transactions.values()]
+  }
+
   fields (): StatedFields {
     return { ...this.#issuanceFields, ...this.#projectRow?.fields }
+  }
+
+  /** Whether a project export's row states the project (else only ledger rows speak of it). */
+  stated (): boolean {
+    return this.#projectRow !== undefined
+  }
+
+  /** The fields a project export's row states. */
+  projectFields (): StatedFields {
+    return { ...this.#projectRow?.fields }
+  }
+
+  /** The fields ledger rows repeat about the project. */
+  ledgerFields (): StatedFields {
+    return { ...this.#issuanceFields }
+  }
+
+  /** The latest date of this import's transactions of the project (null: none dated). */
+  latestDate (): string | null {
+    let latest: string | null = null
+    for (const t of this.#transactions.values()) {
+      if (t.date !== null && (latest === null || t.date > latest)) latest = t.date
+    }
+    return latest
   }
 
   sdgs (): number[] | undefined {
@@ -118,9 +208,29 @@ export class ProjectDraft {
 
   /** Credits, when the files say anything about them. */
   credits (): Credits | undefined {
+    if (this.#transactions.size > 0 && this.#totals === undefined) return this.#ledgerCredits()
     if (this.#vintages === undefined && this.#totals === undefined) return undefined
     const vintages = [...this.#vintages ?? []].sort(([a], [b]) => a - b).map(([vintage, q]) => ({ vintage, ...q }))
     return { issued: this.#totals?.issued ?? null, retired: this.#totals?.retired ?? null, vintages }
+  }
+
+  /** Issued and retired per vintage from this import's ledger, each transaction once (by identity). */
+  #ledgerCredits (): Credits {
+    const vintages = new Map<number, { issued: number | null, retired: number | null }>()
+    const types = new Set([...this.#listed, ...[...this.#transactions.values()].map((t) => t.type)])
+    for (const t of this.#transactions.values()) {
+      if (t.vintage === null || t.type === 'cancellation') continue
+      const known = vintages.get(t.vintage) ??
+        { issued: types.has('issuance') ? 0 : null, retired: types.has('retirement') ? 0 : null }
+      if (t.type === 'issuance') known.issued = (known.issued ?? 0) + t.quantity
+      else known.retired = (known.retired ?? 0) + t.quantity
+      vintages.set(t.vintage, known)
+    }
+    return {
+      issued: null,
+      retired: null,
+      vintages: [...vintages].sort(([a], [b]) => a - b).map(([vintage, q]) => ({ vintage, ...q }))
+    }
   }
 
   source (): NonNullable<Source> {

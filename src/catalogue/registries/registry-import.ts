@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { pipeline } from 'node:stream/promises'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
 import type { ImportRecord, Source } from '../catalogue.schemas.ts'
@@ -6,22 +8,26 @@ import { toImportRecord } from '../project.mapper.ts'
 import { ImportError, importRecords, type ImportOptions } from '../projects.import.ts'
 import * as repository from '../projects.repository.ts'
 import { art, acr, car } from './apx.ts'
+import { arb } from './arb.ts'
 import { cercarbono } from './cercarbono.ts'
 import { ProtocolMappings } from './credit-types.ts'
 import { ExportFileError, readCsvExport, readCsvHeader } from './csv-export.ts'
 import { goldStandard } from './gold-standard.ts'
 import { isometric } from './isometric.ts'
+import { importedFiles, latestTransactionDates, recordImportedFiles } from './registry-import.repository.ts'
 import { Drafts, type Named, type ProjectDraft, type RowWarning, type SkippedRow } from './project-draft.ts'
-import type { ExportDefinition, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
+import type { ExportDefinition, ExportKind, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
 import { verra } from './verra.ts'
 
 // `tonne import --from REGISTRY FILE...`: reads a registry's own exports, harmonises them into projects, and
 // writes them through the one import path (projects.import.ts: validation, all or nothing). Projects are
 // matched by (registry, external id), so a re-import keeps their ids; what the files do not say (in_sale,
-// ratings, prices, images, or fields of another export) stays as the catalogue had it.
+// ratings, prices, images, or fields of another export) stays as the catalogue had it. Transactions are added
+// to the ledger by identity, never removed. The stored projects are read, merged and written with the import
+// lock held, so two imports at once cannot lose each other's changes. docs/registries.md, "Import rules".
 
 export const REGISTRIES: Readonly<Record<RegistryKey, RegistryDefinition>> = {
-  verra, 'gold-standard': goldStandard, acr, car, art, cercarbono, isometric
+  verra, 'gold-standard': goldStandard, acr, car, art, cercarbono, isometric, arb
 }
 export const REGISTRY_KEYS = Object.keys(REGISTRIES) as RegistryKey[]
 
@@ -35,7 +41,9 @@ export interface ExportFile {
 
 export interface RegistryImportReport {
   registry: RegistryKey
-  files: Array<{ file: string, export: 'projects' | 'issuances', rows: number }>
+  files: Array<{ file: string, export: ExportKind, rows: number }>
+  /** Files not read: the catalogue has imported the same bytes before (under the name given). */
+  already_imported: Array<{ file: string, as: string }>
   created: number
   updated: number
   unchanged: number
@@ -53,16 +61,27 @@ export interface RegistryImportOptions {
   lock?: ImportOptions['lock']
 }
 
-/** Which export of the registry each file is, by its header; project exports first. */
+/** Whether a header has a column, in one of its spellings. */
+const hasColumn = (header: readonly string[], column: string | readonly string[]) =>
+  typeof column === 'string' ? header.includes(column) : column.some((c) => header.includes(c))
+
+const describe = (column: string | readonly string[]) => typeof column === 'string' ? column : column.join(' or ')
+
+/**
+ * Which export of the registry each file is, by its header: of the exports whose columns it has, the one that
+ * names most (Gold Standard's retirements carry every issuance column, and a retirement date). Project exports
+ * are read first, so that ledger rows add to the projects they state.
+ */
 async function planFiles (
   definition: RegistryDefinition, readers: readonly ExportDefinition[], files: readonly ExportFile[]
 ) {
   const plans: Array<{ file: ExportFile, reader: ExportDefinition }> = []
   for (const file of files) {
     const header = await readCsvHeader(file.path, file.label)
-    const reader = readers.find((r) => r.columns.every((c) => header.includes(c)))
+    const reader = readers.filter((r) => r.columns.every((c) => hasColumn(header, c)))
+      .sort((a, b) => b.columns.length - a.columns.length)[0]
     if (reader === undefined) {
-      const expected = readers.map((r) => `${r.kind}: ${r.columns.join(', ')}`).join('; ')
+      const expected = readers.map((r) => `${r.kind}: ${r.columns.map(describe).join(', ')}`).join('; ')
       throw new ExportFileError(`${file.label} is not a ${definition.key} export Tonne reads: its header lacks the ` +
         `columns of each (${expected})`)
     }
@@ -159,15 +178,25 @@ function mergeSource (stored: Source | undefined, read: NonNullable<Source>): So
   return [...(stored ?? []).filter((s) => !files.has(s.file)), ...read]
 }
 
-/** What the files say over what the catalogue has (or a new project's defaults). */
+/**
+ * What the files say over what the catalogue has (or a new project's defaults). A project export's row states the
+ * project as the registry lists it now. What ledger rows repeat about a project (its name, developer, SDGs,
+ * certifications) replaces the stored fields only when the file's latest transaction of the project is not older
+ * than the stored ledger's latest: an older or date-filtered export adds its transactions and changes nothing else.
+ */
 function merge (
-  draft: ProjectDraft, stored: ImportRecord | undefined, registry: Named, goals: ReadonlyMap<number, string>
+  draft: ProjectDraft, stored: ImportRecord | undefined, current: boolean, registry: Named,
+  goals: ReadonlyMap<number, string>
 ): ImportRecord {
-  const base = stored ?? newRecord(registry, draft)
-  const fields = Object.fromEntries(Object.entries(draft.fields()).filter(([, v]) => v !== undefined))
-  const sdgs = draft.sdgs()
-  const certifications = draft.certifications()
+  // The stored ledger stays as it is: only this import's transactions are given, to be upserted.
+  const { transactions: _stored, ...base } = stored ?? newRecord(registry, draft)
+  const defined = (fields: object) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
+  const fields = { ...current ? defined(draft.ledgerFields()) : {}, ...defined(draft.projectFields()) }
+  const described = current || draft.stated()
+  const sdgs = described ? draft.sdgs() : undefined
+  const certifications = described ? draft.certifications() : undefined
   const credits = draft.credits()
+  const transactions = draft.transactions()
   return {
     ...base,
     ...fields,
@@ -179,7 +208,8 @@ function merge (
     certifications: certifications ?? base.certifications,
     vintages: credits === undefined ? base.vintages : credits.vintages.map((v) => v.vintage),
     ...(credits !== undefined ? { credits } : base.credits !== undefined && { credits: base.credits }),
-    source: mergeSource(base.source, draft.source())
+    source: mergeSource(base.source, draft.source()),
+    ...(transactions !== undefined && { transactions })
   }
 }
 
@@ -201,6 +231,17 @@ function oneNamePerId (records: ImportRecord[]): void {
   }
 }
 
+/** A file's SHA-256, hex: the same bytes are the same file, whatever its name. */
+async function fileDigest (file: ExportFile): Promise<string> {
+  const hash = createHash('sha256')
+  try {
+    await pipeline(createReadStream(file.path), hash)
+  } catch (error) {
+    throw new ExportFileError(`${file.label}: ${(error as Error).message}`)
+  }
+  return hash.digest('hex')
+}
+
 /**
  * Imports a registry's export files in one transaction: all or nothing (a file that is not CSV, or a project
  * that fails validation, changes nothing). Rows that cannot be used are skipped and reported, not fatal.
@@ -209,44 +250,92 @@ export async function importRegistryExports (
   db: Db, key: RegistryKey, files: readonly ExportFile[], options: RegistryImportOptions = {}
 ): Promise<RegistryImportReport> {
   const definition = REGISTRIES[key]
+  const now = options.now ?? new Date()
+  // Which export each file is, and its digest, before waiting for the lock: a file Tonne cannot read fails now.
   const plans = await planFiles(definition, definition.exports(), files)
+  const digests = new Map<ExportFile, string>()
+  for (const { file } of plans) digests.set(file, await fileDigest(file))
   const report: RegistryImportReport = {
-    registry: key, files: [], created: 0, updated: 0, unchanged: 0, skipped: [], warnings: []
+    registry: key, files: [], already_imported: [], created: 0, updated: 0, unchanged: 0, skipped: [], warnings: []
   }
-  const drafts = new Drafts()
-  const countries = new Map((await repository.countryAliases(db)).map((a) => [a.alias_key, a.name]))
-  await readExports(plans, { drafts, countries, mappings: new ProtocolMappings() }, report)
-
-  const goals = new Map([...await repository.sdgNumbersByNameId(db)].map(([nameId, number]) => [number, nameId]))
-  const externalIds = drafts.all().map((d) => d.externalId)
-  const storedRows = await repository.projectsOfRegistry(db, definition.registry.name_id, externalIds)
-  const relations = await repository.loadRelations(db, storedRows.map((r) => r.id))
-  // Stored images are re-imported from the media store itself (paths relative to it).
-  const inStore = { media: (mediaKey: string) => mediaKey }
-  const stored = new Map(storedRows.map((row) => [row.external_id, toImportRecord(row, relations, inStore)]))
-
-  const records: ImportRecord[] = []
+  const registryOf = (externalId: string): Named | undefined => definition.targets === undefined
+    ? definition.registry
+    : definition.targets.find((t) => externalId.startsWith(t.prefix))?.registry
   const origins: ProjectDraft[] = []
-  for (const draft of drafts.all()) {
-    const record = merge(draft, stored.get(draft.externalId), definition.registry, goals)
-    if (record.name === '') {
-      const first = draft.firstRow()
-      const reason = `${draft.externalId}: no row of the files given names the project`
-      if (first !== undefined) report.skipped.push({ ...first, reason })
-      continue
+
+  const prepare = async (trx: Db) => {
+    const known = await importedFiles(trx, definition.registry.name_id, [...new Set(digests.values())])
+    const fresh: typeof plans = []
+    const seen = new Map<string, string>()
+    for (const plan of plans) {
+      const digest = digests.get(plan.file)!
+      const as = known.get(digest) ?? seen.get(digest)
+      if (as !== undefined) {
+        report.already_imported.push({ file: plan.file.label, as })
+        continue
+      }
+      seen.set(digest, plan.file.label)
+      fresh.push(plan)
     }
-    // Placeholder ids, unique for validation; the import gives each its stored id or a new one.
-    record.id = records.length + 1
-    records.push(record)
-    origins.push(draft)
+    const drafts = new Drafts()
+    const countries = new Map((await repository.countryAliases(trx)).map((a) => [a.alias_key, a.name]))
+    await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report)
+
+    const goals = new Map([...await repository.sdgNumbersByNameId(trx)].map(([nameId, number]) => [number, nameId]))
+    const byRegistry = new Map<string, { registry: Named, drafts: ProjectDraft[] }>()
+    for (const draft of drafts.all()) {
+      const registry = registryOf(draft.externalId)
+      if (registry === undefined) {
+        const first = draft.firstRow()
+        const reason = `${draft.externalId}: no registry Tonne reads`
+        if (first !== undefined) report.skipped.push({ ...first, reason })
+        continue
+      }
+      const group = byRegistry.get(registry.name_id) ?? { registry, drafts: [] }
+      group.drafts.push(draft)
+      byRegistry.set(registry.name_id, group)
+    }
+    const records: ImportRecord[] = []
+    // Stored images are re-imported from the media store itself (paths relative to it).
+    const inStore = { media: (mediaKey: string) => mediaKey }
+    for (const { registry, drafts: group } of byRegistry.values()) {
+      const storedRows = await repository.projectsOfRegistry(trx, registry.name_id, group.map((d) => d.externalId))
+      const relations = await repository.loadRelations(trx, storedRows.map((r) => r.id))
+      const latest = await latestTransactionDates(trx, storedRows.map((r) => r.id))
+      const stored = new Map(storedRows.map((row) =>
+        [row.external_id, { record: toImportRecord(row, relations, inStore), latest: latest.get(row.id) }]))
+      for (const draft of group) {
+        const found = stored.get(draft.externalId)
+        const first = draft.firstRow()
+        // Ledger rows describe a stored project when they are not older than its stored ledger; a table that adds
+        // to other registries' projects (CARB's) describes only those the catalogue lacks.
+        const latest = draft.latestDate()
+        const current = found === undefined || (definition.targets === undefined &&
+          (found.latest === undefined || (latest !== null && latest >= found.latest)))
+        const record = merge(draft, found?.record, current, registry, goals)
+        if (record.name === '') {
+          const reason = `${draft.externalId}: no row of the files given names the project`
+          if (first !== undefined) report.skipped.push({ ...first, reason })
+          continue
+        }
+        // Placeholder ids, unique for validation; the import gives each its stored id or a new one.
+        record.id = records.length + 1
+        records.push(record)
+        origins.push(draft)
+      }
+    }
+    oneNamePerId(records)
+    await recordImportedFiles(trx, definition.registry.name_id,
+      fresh.map((p) => ({ sha256: digests.get(p.file)!, name: p.file.label })), now.toISOString())
+    return records.map((value) => ({ value, line: undefined }))
   }
-  oneNamePerId(records)
+
   try {
-    const result = await importRecords(db, records.map((value) => ({ value, line: undefined })), {
+    const result = await importRecords(db, prepare, {
       replace: false,
       idsByExternalId: true,
       ...(options.media !== undefined && { baseDir: options.media.dir, media: options.media }),
-      ...(options.now !== undefined && { now: options.now }),
+      now,
       ...(options.lock !== undefined && { lock: options.lock })
     })
     Object.assign(report, { created: result.created, updated: result.updated, unchanged: result.unchanged })

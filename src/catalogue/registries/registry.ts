@@ -6,7 +6,7 @@ import { cleanText, parseDate, parseQuantity, parseSdgs, type DateOrder } from '
 // What every registry module describes: its exports (told apart by their columns) and how one row of each
 // becomes statements about a project. The modules are pure: rows in, drafts and notes out.
 
-export type RegistryKey = 'verra' | 'gold-standard' | 'acr' | 'car' | 'art' | 'cercarbono' | 'isometric'
+export type RegistryKey = 'verra' | 'gold-standard' | 'acr' | 'car' | 'art' | 'cercarbono' | 'isometric' | 'arb'
 
 export interface Row {
   /** The column's value with outer white space trimmed; '' when the export lacks the column. */
@@ -30,10 +30,15 @@ export interface RowContext extends RowRef {
   state(draft: ProjectDraft, fields: StatedFields): void
 }
 
+export type ExportKind = 'projects' | 'issuances' | 'retirements' | 'cancellations' | 'transactions'
+
 export interface ExportDefinition {
-  kind: 'projects' | 'issuances'
-  /** Columns (white space collapsed) whose presence tells this export. */
-  columns: readonly string[]
+  kind: ExportKind
+  /**
+   * Columns (white space collapsed) whose presence tells this export; a list names a column's spellings in the
+   * registry's current and older layouts (any one will do). The export whose columns match most is chosen.
+   */
+  columns: ReadonlyArray<string | readonly string[]>
   read(row: Row, context: RowContext): void
 }
 
@@ -43,6 +48,11 @@ export interface RegistryDefinition {
   registry: Named
   /** Fresh readers for one import (they may remember rows across the import's files). */
   exports(): readonly ExportDefinition[]
+  /**
+   * A table that adds to other registries' projects (CARB's): their registries by the external id's prefix. Only
+   * projects the catalogue has are changed; the registry's own exports create them.
+   */
+  targets?: ReadonlyArray<{ prefix: string, registry: Named }>
 }
 
 /** Country strings that mean "no one country" in some exports (Gold Standard's "International"). */
@@ -102,6 +112,34 @@ export function coordinate (context: RowContext, field: 'latitude' | 'longitude'
     return null
   }
   return number
+}
+
+/** The value of the first of these columns that the row has (a column's spellings across layouts). */
+export function either (row: Row, columns: readonly string[]): string {
+  for (const column of columns) {
+    const value = row.get(column)
+    if (value !== '') return value
+  }
+  return ''
+}
+
+/** A transaction's quantity: a positive number, or the row is skipped (returns undefined). */
+export function transactionQuantity (context: RowContext, column: string, value: string): number | undefined {
+  const parsed = parseQuantity(value)
+  if (parsed === undefined || parsed === null) {
+    context.skip(`${column} "${value.trim()}" is not a number`)
+    return undefined
+  }
+  if (parsed <= 0) {
+    context.skip(`${column} is ${parsed}: no credits`)
+    return undefined
+  }
+  return parsed
+}
+
+/** Methodology ids as the registry writes them: "VM0007; VMD0001" → both; one name → itself. */
+export function protocols (value: string): string[] {
+  return [...new Set(value.split(';').map(cleanText).filter((p) => p !== ''))]
 }
 
 /** A credited quantity of an issuance row: a positive number, or the row is skipped (returns undefined). */

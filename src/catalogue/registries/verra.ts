@@ -1,5 +1,7 @@
 import type { Named } from './project-draft.ts'
-import { country, date, quantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext } from './registry.ts'
+import {
+  country, date, protocols, quantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext
+} from './registry.ts'
 import { creditTypeNamed } from './credit-types.ts'
 import { cleanText, integerId, parseDate, parseQuantity } from './values.ts'
 
@@ -21,7 +23,13 @@ function projectId (context: RowContext, row: Row): string | undefined {
 }
 
 function common (context: RowContext, row: Row, id: string) {
+  const type = cleanText(row.get('Project Type').split(';')[0] ?? '')
+  const methodology = row.get('Methodology')
   return {
+    protocol: protocols(methodology),
+    project_type: context.mappings.projectTypeName(type) ?? (type || null),
+    category: context.mappings.category(methodology, type),
+    is_compliance: false,
     name: cleanText(row.get('Name')),
     symbol: `VCS-${id}`,
     standard: STANDARD,
@@ -47,13 +55,14 @@ export const verra: RegistryDefinition = {
         context.state(context.drafts.get(`VCS${id}`), {
           ...common(context, row, id),
           project_developer: cleanText(row.get('Proponent')),
+          status: cleanText(row.get('Status')) || null,
           estimated_annual_reductions: quantity(context, 'estimated_annual_reductions',
             row.get('Estimated Annual Emission Reductions'), { zeroIsUnknown: true }),
           date: registered ?? date(context, 'date', row.get('Crediting Period Start Date'), 'day-first')
         })
       }
     }, {
-      kind: 'issuances',
+      kind: 'transactions',
       columns: ['ID', 'Vintage Start', 'Vintage End', 'Total Vintage Quantity', 'Quantity Issued',
         'Retirement/Cancellation Date'],
       read (row, context) {
@@ -68,13 +77,38 @@ export const verra: RegistryDefinition = {
         if (block === undefined || block === null) return notA('Quantity Issued', 'number')
         const draft = context.drafts.get(`VCS${id}`)
         draft.seenAt(context)
+        draft.listsTypes(['issuance', 'retirement'])
         draft.fillFields(common(context, row, id))
         // A row with a retirement (or cancellation: Verra's export does not tell them apart) date is retired.
-        const retired = row.get('Retirement/Cancellation Date') === '' ? 0 : block
+        const retiredOn = row.get('Retirement/Cancellation Date')
+        const retired = retiredOn === '' ? 0 : block
         const period = `${id}|${row.get('Vintage Start')}|${row.get('Vintage End')}`
         const first = !periods.has(period)
         periods.add(period)
-        draft.addCredits(Number(end.slice(0, 4)), first ? total : 0, retired)
+        const vintage = Number(end.slice(0, 4))
+        draft.addCredits(vintage, first ? total : 0, retired)
+        // The period's credits are issued once (Total Vintage Quantity), however many blocks it was issued in.
+        if (first && total !== null && total > 0) {
+          draft.addTransaction({
+            type: 'issuance',
+            identity: `VCS${id}:${row.get('Vintage Start')}-${row.get('Vintage End')}`,
+            date: date(context, 'transactions.date', row.get('Issuance Date'), 'day-first'),
+            vintage,
+            quantity: total
+          }, context)
+        }
+        if (retiredOn !== '' && block > 0) {
+          const details = [row.get('Retirement Reason'), row.get('Retirement Details')].map(cleanText)
+          draft.addTransaction({
+            type: 'retirement',
+            identity: row.get('Serial Number'),
+            date: date(context, 'transactions.date', retiredOn, 'day-first'),
+            vintage,
+            quantity: block,
+            beneficiary: cleanText(row.get('Retirement Beneficiary')),
+            reason: details.filter((d) => d !== '').join(': ')
+          }, context)
+        }
         draft.addSdgs(sdgNumbers(context, row.get('Sustainable Development Goals')))
         draft.addCertifications(row.get('Additional Certifications').split(';').map(cleanText).filter((c) => c !== ''))
       }

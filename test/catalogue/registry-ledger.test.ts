@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict'
+import { copyFileSync, mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { describe, test, type TestContext } from 'node:test'
+import pg from 'pg'
+import { startTonne, tonne, tonneProcess } from '../cli.helpers.ts'
+import { forEachDatabase, type TestDatabase } from '../databases.ts'
+import { importExports, RAW } from '../support/registries.ts'
+import { workspace, type Workspace } from '../support/workspace.ts'
+
+// The ledger side of `tonne import --from` (issue 21): every export of the 7 registries and CARB's table, read
+// by their columns in current and older layouts, and the import rules: read-merge-write inside the import lock,
+// older exports add transactions without replacing newer fields, the same bytes under another name change
+// nothing, a missing file is a clear error. Expected values are read by hand from the sample rows (lines cited).
+
+interface Exported {
+  external_id: string
+  name: string
+  date: string | null
+  status?: string | null
+  listed_date?: string | null
+  credits?: { issued: number | null, retired: number | null, cancelled?: number | null }
+  transactions?: Array<{
+    identity: string,
+    type: string,
+    date: string | null,
+    vintage: number | null,
+    quantity: number,
+    beneficiary: string | null,
+    reason: string | null,
+    source: { file: string, line: number } | null
+  }>
+  updated_at?: string
+}
+
+async function exported (ws: Workspace): Promise<Map<string, Exported>> {
+  const result = await tonne(['export'], ws.env)
+  assert.equal(result.code, 0, result.stderr)
+  return new Map((JSON.parse(result.stdout) as Exported[]).map((r) => [r.external_id, r]))
+}
+
+const file = (...parts: string[]) => path.join(RAW, ...parts)
+
+/** Each registry's sample files and the export each is, as its columns tell. */
+const EXPORTS: Record<string, Array<[string, string]>> = {
+  verra: [['verra/projects.csv', 'projects'], ['verra/transactions.csv', 'transactions']],
+  'gold-standard': [['gold-standard/projects.csv', 'projects'], ['gold-standard/issuances.csv', 'issuances'],
+    ['gold-standard/retirements.csv', 'retirements']],
+  acr: ['projects', 'issuances', 'retirements', 'cancellations'].map((k) => [`american-carbon-registry/${k}.csv`, k]),
+  car: ['projects', 'issuances', 'retirements', 'cancellations'].map((k) => [`climate-action-reserve/${k}.csv`, k]),
+  art: ['projects', 'issuances', 'retirements', 'cancellations'].map((k) => [`art-trees/${k}.csv`, k]),
+  cercarbono: ['projects', 'issuances', 'retirements'].map((k) => [`cercarbono/${k}.csv`, k]),
+  isometric: ['projects', 'issuances', 'retirements'].map((k) => [`isometric/${k}.csv`, k])
+}
+
+/** Holds what an import writes: SQLite's write lock, or PostgreSQL's projects table (reads still go through). */
+async function hold (t: TestContext, ws: Workspace, database: TestDatabase): Promise<() => Promise<void>> {
+  let release: () => Promise<void>
+  if (database === 'sqlite') {
+    const db = new DatabaseSync(path.join(ws.env['DATA_DIR']!, 'tonne.sqlite'))
+    db.exec('BEGIN IMMEDIATE')
+    release = async () => { db.exec('COMMIT'); db.close() }
+  } else {
+    const client = new pg.Client({ connectionString: ws.env['DATABASE_URL'] })
+    await client.connect()
+    await client.query('begin')
+    await client.query('lock table projects in share mode')
+    release = async () => { await client.query('commit'); await client.end() }
+  }
+  let released = false
+  const once = async () => { if (!released) { released = true; await release() } }
+  t.after(async () => { await once().catch(() => undefined) })
+  return once
+}
+
+forEachDatabase((database) => {
+  describe(`tonne import --from: the ledger exports [${database}]`, () => {
+    test('every export of the 7 registries is read, each told apart by its columns', async (t) => {
+      const ws = await workspace(t, database)
+      for (const [registry, files] of Object.entries(EXPORTS)) {
+        const report = await importExports(ws, registry, files.map(([f]) => file(f)))
+        assert.deepEqual(report.files.map((f) => [f.file, f.export]).sort(),
+          files.map(([f, kind]) => [path.basename(f), kind]).sort(), registry)
+      }
+    })
+
+    test('Gold Standard\'s retirements are retirements, with their beneficiary and date', async (t) => {
+      const ws = await workspace(t, database)
+      const report = await importExports(ws, 'gold-standard',
+        [file('gold-standard', 'projects.csv'), file('gold-standard', 'retirements.csv')])
+      assert.deepEqual(report.skipped.filter((s) => /issuance/.test(s.reason)), [])
+      const gs11603 = (await exported(ws)).get('GS11603')!
+      // retirements.csv lines 2 and 3: 5,354 and 12,139 retired on 2026-04-10 on behalf of Hilti Corporation.
+      assert.equal(gs11603.credits?.retired, 5354 + 12139)
+      const line2 = gs11603.transactions!.find((x) => x.source?.line === 2)!
+      assert.deepEqual([line2.type, line2.date, line2.vintage, line2.quantity, line2.beneficiary],
+        ['retirement', '2026-04-10', 2025, 5354, 'Hilti Corporation'])
+      assert.equal(line2.identity, 'retirement:GS1-1-KE-GS11603-16-2025-30256-110-5463')
+    })
+
+    test('CARB\'s issuance table adds California credits to the ACR and CAR projects it names', async (t) => {
+      const ws = await workspace(t, database)
+      await importExports(ws, 'acr', EXPORTS['acr']!.map(([f]) => file(f)))
+      await importExports(ws, 'car', EXPORTS['car']!.map(([f]) => file(f)))
+      await importExports(ws, 'arb', [file('arb', 'nc-arboc_issuance_sheet3.csv')])
+      const projects = await exported(ws)
+      // nc-arboc_issuance_sheet3.csv: ACR1051 CAMM1051-A 6,045 and -B 14,653; CAR1011 CAOD5018-A 93,055, of which
+      // 89,436 retired in the 1st compliance period and the rest in later columns of the same row.
+      assert.equal(projects.get('ACR1051')!.credits?.issued, 6045 + 14653)
+      assert.equal(projects.get('CAR1011')!.credits?.issued, 93055)
+      assert.equal(projects.get('CAR1011')!.credits?.retired, 93055)
+    })
+  })
+
+  describe(`tonne import --from: import rules [${database}]`, () => {
+    test('older layouts: header cells broken over lines, ACR\'s "Date Issued" without (GMT)', async (t) => {
+      const ws = await workspace(t, database)
+      const csv = ws.write('acr-2019.csv', [
+        '"Date \nIssued","Vintage","Total Credits\nIssued","Project ID","Project Name","Project Site Country"',
+        '3/15/2019,2018,"1,250",ACR9001,Older Layout Forest,United States'
+      ].join('\n'))
+      const report = await importExports(ws, 'acr', [csv])
+      assert.deepEqual(report.files, [{ file: 'acr-2019.csv', export: 'issuances', rows: 1 }])
+      const project = (await exported(ws)).get('ACR9001')!
+      assert.equal(project.credits?.issued, 1250)
+      assert.equal(project.transactions![0]!.date, '2019-03-15')
+    })
+
+    test('the same bytes under another name change nothing', async (t) => {
+      const ws = await workspace(t, database)
+      await importExports(ws, 'car', [file('climate-action-reserve', 'projects.csv')])
+      const before = await exported(ws)
+      mkdirSync(path.join(ws.dir, 'renamed'))
+      const copy = path.join(ws.dir, 'renamed', 'car-projects-2026-04.csv')
+      copyFileSync(file('climate-action-reserve', 'projects.csv'), copy)
+      const report = await importExports(ws, 'car', [copy])
+      assert.equal(report.updated, 0)
+      assert.deepEqual(report.already_imported, [{ file: 'car-projects-2026-04.csv', as: 'projects.csv' }])
+      assert.deepEqual(await exported(ws), before)
+    })
+
+    test('an older or partial export adds its transactions and does not replace newer fields', async (t) => {
+      const ws = await workspace(t, database)
+      const header = 'Vintage,Credit Status,Quantity,GSID,Project Name,Project Developer,Country,Issuance Date,' +
+        'Serial Number'
+      const newer = ws.write('gs-2024.csv', [header,
+        '2023,Issued,500,9100,Clean Cookstoves Kenya,Renamed Developer 2024,Kenya,2024-05-02,GS1-1-KE-9100-2023-1-500'
+      ].join('\n'))
+      const older = ws.write('gs-2021.csv', [header,
+        '2019,Issued,300,9100,Old Cookstoves Name,Developer 2021,Kenya,2021-03-01,GS1-1-KE-9100-2019-1-300'
+      ].join('\n'))
+      await importExports(ws, 'gold-standard', [newer])
+      await importExports(ws, 'gold-standard', [older])
+      const project = (await exported(ws)).get('GS9100')!
+      assert.equal(project.name, 'Clean Cookstoves Kenya')
+      // Both issuances are in the ledger: 500 (2024 file) + 300 (2021 file).
+      assert.equal(project.credits?.issued, 800)
+      assert.deepEqual(project.transactions!.map((x) => x.vintage).sort(), [2019, 2023])
+    })
+
+    test('two imports at once keep both imports\' changes (read, merge and write inside the lock)', async (t) => {
+      const ws = await workspace(t, database)
+      const release = await hold(t, ws, database)
+      const runs = [['climate-action-reserve/projects.csv'], ['climate-action-reserve/issuances.csv']]
+        .map((files) => startTonne(['import', '--from', 'car', ...files.map((f) => file(f))], ws.env))
+      // Both have started before the first writes: on SQLite both wait for the write lock (this test's); on
+      // PostgreSQL one holds the import lock (blocked by this test on the table) while the other waits for it.
+      const waiting = runs.map(async (run) => await run.line(/another import is running; waiting/i))
+      if (database === 'sqlite') await Promise.all(waiting)
+      else await Promise.any(waiting)
+      await release()
+      for (const run of runs) assert.equal((await run.exit).code, 0)
+      const car2251 = (await exported(ws)).get('CAR2251')!
+      // projects.csv line 10 (registered 02/02/2026: only the project export has the date) and issuances.csv
+      // line 4 (78,861 of vintage 2025).
+      assert.equal(car2251.date, '2026-02-02')
+      assert.equal(car2251.credits?.issued, 78861)
+    })
+
+    test('a missing file or a folder is a clear error, not a stack trace', async (t) => {
+      const ws = await workspace(t, database)
+      // The real command: an unhandled stream error shows only in a process of its own.
+      const missing = await tonneProcess(['import', '--from', 'car', path.join(ws.dir, 'nowhere.csv')], ws.env)
+      assert.equal(missing.code, 1)
+      assert.match(missing.stderr, /nowhere\.csv: .*no such file or directory/)
+      const folder = await tonneProcess(['import', '--from', 'car', ws.dir], ws.env)
+      assert.equal(folder.code, 1)
+      assert.match(folder.stderr, /^tonne import: nothing was changed\. .*: it is not a file/)
+      for (const result of [missing, folder]) assert.doesNotMatch(result.stderr, /\n\s+at /)
+    })
+  })
+})
