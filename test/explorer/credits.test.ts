@@ -6,7 +6,9 @@ import {
   axeViolations, cutOffTexts, DESKTOP, inPage, launchBrowser, layoutShift, PHONE, screenshot, trackLayoutShift,
   type Browser
 } from './browser.ts'
-import { issuedOnlyProject, largeLedgerProject, ledgerProjects } from './ledger-fixture.ts'
+import {
+  issuedOnlyProject, largeLedgerProject, ledgerProjects, undatedRetirementsProject
+} from './ledger-fixture.ts'
 
 // Issue 21, "the explorer shows credits": totals, charts per year and per vintage with tables of the same numbers,
 // the ledger paged and searched, credits on the list cards and in "Order by". Every expected figure is summed by
@@ -193,10 +195,10 @@ test('project page: the ledger, paged with the API\'s next and previous links, s
     assert.deepEqual(browser.problems, [])
   })
 
-test('the chart per year: a ledger of 20 or fewer needs no request of its own, a type it lacks is not reported, and ' +
-  'one over 3,000 transactions is not charted per year',
+test('the chart per year: a ledger of 20 or fewer needs no request of its own, a type it lacks or never dates is not ' +
+  'reported, and one over 3,000 transactions is not charted per year',
 async (t) => {
-  const records = [...ledgerProjects(), largeLedgerProject(), issuedOnlyProject()]
+  const records = [...ledgerProjects(), largeLedgerProject(), issuedOnlyProject(), undatedRetirementsProject()]
   const { baseUrl, key } = await startService(t, { records })
   const browser = await launchBrowser(t)
   const page = await browser.newPage(DESKTOP)
@@ -221,6 +223,13 @@ async (t) => {
   assert.deepEqual(await rowsOf(perYear), [['2021', '500', 'not reported']])
   assert.equal(await page.locator('dl.credit-totals dd').nth(1).textContent(), 'not reported')
   assert.equal(ledgerRequests.length, 1, ledgerRequests.join(' '))
+
+  // Undated Retirements Forest: no retirement has a date, so none is in a year (not 0 in each); the note counts it.
+  await page.goto(`${baseUrl}/#/projects/7`)
+  await perYear.waitFor({ state: 'attached' })
+  assert.deepEqual(await rowsOf(perYear), [['2019', '1,000', 'not reported']])
+  assert.match(await page.locator('#chart-year').textContent() ?? '',
+    /1 transaction has no date \(400 t CO₂e retired\)/)
 
   ledgerRequests.length = 0
   await page.goto(`${baseUrl}/#/projects/5`)

@@ -93,3 +93,18 @@ export function issuedOnlyProject (): ImportRecord {
     transactions: [tx('SR-I-1', 'issuance', '2021-06-01', 2021, 500, null, null, 8)]
   })
 }
+
+/**
+ * Issued 1,000 on 2019-05-01 (vintage 2018); retired 400 with no date, as CARB's table gives retirements: what was
+ * retired in a year is unknown, not 0.
+ */
+export function undatedRetirementsProject (): ImportRecord {
+  return project(7, {
+    name: 'Undated Retirements Forest',
+    vintages: [2018],
+    transactions: [
+      tx('URF-I-1', 'issuance', '2019-05-01', 2018, 1000, null, null, 9),
+      tx('URF-R-1', 'retirement', null, 2018, 400, null, null, 9)
+    ]
+  })
+}

@@ -100,11 +100,11 @@ export function projectCredits (project, signal) {
  */
 function describeOrigin (origin, project, count) {
   const files = [...new Set((project.source ?? []).map((/** @type {any} */ s) => s.file))]
-  const from = files.length === 0 ? '' : ` (imported from ${files.join(', ')})`
+  const from = files.length === 0 ? '' : ` The project's data was imported from ${files.join(', ')}.`
   origin.textContent = count === 0
-    ? `As the registry's project data gives them${from}: no ledger of transactions was imported for this project.`
+    ? `As the registry's project data gives them: no ledger of transactions was imported for this project.${from}`
     : `Sums of the ${formatNumber(count)} ${count === 1 ? 'transaction' : 'transactions'} of the registry's ledger ` +
-      `as imported${from}. Each is listed under "Ledger" with the file and line it came from.`
+      `as imported, each listed under "Ledger" with the file and line it came from.${from}`
 }
 
 /**
@@ -165,9 +165,9 @@ async function chartPerYear (slot, project, first, signal) {
     else if (t.type === 'retirement') sums.retired += t.quantity
     years.set(year, sums)
   }
-  // A type missing from the whole ledger is unknown (its export may not have been imported), as in the totals;
-  // otherwise a year without a transaction of it is a real 0.
-  const has = (/** @type {string} */ type) => transactions.some((t) => t.type === type)
+  // A type with no dated transaction is unknown in every year (its export may not have been imported, or gives no
+  // dates: the totals say the same); otherwise a year without a transaction of it is a real 0.
+  const has = (/** @type {string} */ type) => transactions.some((t) => t.type === type && t.date !== null)
   const issuedKnown = has('issuance')
   const retiredKnown = has('retirement')
   /** @type {ChartRow[]} */
