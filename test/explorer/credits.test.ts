@@ -3,8 +3,8 @@ import { test, type TestContext } from 'node:test'
 import type { Locator, Page } from 'playwright-core'
 import { startService } from '../support/service.ts'
 import {
-  axeViolations, cutOffTexts, DESKTOP, inPage, launchBrowser, layoutShift, PHONE, screenshot, trackLayoutShift,
-  type Browser
+  accessibilityProblems, axeViolations, cutOffTexts, DESKTOP, inPage, launchBrowser, layoutShift, PHONE, screenshot,
+  trackLayoutShift, type Browser
 } from './browser.ts'
 import {
   issuedOnlyProject, largeLedgerProject, ledgerProjects, undatedRetirementsProject
@@ -316,10 +316,12 @@ test('credits on a phone and in dark mode: no sideways scrolling, no layout shif
   assert.ok(Number(await inPage(page, 'document.documentElement.scrollWidth')) <= PHONE.width,
     'no sideways scrolling on a phone')
   assert.deepEqual(await axeViolations(page), [], 'phone, light')
+  assert.deepEqual(await accessibilityProblems(page), [], 'phone, light')
   await screenshot(page, 'credits-phone')
   await page.locator('#chart-year').getByRole('button', { name: 'Show as a table' }).click()
   assert.ok(Number(await inPage(page, 'document.documentElement.scrollWidth')) <= PHONE.width, 'table on a phone')
   assert.deepEqual(await axeViolations(page), [], 'phone, the table shown')
+  assert.deepEqual(await accessibilityProblems(page), [], 'phone, the table shown')
 
   for (const viewport of [DESKTOP, PHONE]) {
     const dark = await browser.newPage(viewport)
@@ -328,6 +330,7 @@ test('credits on a phone and in dark mode: no sideways scrolling, no layout shif
     await dark.locator('.ledger-summary').filter({ hasText: /of 28/ }).waitFor()
     await dark.locator('#chart-year svg .bar-issued').first().waitFor()
     assert.deepEqual(await axeViolations(dark), [], `dark, ${viewport.width} px`)
+    assert.deepEqual(await accessibilityProblems(dark), [], `dark, ${viewport.width} px`)
     await screenshot(dark, `credits-dark-${viewport.width}`)
   }
   assert.deepEqual(browser.problems, [])
