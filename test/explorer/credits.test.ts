@@ -243,6 +243,26 @@ async (t) => {
   assert.deepEqual(browser.problems, [])
 })
 
+test('project page: when the ledger is refused (429), the totals stay and the ledger says why, with "Try again"',
+  async (t) => {
+    const { baseUrl, key } = await startService(t, {
+      records: ledgerProjects(), env: { RATE_LIMIT_CATALOGUE: '1' }
+    })
+    const browser = await launchBrowser(t)
+    const page = await browser.newPage(DESKTOP)
+    await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
+    // The project takes the one request a minute; its ledger is refused.
+    await page.goto(`${baseUrl}/#/projects/1`)
+    const ledger = page.getByRole('region', { name: 'Ledger' })
+    await ledger.locator('.problem[data-status="429"]').waitFor()
+    assert.match(await ledger.textContent() ?? '', /Too many requests[\s\S]*Try again/)
+    assert.deepEqual(await pairs(page.locator('dl.credit-totals')),
+      { Issued: '5,300 t CO₂e', Retired: '1,800 t CO₂e', Cancelled: '50 t CO₂e' })
+    assert.match(await page.locator('#chart-year').textContent() ?? '', /needs the ledger, which did not load/)
+    assert.equal(await page.locator('#alerts').textContent(), '', 'the page\'s own alert stays for the page')
+    assert.deepEqual(browser.problems, [])
+  })
+
 test('list cards show credits issued and retired in the reader\'s language; missing ones as "not reported"',
   async (t) => {
     const { browser, page } = await open(t, DESKTOP, '#/projects?ordering=name')
