@@ -165,6 +165,19 @@ test('project page: the ledger, paged with the API\'s next and previous links, s
     await ledger.getByRole('button', { name: 'Previous' }).click()
     await summary.filter({ hasText: 'Transactions 1–20 of 28.' }).waitFor()
 
+    // A search's answer drawn: the results are marked busy before the request and unmarked once it is drawn.
+    const searched = async (act: () => Promise<void>, wanted: Record<string, string>) => {
+      const answer = page.waitForResponse((response) => {
+        const query = new URL(response.url()).searchParams
+        return response.url().includes('/products/1/transactions/') &&
+          [...query.keys()].every((name) => name === 'limit' || query.get(name) === wanted[name]) &&
+          Object.keys(wanted).every((name) => query.has(name))
+      })
+      await act()
+      await answer
+      await ledger.locator('.ledger-results:not([aria-busy])').waitFor()
+    }
+
     // The beneficiary search: within this project only, case and accents ignored.
     await ledger.getByLabel('Beneficiary').fill('acme')
     await ledger.getByRole('button', { name: 'Search the ledger' }).click()
@@ -176,14 +189,15 @@ test('project page: the ledger, paged with the API\'s next and previous links, s
       ['Sep 30, 2020', '400', 'Acme Airlines']
     ])
     await ledger.getByLabel('Beneficiary').fill('societe')
-    await ledger.getByLabel('Beneficiary').press('Enter')
+    await searched(async () => { await ledger.getByLabel('Beneficiary').press('Enter') }, { search: 'societe' })
     await summary.filter({ hasText: 'Transactions 1–1 of 1.' }).waitFor()
     assert.equal((await rowsOf(table))[0]?.[4], 'Société Générale')
 
     // The type filter, alone and with a search that matches nothing.
     await ledger.getByLabel('Beneficiary').fill('')
     await ledger.getByLabel('Type').selectOption('cancellation')
-    await ledger.getByRole('button', { name: 'Search the ledger' }).click()
+    await searched(async () => { await ledger.getByRole('button', { name: 'Search the ledger' }).click() },
+      { type: 'cancellation' })
     await summary.filter({ hasText: 'Transactions 1–1 of 1.' }).waitFor()
     assert.deepEqual((await rowsOf(table))[0]?.slice(1, 6),
       ['Cancellation', '2020', '50', '', 'Double issuance corrected'])
@@ -219,6 +233,7 @@ async (t) => {
   // Solar Rooftops: issuances only, so what was retired is not reported, in the totals and in every year.
   ledgerRequests.length = 0
   await page.goto(`${baseUrl}/#/projects/6`)
+  await page.getByRole('heading', { level: 1, name: 'Solar Rooftops' }).waitFor()
   await perYear.waitFor({ state: 'attached' })
   assert.deepEqual(await rowsOf(perYear), [['2021', '500', 'not reported']])
   assert.equal(await page.locator('dl.credit-totals dd').nth(1).textContent(), 'not reported')
@@ -226,6 +241,7 @@ async (t) => {
 
   // Undated Retirements Forest: no retirement has a date, so none is in a year (not 0 in each); the note counts it.
   await page.goto(`${baseUrl}/#/projects/7`)
+  await page.getByRole('heading', { level: 1, name: 'Undated Retirements Forest' }).waitFor()
   await perYear.waitFor({ state: 'attached' })
   assert.deepEqual(await rowsOf(perYear), [['2019', '1,000', 'not reported']])
   assert.match(await page.locator('#chart-year').textContent() ?? '',

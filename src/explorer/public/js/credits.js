@@ -79,16 +79,16 @@ export function projectCredits (project, signal) {
       ledger.element.hidden = true
       return
     }
-    const first = await ledger.load()
-    if (signal.aborted) return
-    if (first === undefined) {
-      origin.textContent = 'Where these totals come from is told by the ledger, which did not load.'
-      replaceChildren(yearSlot, h('p', { class: 'chart-note' }, 'The chart per year needs the ledger, which did ' +
-        'not load. The chart per vintage and the totals above are complete.'))
-      return
+    // Also after "Try again", when the first load was refused.
+    ledger.onFirstPage = async (first) => {
+      describeOrigin(origin, project, first.count)
+      await chartPerYear(yearSlot, project, first, signal)
     }
-    describeOrigin(origin, project, first.count)
-    await chartPerYear(yearSlot, project, first, signal)
+    const first = await ledger.load()
+    if (signal.aborted || first !== undefined) return
+    origin.textContent = 'Where these totals come from is told by the ledger, which did not load.'
+    replaceChildren(yearSlot, h('p', { class: 'chart-note' }, 'The chart per year needs the ledger, which did ' +
+      'not load. The chart per vintage and the totals above are complete.'))
   }
   return { section, ledger: ledger.element, start }
 }
@@ -363,6 +363,8 @@ function ledgerSection (project, signal) {
     form, alerts, results)
   /** @type {AbortController | undefined} */
   let pending
+  // The unfiltered first page tells the totals' origin and feeds the chart per year, once.
+  let firstSeen = false
   /**
    * @param {string} url
    * @param {boolean} focus move focus to the new page's summary (after Next or Previous)
@@ -379,6 +381,10 @@ function ledgerSection (project, signal) {
       const page = await apiGet(url, {}, { auth: true, signal: controller.signal })
       clearError(alerts)
       drawPage(page, url, focus, announced)
+      if (url === firstUrl && !firstSeen) {
+        firstSeen = true
+        section.onFirstPage(page).catch((error) => { if (!signal.aborted) showError(error) })
+      }
       return page
     } catch (error) {
       if (controller.signal.aborted) return undefined
@@ -428,7 +434,14 @@ function ledgerSection (project, signal) {
     const data = new FormData(form)
     show(query({ search: String(data.get('search') ?? '').trim(), type: String(data.get('type') ?? '') }), false, true)
   })
-  return { element, load: async () => await show(query({}), false) }
+  const firstUrl = query({})
+  const section = {
+    element,
+    load: async () => await show(firstUrl, false),
+    /** @type {(page: any) => Promise<void>} */
+    onFirstPage: async () => {}
+  }
+  return section
 }
 
 /** @param {any[]} transactions */
