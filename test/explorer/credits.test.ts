@@ -48,8 +48,18 @@ test('project page: issued, retired and cancelled totals, with their unit and wh
   const { baseUrl, browser, page } = await open(t)
   const credits = page.getByRole('region', { name: 'Credits' })
   await credits.waitFor()
-  assert.deepEqual(await pairs(credits.locator('dl.credit-totals')),
-    { Issued: '5,300 t CO₂e', Retired: '1,800 t CO₂e', Cancelled: '50 t CO₂e' })
+  assert.deepEqual(await pairs(credits.locator('dl.credit-totals')), {
+    Issued: '5,300 t CO₂e',
+    Retired: '1,800 t CO₂e',
+    Cancelled: '50 t CO₂e',
+    'First issuance': 'Mar 15, 2019',
+    'First retirement': 'Sep 30, 2020'
+  })
+  // The project's other registry fields beside its credits.
+  const facts = await pairs(page.locator('dl.fields'))
+  assert.deepEqual([facts['Category'], facts['Project type'], facts['Methodology'], facts['Status'], facts['Market'],
+    facts['Listed']],
+  ['Forest', 'Mangrove restoration', 'VM0033, CDM AR-AM0014', 'Registered', 'Voluntary', 'Nov 2, 2017'])
   const origin = credits.locator('.credits-origin')
   await origin.filter({ hasText: /28 transactions/ }).waitFor()
   assert.match(await origin.textContent() ?? '', /registry's ledger as imported/)
@@ -272,8 +282,13 @@ test('project page: when the ledger is refused (429), the totals stay and the le
     const ledger = page.getByRole('region', { name: 'Ledger' })
     await ledger.locator('.problem[data-status="429"]').waitFor()
     assert.match(await ledger.textContent() ?? '', /Too many requests[\s\S]*Try again/)
-    assert.deepEqual(await pairs(page.locator('dl.credit-totals')),
-      { Issued: '5,300 t CO₂e', Retired: '1,800 t CO₂e', Cancelled: '50 t CO₂e' })
+    assert.deepEqual(await pairs(page.locator('dl.credit-totals')), {
+      Issued: '5,300 t CO₂e',
+      Retired: '1,800 t CO₂e',
+      Cancelled: '50 t CO₂e',
+      'First issuance': 'Mar 15, 2019',
+      'First retirement': 'Sep 30, 2020'
+    })
     assert.match(await page.locator('#chart-year').textContent() ?? '', /needs the ledger, which did not load/)
     assert.equal(await page.locator('#alerts').textContent(), '', 'the page\'s own alert stays for the page')
     assert.deepEqual(browser.problems, [])

@@ -44,6 +44,12 @@ export function ledgerProjects (): ImportRecord[] {
       name: 'Mangrove Coast Restoration',
       location: 'Kenya',
       vintages: [2018, 2019, 2020, 2021],
+      protocol: ['VM0033', 'CDM AR-AM0014'],
+      status: 'Registered',
+      category: 'forest',
+      project_type: 'Mangrove restoration',
+      is_compliance: false,
+      listed_date: '2017-11-02',
       transactions: mangroveLedger()
     }),
     // No ledger and no totals: every figure is "not reported".

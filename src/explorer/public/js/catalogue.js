@@ -1,7 +1,7 @@
 // The catalogue: a list driven entirely by the URL's hash (#/projects?search=…&offset=…), with filters fed by
 // the facets endpoint, a map of every matching project (the GeoJSON endpoint), and a project page.
 import { ApiError, apiDownload, apiGet } from './api.js'
-import { formatDate, formatNumber, h, plainText, replaceChildren } from './dom.js'
+import { formatDate, formatNumber, h, humanize, plainText, replaceChildren } from './dom.js'
 import { creditsLine, projectCredits } from './credits.js'
 import { clearError, shortReason, showError } from './errors.js'
 import { currentKey, forgetKey, howToGetAKey, keyForm } from './key.js'
@@ -722,11 +722,21 @@ export async function renderProject (main, id, { signal, rerender }) {
           fact('Registry', project.registry.verbose_name),
           fact('Standard', project.standard.verbose_name),
           fact('Credit type', project.credit_type?.verbose_name),
+          fact('Category', project.category ? humanize(project.category.replaceAll('-', ' ')) : null),
+          fact('Project type', project.project_type),
+          fact('Methodology', (project.protocol ?? []).join(', ')),
+          fact('Status', project.status),
+          fact('Market', project.is_compliance === true
+            ? 'Compliance'
+            : project.is_compliance === false
+              ? 'Voluntary'
+              : null),
           fact('Rating', project.rating?.verbose_name),
           fact('Certifications', project.certifications.map((/** @type {any} */ c) => c.verbose_name).join(', ')),
           fact('Country', project.location),
           fact('Coordinates', coordinates),
           fact('Start date', project.date ? formatDate(project.date) : null),
+          fact('Listed', project.listed_date ? formatDate(project.listed_date) : null),
           fact('Area', project.area === null ? null : `${formatNumber(project.area)} ha`),
           fact('Estimated annual reductions', project.estimated_annual_reductions === null
             ? null

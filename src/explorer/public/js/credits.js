@@ -34,6 +34,11 @@ export function creditsLine (project) {
     `Issued: ${creditQuantity(project.credits_issued)} · Retired: ${creditQuantity(project.credits_retired)}`)
 }
 
+/** @param {string | null | undefined} iso */
+function dateOrNot (iso) {
+  return iso === null || iso === undefined ? 'not reported' : formatDate(iso)
+}
+
 /** @typedef {{ label: string, issued: number | null, retired: number | null }} ChartRow */
 
 /**
@@ -68,7 +73,14 @@ export function projectCredits (project, signal) {
     h('dl', { class: 'credit-totals' },
       h('div', {}, h('dt', {}, 'Issued'), h('dd', {}, creditQuantity(totals.issued))),
       h('div', {}, h('dt', {}, 'Retired'), h('dd', {}, creditQuantity(totals.retired))),
-      h('div', {}, h('dt', {}, 'Cancelled'), h('dd', {}, creditQuantity(totals.cancelled)))),
+      h('div', {}, h('dt', {}, 'Cancelled'), h('dd', {}, creditQuantity(totals.cancelled))),
+      // The ledger's first dates, where there is a ledger to date.
+      anyTotal
+        ? h('div', {}, h('dt', {}, 'First issuance'), h('dd', {}, dateOrNot(project.first_issuance_date)))
+        : null,
+      anyTotal
+        ? h('div', {}, h('dt', {}, 'First retirement'), h('dd', {}, dateOrNot(project.first_retirement_date)))
+        : null),
     origin,
     yearSlot,
     vintageChart?.element)
