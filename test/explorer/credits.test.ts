@@ -314,6 +314,27 @@ test('list cards show credits issued and retired in the reader\'s language; miss
     assert.deepEqual(browser.problems, [])
   })
 
+test('the catalogue filters by market, methodology, status and category, with counts', async (t) => {
+  const { browser, page } = await open(t, DESKTOP, '#/projects')
+  await page.locator('.project-card').first().waitFor()
+  // Market: Coastal Wind Farm is compliance; Mangrove Coast Restoration and Hill Country Cookstoves voluntary (the
+  // service lists the most frequent first).
+  assert.deepEqual(await page.getByLabel('Market').locator('option').allTextContents(),
+    ['Compliance or voluntary', 'Voluntary (2)', 'Compliance (1)'])
+  await page.getByLabel('Market').selectOption('false')
+  await page.locator('#summary').filter({ hasText: 'Showing 1–2 of 2 projects.' }).waitFor()
+  assert.deepEqual((await names(page)).sort(), ['Hill Country Cookstoves', 'Mangrove Coast Restoration'])
+  await page.getByRole('button', { name: 'Remove filter Market: Voluntary' }).click()
+  await page.locator('#summary').filter({ hasText: 'Showing 1–4 of 4 projects.' }).waitFor()
+  await page.getByLabel('Methodology').selectOption('ACM0002')
+  await page.locator('#summary').filter({ hasText: 'Showing 1–1 of 1 project.' }).waitFor()
+  assert.deepEqual(await names(page), ['Coastal Wind Farm'])
+  for (const label of ['Status', 'Category']) {
+    assert.equal(await page.getByRole('combobox', { name: label }).count(), 1, `${label} is offered`)
+  }
+  assert.deepEqual(browser.problems, [])
+})
+
 test('"Order by" offers the credit totals both ways and the first issuance date, and orders the list by them',
   async (t) => {
     const { browser, page } = await open(t, DESKTOP, '#/projects')

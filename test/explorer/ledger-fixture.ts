@@ -58,6 +58,10 @@ export function ledgerProjects (): ImportRecord[] {
     project(3, {
       name: 'Hill Country Cookstoves',
       location: 'Nepal',
+      protocol: ['GS-TPDDTEC'],
+      status: 'Registered',
+      category: 'cookstove',
+      is_compliance: false,
       vintages: [2017],
       transactions: [
         tx('HCC-I-1', 'issuance', '2017-08-01', 2017, 800, null, null, 6),
@@ -69,6 +73,10 @@ export function ledgerProjects (): ImportRecord[] {
     project(4, {
       name: 'Coastal Wind Farm',
       location: 'Chile',
+      protocol: ['ACM0002'],
+      status: 'Completed',
+      category: 'renewable-energy',
+      is_compliance: true,
       vintages: [2019],
       transactions: [
         tx('CWF-I-1', 'issuance', '2020-01-20', 2019, 4000, null, null, 7),

@@ -39,7 +39,11 @@ const SELECTS = [
   { name: 'sdg', label: 'Development goal', any: 'Any goal' },
   { name: 'vintage', label: 'Vintage', any: 'Any vintage' },
   { name: 'rating', label: 'Rating', any: 'Any rating' },
-  { name: 'in_sale', label: 'In sale', any: 'In sale or not' }
+  { name: 'in_sale', label: 'In sale', any: 'In sale or not' },
+  { name: 'category', label: 'Category', any: 'Any category' },
+  { name: 'protocol', label: 'Methodology', any: 'Any methodology' },
+  { name: 'status', label: 'Status', any: 'Any status' },
+  { name: 'is_compliance', label: 'Market', any: 'Compliance or voluntary' }
 ]
 const FILTER_LABELS = /** @type {Record<string, string>} */ ({
   search: 'Search',
