@@ -7,7 +7,7 @@ import {
   trackLayoutShift, type Browser
 } from './browser.ts'
 import {
-  issuedOnlyProject, largeLedgerProject, ledgerProjects, undatedRetirementsProject
+  issuedOnlyProject, largeLedgerProject, ledgerProjects, totalsOnlyProject, undatedRetirementsProject
 } from './ledger-fixture.ts'
 
 // Issue 21, "the explorer shows credits": totals, charts per year and per vintage with tables of the same numbers,
@@ -17,8 +17,9 @@ import {
 interface Opened { baseUrl: string, browser: Browser, page: Page }
 
 /** The service with the ledger fixture imported, and a page that has the key already (remembered on the device). */
-async function open (t: TestContext, viewport = DESKTOP, hash = '#/projects/1', trackShift = false): Promise<Opened> {
-  const { baseUrl, key } = await startService(t, { records: ledgerProjects() })
+async function open (t: TestContext, viewport = DESKTOP, hash = '#/projects/1', trackShift = false,
+  records = ledgerProjects()): Promise<Opened> {
+  const { baseUrl, key } = await startService(t, { records })
   const browser = await launchBrowser(t)
   const page = await browser.newPage(viewport)
   await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
@@ -45,7 +46,8 @@ async function rowsOf (table: Locator): Promise<string[][]> {
 const names = async (page: Page) => await page.locator('.project-card h2').allTextContents()
 
 test('project page: issued, retired and cancelled totals, with their unit and where they come from', async (t) => {
-  const { baseUrl, browser, page } = await open(t)
+  const { baseUrl, browser, page } = await open(t, DESKTOP, '#/projects/1', false,
+    [...ledgerProjects(), totalsOnlyProject()])
   const credits = page.getByRole('region', { name: 'Credits' })
   await credits.waitFor()
   assert.deepEqual(await pairs(credits.locator('dl.credit-totals')), {
@@ -71,6 +73,16 @@ test('project page: issued, retired and cancelled totals, with their unit and wh
     { Issued: 'not reported', Retired: 'not reported', Cancelled: 'not reported' })
   assert.match(await page.getByRole('region', { name: 'Credits' }).textContent() ?? '', /no transactions/i)
   assert.equal(await page.getByRole('table').count(), 0, 'no empty charts or tables')
+
+  // Totals from the registry's project data, without a ledger: said so, and no empty search.
+  await page.goto(`${baseUrl}/#/projects/8`)
+  await page.getByRole('heading', { level: 1, name: 'Totals Only Grassland' }).waitFor()
+  const ledger = page.getByRole('region', { name: 'Ledger' })
+  await ledger.locator('.ledger-summary').filter({ hasText: 'No transaction of this project was imported.' }).waitFor()
+  assert.equal(await ledger.getByLabel('Beneficiary').isVisible(), false)
+  assert.match(await page.locator('.credits-origin').textContent() ?? '',
+    /registry's project data gives them: no ledger of transactions was imported/)
+  assert.equal((await pairs(page.locator('dl.credit-totals')))['Issued'], '700 t CO₂e')
   assert.deepEqual(browser.problems, [])
 })
 

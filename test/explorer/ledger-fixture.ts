@@ -122,3 +122,12 @@ export function undatedRetirementsProject (): ImportRecord {
     ]
   })
 }
+
+/** No ledger, but totals from the registry's project data: issued 700 (vintage 2016), retired not said. */
+export function totalsOnlyProject (): ImportRecord {
+  return project(8, {
+    name: 'Totals Only Grassland',
+    vintages: [2016],
+    credits: { issued: 700, retired: null, vintages: [{ vintage: 2016, issued: 700, retired: null }] }
+  })
+}

@@ -115,8 +115,9 @@ function describeOrigin (origin, project, count) {
   const from = files.length === 0 ? '' : ` The project's data was imported from ${files.join(', ')}.`
   origin.textContent = count === 0
     ? `As the registry's project data gives them: no ledger of transactions was imported for this project.${from}`
-    : `Sums of the ${formatNumber(count)} ${count === 1 ? 'transaction' : 'transactions'} of the registry's ledger ` +
-      `as imported, each listed under "Ledger" with the file and line it came from.${from}`
+    : `From the registry's ledger as imported: the sums of its ${formatNumber(count)} ` +
+      `${count === 1 ? 'transaction' : 'transactions'}, each listed under "Ledger" with the file and line it came ` +
+      `from. A type the ledger has no transaction of is as the registry's project data gives it.${from}`
 }
 
 /**
@@ -395,6 +396,8 @@ function ledgerSection (project, signal) {
       drawPage(page, url, focus, announced)
       if (url === firstUrl && !firstSeen) {
         firstSeen = true
+        // Nothing to search in an empty ledger.
+        form.hidden = page.count === 0
         section.onFirstPage(page).catch((error) => { if (!signal.aborted) showError(error) })
       }
       return page
@@ -415,8 +418,9 @@ function ledgerSection (project, signal) {
    */
   const drawPage = (page, url, focus, announced) => {
     const offset = Number(new URL(url, location.href).searchParams.get('offset') ?? 0)
+    const none = url === firstUrl ? 'No transaction of this project was imported.' : 'No transaction matches.'
     const summary = h('p', { class: 'ledger-summary', tabindex: '-1' }, page.results.length === 0
-      ? (page.count === 0 ? 'No transaction matches.' : `No transactions on this page; ${page.count} match in all.`)
+      ? (page.count === 0 ? none : `No transactions on this page; ${page.count} match in all.`)
       : `Transactions ${formatNumber(offset + 1)}–${formatNumber(offset + page.results.length)} of ` +
         `${formatNumber(page.count)}.`)
     const link = (/** @type {string} */ text, /** @type {string | null} */ target) => target === null
