@@ -21,7 +21,7 @@ import { frameworkError, installErrorHandling } from './http/error-handler.ts'
 import { ProblemSchema, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { serializeRequest } from './http/log-redaction.ts'
-import { lazySchemaCompilers } from './http/lazy-schemas.ts'
+import { lazySchemas } from './http/lazy-schemas.ts'
 import { registerMetrics } from './http/metrics.ts'
 import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { limitConnections } from './http/connection-limits.ts'
@@ -37,6 +37,13 @@ import type { Store } from './store/connect.ts'
 import { VERSION } from './version.ts'
 
 /** What the app is built from; startup.ts prepares them (prepareParts), tests may hand in their own. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Compiles the route schemas not used yet (src/http/lazy-schemas.ts): call once the server listens. */
+    compileSchemas: () => Promise<number>
+  }
+}
+
 export interface AppParts {
   config: Config
   /** A migrated database; its owner closes it after the app. */
@@ -65,6 +72,7 @@ const CALCULATOR_PREFIX = '/api/v1/co2-calculator'
  */
 export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
   const { config, store, calculatorData, media, signer, changes, redis, logStream } = parts
+  const schemas = lazySchemas()
   const app = Fastify({
     logger: config.logLevel === 'silent'
       ? false
@@ -82,7 +90,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     genReqId: requestId,
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    schemaController: { compilersFactory: lazySchemaCompilers },
+    schemaController: { compilersFactory: schemas.compilersFactory },
     ajv: {
       // Query strings are text: coerce to the schema's types, fill defaults, drop unknown keys.
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false }
@@ -194,6 +202,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
 
   await app.register(mediaRoutes, { store: media, signer })
   await app.register(explorerRoutes)
+  app.decorate('compileSchemas', schemas.compileAll)
   return app
 }
 

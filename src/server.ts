@@ -29,6 +29,12 @@ export async function startServer (config: Config,
   // The bound port, not the configured one: PORT=0 picks a free port.
   const base = config.publicUrl ?? `http://${config.host}:${(app.server.address() as { port: number }).port}`
   app.log.info(`Explorer at ${base}/; API docs at ${base}/docs; database: ${store.location}`)
+  // Schemas compile after listening (a faster start), and a broken one still stops the server at start.
+  app.compileSchemas().catch(async (error: unknown) => {
+    app.log.fatal({ err: error }, 'a route schema does not compile; stopping')
+    process.exitCode = 1
+    await app.close()
+  })
   stopOnSignals(async () => await app.close(),
     (message, error) => app.log[error === undefined ? 'info' : 'error']({ err: error }, message))
   return app

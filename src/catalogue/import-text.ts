@@ -21,7 +21,8 @@ export const TEXT_LIMITS: ReadonlyMap<string, number> = new Map([
 export const OTHER_TEXT_LIMIT = 500
 
 const CONTROL = /\p{Cc}/u
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/
+// Every control character but tab (U+0009), line feed (U+000A) and carriage return (U+000D).
+const CONTROL_BUT_LINES = /(?![\t\n\r])\p{Cc}/u
 const LINE_BREAK = /[\r\n]/
 
 export interface TextProblem { field: string, message: string }

@@ -125,6 +125,19 @@ forEachDatabase((database) => {
       assert.deepEqual(await detail(ws), before)
     })
 
+    test('a record without the optional fields empties them, but keeps its ledger', async (t) => {
+      const ws = await workspace(t, database)
+      await importFile(ws, 'a.json', [withLedger(LEDGER, {
+        protocol: ['VM0007'], status: 'Registered', category: 'forest', is_compliance: true, listed_date: '2019-04-02'
+      })])
+      await importFile(ws, 'b.json', [withLedger()])
+      const [body] = await ws.api([DETAIL])
+      const one = JSON.parse(body!) as Record<string, unknown>
+      assert.deepEqual([one['protocol'], one['status'], one['category'], one['is_compliance'], one['listed_date']],
+        [[], null, null, null, null])
+      assert.deepEqual([one['credits_issued'], one['credits_retired']], [150, 37])
+    })
+
     test('a corrected transaction replaces the stored one of the same identity', async (t) => {
       const ws = await workspace(t, database)
       await importFile(ws, 'a.json', [withLedger(LEDGER)])
