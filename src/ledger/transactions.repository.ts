@@ -140,11 +140,14 @@ export async function listTransactions (
   const direction = order.descending ? 'desc' : 'asc'
   if (plan !== undefined && 'ids' in plan) {
     if (plan.ids.length === 0) return []
-    const ids = filtered(db, filters, { ids: plan.ids }).select('t.id')
-      .orderBy(sql`${sql.ref('t.date')} is null`)
-      .orderBy(`t.${order.field}`, direction).orderBy('t.id', direction).limit(limit).offset(offset)
-    const rows = db.selectFrom('credit_transactions as t').select(COLUMNS).where('t.id', 'in', ids)
-      .orderBy(sql`${sql.ref('t.date')} is null`)
+    // By date, undated rows last; by quantity they take their place among the others.
+    const undatedLast = order.field === 'date'
+    const undated = sql`${sql.ref('t.date')} is null`
+    let ids = filtered(db, filters, { ids: plan.ids }).select('t.id')
+    if (undatedLast) ids = ids.orderBy(undated)
+    ids = ids.orderBy(`t.${order.field}`, direction).orderBy('t.id', direction).limit(limit).offset(offset)
+    let rows = db.selectFrom('credit_transactions as t').select(COLUMNS).where('t.id', 'in', ids)
+    if (undatedLast) rows = rows.orderBy(undated)
     return await rows.orderBy(`t.${order.field}`, direction).orderBy('t.id', direction).execute()
   }
   // Many matches, or no index: the search is read row by row as the ordering's index is walked.

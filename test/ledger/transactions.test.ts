@@ -167,6 +167,10 @@ forEachDatabase((database) => {
     test('search: a substring of the beneficiary, case- and accent-insensitive; wildcards are literal', async (t) => {
       const app = await ledgerApp(t, database)
       assert.deepEqual(quantities(await page(app, `${LEDGER}?search=societe`)), [300, 20])
+      // By quantity the undated one takes its place among the others.
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=societe&ordering=quantity`)), [20, 300])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=e&ordering=-quantity`)), [1200, 800, 450, 300, 20])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=societe&ordering=date`)), [300, 20])
       assert.deepEqual(quantities(await page(app, `${LEDGER}?search=${encodeURIComponent('GÉNÉRALE')}`)), [1200, 300])
       assert.deepEqual(quantities(await page(app, `${LEDGER}?search=${encodeURIComponent('acme air')}`)), [450, 800])
       assert.deepEqual(quantities(await page(app, `${LEDGER}?search=ener`)), [1200, 300])
