@@ -44,7 +44,8 @@ const CERCARBONO_HEADER = 'id,code,is_public,owner,developer,validator,verifier,
 /** A label with an apostrophe: Python writes it in double quotes. */
 const USE = '"Carbono d\'Urabá"'
 const serial = (vintage: string, quantity: number, buffer: string) =>
-  `{'serial': 'CDC_900_${quantity}', 'issued_quantity': ${quantity}, 'is_buffer': ${buffer}, 'vintage_of_credits': '${vintage}', ` +
+  `{'serial': 'CDC_900_${quantity}', 'issued_quantity': ${quantity}, 'is_buffer': ${buffer}, ` +
+  `'vintage_of_credits': '${vintage}', ` +
   `'global_goals': [{'code': 13}], 'elegible': [{'description': ${USE}, 'code': 'X'}]}`
 // Cercarbono's nested columns are Python literals (single quotes, True/False), inside CSV quoting.
 const CERCARBONO_EDGES = [

@@ -18,6 +18,10 @@ interface Exported {
   external_id: string
   name: string
   date: string | null
+  protocol?: string[]
+  project_type?: string | null
+  category?: string | null
+  is_compliance?: boolean | null
   status?: string | null
   listed_date?: string | null
   credits?: { issued: number | null, retired: number | null, cancelled?: number | null }
@@ -99,6 +103,29 @@ forEachDatabase((database) => {
       assert.equal(line2.identity, 'retirement:GS1-1-KE-GS11603-16-2025-30256-110-5463')
     })
 
+    test('the OffsetsDB project fields and a Verra retirement\'s beneficiary', async (t) => {
+      const ws = await workspace(t, database)
+      await importExports(ws, 'verra', EXPORTS['verra']!.map(([f]) => file(f)))
+      await importExports(ws, 'acr', [file('american-carbon-registry', 'projects.csv')])
+      const projects = await exported(ws)
+      // verra/projects.csv line 16: Methodology "VM0007; VM0033", Status "Under development".
+      const vcs5922 = projects.get('VCS5922')!
+      assert.deepEqual([vcs5922.protocol, vcs5922.status, vcs5922.is_compliance],
+        [['VM0007', 'VM0033'], 'Under development', false])
+      // american-carbon-registry/projects.csv line 3: an ARB ozone protocol, "ARB Completed"; CarbonPlan's
+      // all-protocol-mapping lists that string under arb-ozone, category ghg-management; its type-category mapping
+      // has no "ozone depleting substances", so the registry's type stands.
+      const acr206 = projects.get('ACR206')!
+      assert.deepEqual([acr206.protocol, acr206.status, acr206.is_compliance, acr206.category, acr206.project_type], [
+        ['ARB Compliance Offset Protocol: Destruction of U.S. Ozone Depleting Substances Banks'], 'ARB Completed', true,
+        'ghg-management', 'Ozone Depleting Substances'])
+      // verra/transactions.csv line 4: 28,571 retired 2026-04-06 for Lindblad Expeditions Family of Companies.
+      const line4 = projects.get('VCS3005')!.transactions!.find((x) => x.source?.line === 4)!
+      assert.deepEqual([line4.type, line4.date, line4.quantity, line4.beneficiary, line4.reason],
+        ['retirement', '2026-04-06', 28571, 'Lindblad Expeditions Family of Companies', 'Environmental Benefit: ' +
+          'Retired on behalf of the Lindblad Expeditions family of companies 2025 emissions.'])
+    })
+
     test('CARB\'s issuance table adds California credits to the ACR and CAR projects it names', async (t) => {
       const ws = await workspace(t, database)
       await importExports(ws, 'acr', EXPORTS['acr']!.map(([f]) => file(f)))
@@ -126,6 +153,24 @@ forEachDatabase((database) => {
       assert.equal(project.credits?.issued, 1250)
       assert.equal(project.transactions![0]!.date, '2019-03-15')
     })
+
+    test('a serial range listed twice, with other quantities: the later row is used and the earlier reported',
+      async (t) => {
+        const ws = await workspace(t, database)
+        const csv = ws.write('car-retirements.csv', [
+          'Vintage,Offset Credit Serial Numbers,Quantity of Offset Credits,Status Effective,Project ID,Project Name,' +
+          'Retirement Reason',
+          '2020,CAR-1-US-9-2020-1-100,100,1/5/2024,CAR9001,Serial Twice,Voluntary',
+          '2020,CAR-1-US-9-2020-1-100,90,1/6/2024,CAR9001,Serial Twice,Voluntary'
+        ].join('\n'))
+        const report = await importExports(ws, 'car', [csv])
+        assert.deepEqual(report.skipped, [{
+          file: 'car-retirements.csv',
+          line: 2,
+          reason: 'retirement:CAR-1-US-9-2020-1-100 again at car-retirements.csv line 3, which is used instead'
+        }])
+        assert.equal((await exported(ws)).get('CAR9001')!.credits?.retired, 90)
+      })
 
     test('the same bytes under another name change nothing', async (t) => {
       const ws = await workspace(t, database)

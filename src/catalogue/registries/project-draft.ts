@@ -61,6 +61,8 @@ export class ProjectDraft {
   #totals: { issued: number | null, retired: number | null } | undefined
   readonly #lines = new Map<string, Set<number>>()
   readonly #transactions = new Map<string, TransactionRecord>()
+  /** Rows whose transaction a later row of the same identity replaced (reported as skipped). */
+  readonly replacedRows: Array<SkippedRow> = []
   /** Types of transaction the files list in full for the project (none of a type there: 0, not unknown). */
   readonly #listed = new Set<TransactionType>()
   /** How often each digest occurred in each file: rows that say the same are told apart by their order. */
@@ -148,6 +150,13 @@ export class ProjectDraft {
       identity = `${stated.type}:sha256:${digest}${occurrence === 1 ? '' : `#${occurrence}`}`
     }
     this.seenAt(at)
+    // One identity twice in an import, saying something else (not Cercarbono's serial in both of its files): the
+    // later row is used, the earlier one reported.
+    const earlier = this.#transactions.get(identity)
+    if (earlier?.source != null && (earlier.quantity !== stated.quantity || earlier.vintage !== stated.vintage)) {
+      const reason = `${identity} again at ${at.file} line ${at.line}, which is used instead`
+      this.replacedRows.push({ ...earlier.source, reason })
+    }
     this.#transactions.set(identity, {
       identity,
       type: stated.type,

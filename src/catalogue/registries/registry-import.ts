@@ -281,6 +281,7 @@ export async function importRegistryExports (
     const countries = new Map((await repository.countryAliases(trx)).map((a) => [a.alias_key, a.name]))
     await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report)
 
+    for (const draft of drafts.all()) report.skipped.push(...draft.replacedRows)
     const goals = new Map([...await repository.sdgNumbersByNameId(trx)].map(([nameId, number]) => [number, nameId]))
     const byRegistry = new Map<string, { registry: Named, drafts: ProjectDraft[] }>()
     for (const draft of drafts.all()) {
