@@ -22,11 +22,9 @@ export class ImportError extends Error {
   /** The message without the record and field it names. */
   readonly reason: string
   constructor (message: string, index?: number, field?: string, line?: number) {
-    const where = index === undefined
-      ? ''
-      : `record ${index}${line === undefined ? '' : ` (line ${line})`}${field === undefined
-? ''
-        : `, field "${field}"`}: `
+    const lineText = line === undefined ? '' : ` (line ${line})`
+    const fieldText = field === undefined ? '' : `, field "${field}"`
+    const where = index === undefined ? '' : `record ${index}${lineText}${fieldText}: `
     super(`${where}${message}`)
     this.name = 'ImportError'
     this.index = index
@@ -410,109 +408,16 @@ export async function importRecords (
     // Stored only now, the lock held: content-addressed, so the same image is stored once.
     images = pending.map((files) => files.map((image) =>
       'content' in image ? { media_key: media.store(image), external_url: null } : image))
-    const vocabularies: Array<[VocabularyName, (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>]> = [
-      ['registries', (r) => [r.registry]],
-      ['standards', (r) => [r.standard]],
-      ['credit_types', (r) => [r.credit_type]],
-      ['ratings', (r) => [r.rating]],
-      ['certifications', (r) => r.certifications]
-    ]
-    let renamed = false
-    for (const [table, pick] of vocabularies) {
-      const entries = vocabulary(records, pick)
-      const stored = await repository.vocabularyNames(trx, table, entries.map((e) => e.name_id))
-      renamed ||= entries.some((e) => stored.has(e.name_id) && stored.get(e.name_id) !== e.verbose_name)
-      await repository.upsertVocabulary(trx, table, entries)
-    }
-    // Each project carries its country's canonical name; a name no country has becomes a country of its own.
-    const keys = new Map(records.filter((r) => r.location !== '').map((r) => [r.location, countryKey(r.location)]))
-    const canonical = await repository.countriesByKeys(trx, [...new Set(keys.values())])
-    const added: Array<{ name: string, key: string }> = []
-    for (const [name, key] of keys) {
-      if (!canonical.has(key)) added.push({ name, key })
-      if (!canonical.has(key)) canonical.set(key, name)
-    }
-    await repository.addCountries(trx, added)
-    const locations = records.map((r) => r.location === '' ? '' : canonical.get(keys.get(r.location)!)!)
-
-    if (options.idsByExternalId === true) {
-      const stored = new Map((await repository.projectsByExternalId(trx, records.map((r) => r.external_id)))
-        .map((p) => [`${p.registry}\u0000${p.external_id}`, p.id]))
-      let next = await repository.maxProjectId(trx)
-      for (const record of records) {
-        record.id = stored.get(`${record.registry.name_id}\u0000${record.external_id}`) ?? ++next
-      }
-    } else if (!options.replace) {
-      const indexById = new Map(records.map((r, i) => [r.id, i]))
-      const indexByExternal = new Map(records.map((r, i) => [`${r.registry.name_id}\u0000${r.external_id}`, i]))
-      for (const existing of await repository.projectsByExternalId(trx,
-        [...new Set(records.map((r) => r.external_id))])) {
-        const index = indexByExternal.get(`${existing.registry}\u0000${existing.external_id}`)
-        if (index !== undefined && records[index]!.id !== existing.id && !indexById.has(existing.id)) {
-          throw new ImportError(
-            `external_id "${existing.external_id}" of ${existing.registry} already belongs to project ${existing.id}`,
-            index, 'external_id', sources[index]!.line)
-        }
-      }
-    }
-
+    const renamed = await writeVocabularies(trx, records)
+    const locations = await canonicalLocations(trx, records)
+    await assignIds(trx, records, sources, options)
     const ids = records.map((r) => r.id)
     const existing = await repository.existingIds(trx, ids)
-    const children: repository.ProjectChildren = {
-      certifications: [], sdgs: [], images: [], vintages: [], protocols: []
-    }
-    const recordCredits = records.map((r) => projectCredits(r, []))
-    records.forEach((r, index) => {
-      children.vintages.push(...vintageRows(r.id, recordCredits[index]!))
-      r.certifications.forEach((c, position) =>
-        children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
-      r.sustainable_development_goals.forEach((g, position) =>
-        children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))
-      r.images.forEach((image, position) =>
-        children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
-      r.protocol?.forEach((protocol, position) => children.protocols!.push({ project_id: r.id, position, protocol }))
-    })
-    // The rows first, with the records' own credits: the ledger refers to them.
-    await repository.upsertProjects(trx, records.map((r, i) => toRow(r, locations[i]!, recordCredits[i]!)), children)
+    await writeProjects(trx, records, locations, images, sdgNumbers)
     // Replaced after the upsert, so that the projects that stay keep their created_at.
-    if (options.replace) {
-      await repository.deleteProjectsExcept(trx, new Set(ids))
-      await repository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
-        (r.transactions ?? []).map((t) => `${r.registry.name_id}\u0000${t.identity}`))))
-    }
-    const transactions = records.flatMap((r) => (r.transactions ?? []).map((t) => ({
-      project_id: r.id,
-      registry: r.registry.name_id,
-      identity: t.identity,
-      type: t.type,
-      date: t.date,
-      vintage: t.vintage,
-      quantity: t.quantity,
-      beneficiary: t.beneficiary,
-      reason: t.reason,
-      beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
-      source_file: t.source?.file ?? null,
-      source_line: t.source?.line ?? null
-    })))
-    // A transaction a registry now gives under another project moves to it: its former project is derived again.
-    const inImport = new Set(ids)
-    const movedFrom = (await repository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
-    await repository.upsertTransactions(trx, transactions)
-    // Projects with a ledger (this file's or stored) take their credits from it: written again, those only.
-    const sums = new Map<number, LedgerSum[]>()
-    for (const { project_id: projectId, ...sum } of await repository.ledgerSums(trx, ids)) {
-      const list = sums.get(projectId)
-      if (list === undefined) sums.set(projectId, [sum])
-      else list.push(sum)
-    }
-    const withLedger = records.flatMap((r, i) => {
-      const ledger = sums.get(r.id)
-      return ledger === undefined ? [] : [{ index: i, credits: projectCredits(r, ledger) }]
-    })
-    await repository.upsertProjectRows(trx, withLedger.map(({ index, credits }) =>
-      toRow(records[index]!, locations[index]!, credits)))
-    await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
-      withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
+    if (options.replace) await removeMissing(trx, records)
+    const movedFrom = await writeLedger(trx, records)
+    await deriveFromLedger(trx, records, locations)
     if (movedFrom.length > 0) await deriveAgain(trx, movedFrom)
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.
     const changed = renamed
@@ -538,6 +443,142 @@ export async function importRecords (
     unchanged: records.length - counts.created - counts.updated,
     ids: records.map((r) => r.id)
   }
+}
+
+// The steps of an import, in order, inside its transaction and lock (importRecords).
+
+/** Adds the file's vocabulary entries; whether any stored verbose name changed (then every project's JSON does). */
+async function writeVocabularies (trx: Db, records: readonly ImportRecord[]): Promise<boolean> {
+  const vocabularies: Array<[VocabularyName, (r: ImportRecord) => ReadonlyArray<VocabularyTable | null>]> = [
+    ['registries', (r) => [r.registry]],
+    ['standards', (r) => [r.standard]],
+    ['credit_types', (r) => [r.credit_type]],
+    ['ratings', (r) => [r.rating]],
+    ['certifications', (r) => r.certifications]
+  ]
+  let renamed = false
+  for (const [table, pick] of vocabularies) {
+    const entries = vocabulary(records, pick)
+    const stored = await repository.vocabularyNames(trx, table, entries.map((e) => e.name_id))
+    renamed ||= entries.some((e) => stored.has(e.name_id) && stored.get(e.name_id) !== e.verbose_name)
+    await repository.upsertVocabulary(trx, table, entries)
+  }
+  return renamed
+}
+
+/** Each record's country as its canonical name; a name no country has becomes a country of its own. */
+async function canonicalLocations (trx: Db, records: readonly ImportRecord[]): Promise<string[]> {
+  const keys = new Map(records.filter((r) => r.location !== '').map((r) => [r.location, countryKey(r.location)]))
+  const canonical = await repository.countriesByKeys(trx, [...new Set(keys.values())])
+  const added: Array<{ name: string, key: string }> = []
+  for (const [name, key] of keys) {
+    if (!canonical.has(key)) {
+      added.push({ name, key })
+      canonical.set(key, name)
+    }
+  }
+  await repository.addCountries(trx, added)
+  return records.map((r) => r.location === '' ? '' : canonical.get(keys.get(r.location)!)!)
+}
+
+/**
+ * Registry imports match stored projects by (registry, external id) and number new ones after the largest id;
+ * a JSON import keeps its ids, and refuses an external id that belongs to another stored project.
+ */
+async function assignIds (trx: Db, records: ImportRecord[], sources: readonly SourcedRecord[],
+  options: ImportOptions): Promise<void> {
+  if (options.idsByExternalId === true) {
+    const stored = new Map((await repository.projectsByExternalId(trx, records.map((r) => r.external_id)))
+      .map((p) => [`${p.registry}\u0000${p.external_id}`, p.id]))
+    let next = await repository.maxProjectId(trx)
+    for (const record of records) {
+      record.id = stored.get(`${record.registry.name_id}\u0000${record.external_id}`) ?? ++next
+    }
+    return
+  }
+  if (options.replace) return
+  const indexById = new Map(records.map((r, i) => [r.id, i]))
+  const indexByExternal = new Map(records.map((r, i) => [`${r.registry.name_id}\u0000${r.external_id}`, i]))
+  for (const existing of await repository.projectsByExternalId(trx,
+    [...new Set(records.map((r) => r.external_id))])) {
+    const index = indexByExternal.get(`${existing.registry}\u0000${existing.external_id}`)
+    if (index !== undefined && records[index]!.id !== existing.id && !indexById.has(existing.id)) {
+      throw new ImportError(
+        `external_id "${existing.external_id}" of ${existing.registry} already belongs to project ${existing.id}`,
+        index, 'external_id', sources[index]!.line)
+    }
+  }
+}
+
+/** The project rows and their lists, with the records' own credits (the ledger, written next, refers to them). */
+async function writeProjects (trx: Db, records: readonly ImportRecord[], locations: readonly string[],
+  images: readonly ImageRef[][], sdgNumbers: ReadonlyMap<string, number>): Promise<void> {
+  const children: repository.ProjectChildren = {
+    certifications: [], sdgs: [], images: [], vintages: [], protocols: []
+  }
+  const recordCredits = records.map((r) => projectCredits(r, []))
+  records.forEach((r, index) => {
+    children.vintages.push(...vintageRows(r.id, recordCredits[index]!))
+    r.certifications.forEach((c, position) =>
+      children.certifications.push({ project_id: r.id, position, certification: c.name_id }))
+    r.sustainable_development_goals.forEach((g, position) =>
+      children.sdgs.push({ project_id: r.id, position, sdg: sdgNumbers.get(g.name_id)! }))
+    r.images.forEach((image, position) =>
+      children.images.push({ project_id: r.id, position, title: image.title, ...images[index]![position]! }))
+    r.protocol?.forEach((protocol, position) => children.protocols!.push({ project_id: r.id, position, protocol }))
+  })
+  await repository.upsertProjects(trx, records.map((r, i) => toRow(r, locations[i]!, recordCredits[i]!)), children)
+}
+
+/** --replace: the catalogue and its ledger become exactly the file's. */
+async function removeMissing (trx: Db, records: readonly ImportRecord[]): Promise<void> {
+  await repository.deleteProjectsExcept(trx, new Set(records.map((r) => r.id)))
+  await repository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
+    (r.transactions ?? []).map((t) => `${r.registry.name_id}\u0000${t.identity}`))))
+}
+
+/**
+ * Upserts the file's transactions by (registry, identity). A transaction a registry now gives under another
+ * project moves to it: returns the projects it left, to be derived again.
+ */
+async function writeLedger (trx: Db, records: readonly ImportRecord[]): Promise<number[]> {
+  const transactions = records.flatMap((r) => (r.transactions ?? []).map((t) => ({
+    project_id: r.id,
+    registry: r.registry.name_id,
+    identity: t.identity,
+    type: t.type,
+    date: t.date,
+    vintage: t.vintage,
+    quantity: t.quantity,
+    beneficiary: t.beneficiary,
+    reason: t.reason,
+    beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
+    source_file: t.source?.file ?? null,
+    source_line: t.source?.line ?? null
+  })))
+  const inImport = new Set(records.map((r) => r.id))
+  const movedFrom = (await repository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
+  await repository.upsertTransactions(trx, transactions)
+  return movedFrom
+}
+
+/** Projects with a ledger (this file's or stored) take their credits from it: written again, those only. */
+async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], locations: readonly string[]):
+Promise<void> {
+  const sums = new Map<number, LedgerSum[]>()
+  for (const { project_id: projectId, ...sum } of await repository.ledgerSums(trx, records.map((r) => r.id))) {
+    const list = sums.get(projectId)
+    if (list === undefined) sums.set(projectId, [sum])
+    else list.push(sum)
+  }
+  const withLedger = records.flatMap((r, i) => {
+    const ledger = sums.get(r.id)
+    return ledger === undefined ? [] : [{ index: i, credits: projectCredits(r, ledger) }]
+  })
+  await repository.upsertProjectRows(trx, withLedger.map(({ index, credits }) =>
+    toRow(records[index]!, locations[index]!, credits)))
+  await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
+    withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
 }
 
 function toTransactionRecord (row: repository.TransactionRow): TransactionRecord {

@@ -97,7 +97,10 @@ forEachDatabase((database) => {
       assert.equal(thousands.date, null)
       // One vintage period counted once (2,500,000) whatever its blocks; the retired block is 1,000.
       assert.deepEqual(thousands.credits, {
-        issued: 2500000, retired: 1000, vintages: [{ vintage: 2020, issued: 2500000, retired: 1000 }]
+        issued: 2500000,
+        retired: 1000,
+        cancelled: null,
+        vintages: [{ vintage: 2020, issued: 2500000, retired: 1000, cancelled: null }]
       })
       assert.deepEqual(thousands.sustainable_development_goals.map((g) => g.name_id), ['1_NO_POVERTY'])
       assert.deepEqual(thousands.certifications, [{ name_id: 'ICVCM_CCP', verbose_name: 'ICVCM CCP' }])
@@ -196,7 +199,10 @@ forEachDatabase((database) => {
       assert.equal(literal.estimated_annual_reductions, null, '0.0 means unknown')
       // The buffer serial (7 credits) counts as issued (docs/registries.md, "Issued"); the vintage is the end year.
       assert.deepEqual(literal.credits, {
-        issued: 107, retired: null, vintages: [{ vintage: 2020, issued: 107, retired: null }]
+        issued: 107,
+        retired: null,
+        cancelled: null,
+        vintages: [{ vintage: 2020, issued: 107, retired: null, cancelled: null }]
       })
       assert.deepEqual(literal.sustainable_development_goals.map((g) => g.name_id), ['13_CLIMATE_ACTION'])
       assert.deepEqual(literal.certifications.map((c) => c.verbose_name), ["Carbono d'Urabá"])

@@ -141,6 +141,17 @@ forEachDatabase((database) => {
   })
 
   describe(`tonne import --from: import rules [${database}]`, () => {
+    test('CARB\'s table counts for the projects it names whichever is imported first', async (t) => {
+      const ws = await workspace(t, database)
+      await importExports(ws, 'arb', [file('arb', 'nc-arboc_issuance_sheet3.csv')])
+      await importExports(ws, 'acr', EXPORTS['acr']!.map(([f]) => file(f)))
+      const acr1051 = (await exported(ws)).get('ACR1051')!
+      // CAMM1051-A 6,045 + -B 14,653; ACR's own issuance of -B (issuances.csv, 14,653) and its conversion
+      // cancellations stay in the ledger without counting again.
+      assert.deepEqual([acr1051.credits?.issued, acr1051.credits?.cancelled], [20698, null])
+      assert.ok(acr1051.transactions!.some((x) => x.source?.file === 'issuances.csv'))
+    })
+
     test('older layouts: header cells broken over lines, ACR\'s "Date Issued" without (GMT)', async (t) => {
       const ws = await workspace(t, database)
       const csv = ws.write('acr-2019.csv', [
