@@ -2,11 +2,13 @@ import assert from 'node:assert/strict'
 import { describe, test, type TestContext } from 'node:test'
 import { Compile } from 'typebox/compile'
 import { createKey } from '../../src/access/api-keys.service.ts'
+import type { TransactionRecord } from '../../src/catalogue/catalogue.schemas.ts'
 import { TransactionPageSchema } from '../../src/ledger/transactions.schemas.ts'
 import { forEachDatabase, type TestDatabase } from '../databases.ts'
 import { importProjects } from '../../src/catalogue/projects.import.ts'
 import { buildTestApp, FIXTURE_IMPORT_TIME, type TestApp } from '../helpers.ts'
 import { ledgerProjects } from '../fixtures/ledger.ts'
+import { project } from '../fixtures/projects.ts'
 
 const LEDGER = '/api/v1/commerce/transactions/'
 const projectLedger = (id: number | string) => `/api/v1/commerce/products/${id}/transactions/`
@@ -203,6 +205,36 @@ forEachDatabase((database) => {
       assert.equal((await page(app, LEDGER)).count, 2)
       await importProjects(app.store.db, JSON.stringify([two]), { replace: false, now: FIXTURE_IMPORT_TIME })
       assert.deepEqual(quantities(await page(app, `${LEDGER}?search=acme`)), [800])
+    })
+
+    test('a search with thousands of matches pages and counts the same as a narrow one', async (t) => {
+      // 5,200 retirements for "Dense Holder <n>", the n-th dated 2000-01-01 plus n days with quantity n, and one
+      // undated (quantity 0.5): more matches than a search reads by id, so a page walks the ordering's index.
+      const day = (n: number) => new Date(Date.UTC(2000, 0, 1) + n * 86_400_000).toISOString().slice(0, 10)
+      const transactions: TransactionRecord[] = Array.from({ length: 5200 }, (_, i) => ({
+        identity: `D-${i + 1}`,
+        type: 'retirement',
+        date: day(i + 1),
+        vintage: 2000,
+        quantity: i + 1,
+        beneficiary: `Dense Holder ${i + 1}`,
+        reason: null,
+        source: null
+      }))
+      transactions.push({ ...transactions[0]!, identity: 'D-undated', date: null, quantity: 0.5 })
+      const app = await buildTestApp(t, { database, records: [project(9, { vintages: [2000], transactions })] })
+      const first = await page(app, `${LEDGER}?search=dense&limit=3`)
+      assert.equal(first.count, 5201)
+      assert.deepEqual(quantities(first), [5200, 5199, 5198])
+      assert.equal(first.results[0]!.date, day(5200))
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=dense&limit=3&offset=5199`)), [1, 0.5])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=holder&ordering=quantity&limit=3`)), [0.5, 1, 2])
+      assert.deepEqual(quantities(await page(app, `${LEDGER}?search=dense&ordering=-quantity&offset=5198`)),
+        [2, 1, 0.5])
+      const narrow = await page(app, `${LEDGER}?search=${encodeURIComponent('holder 5199')}`)
+      assert.deepEqual([narrow.count, quantities(narrow)], [1, [5199]])
+      const combined = await page(app, `${LEDGER}?search=dense&date_after=${day(5101)}&limit=200`)
+      assert.deepEqual([combined.count, combined.results.length, quantities(combined).at(-1)], [100, 100, 5101])
     })
 
     test('filters combine (AND), on both paths', async (t) => {
