@@ -1,7 +1,8 @@
 // The catalogue: a list driven entirely by the URL's hash (#/projects?search=…&offset=…), with filters fed by
 // the facets endpoint, a map of every matching project (the GeoJSON endpoint), and a project page.
 import { ApiError, apiDownload, apiGet } from './api.js'
-import { formatDate, formatNumber, h, plainText, replaceChildren } from './dom.js'
+import { formatDate, formatNumber, h, humanize, plainText, replaceChildren } from './dom.js'
+import { creditsLine, projectCredits } from './credits.js'
 import { clearError, shortReason, showError } from './errors.js'
 import { currentKey, forgetKey, howToGetAKey, keyForm } from './key.js'
 import { interactiveMap, loadWorld } from './map.js'
@@ -20,7 +21,15 @@ const ORDERINGS = [
   { value: '-estimated_annual_reductions', text: 'Most reductions', field: 'estimated_annual_reductions' },
   { value: '-area', text: 'Largest area', field: 'area' },
   { value: 'inventory_price', text: 'Lowest price', field: 'inventory_price' },
-  { value: '-inventory_price', text: 'Highest price', field: 'inventory_price' }
+  { value: '-inventory_price', text: 'Highest price', field: 'inventory_price' },
+  { value: '-credits_issued', text: 'Most credits issued', field: 'credits_issued' },
+  { value: 'credits_issued', text: 'Fewest credits issued', field: 'credits_issued' },
+  { value: '-credits_retired', text: 'Most credits retired', field: 'credits_retired' },
+  { value: 'credits_retired', text: 'Fewest credits retired', field: 'credits_retired' },
+  { value: '-credits_cancelled', text: 'Most credits cancelled', field: 'credits_cancelled' },
+  { value: 'credits_cancelled', text: 'Fewest credits cancelled', field: 'credits_cancelled' },
+  { value: 'first_issuance_date', text: 'Earliest first issuance', field: 'first_issuance_date' },
+  { value: '-first_issuance_date', text: 'Latest first issuance', field: 'first_issuance_date' }
 ]
 /** Filters whose values come from the facets endpoint, offered as selects with counts. */
 const SELECTS = [
@@ -30,7 +39,11 @@ const SELECTS = [
   { name: 'sdg', label: 'Development goal', any: 'Any goal' },
   { name: 'vintage', label: 'Vintage', any: 'Any vintage' },
   { name: 'rating', label: 'Rating', any: 'Any rating' },
-  { name: 'in_sale', label: 'In sale', any: 'In sale or not' }
+  { name: 'in_sale', label: 'In sale', any: 'In sale or not' },
+  { name: 'category', label: 'Category', any: 'Any category' },
+  { name: 'protocol', label: 'Methodology', any: 'Any methodology' },
+  { name: 'status', label: 'Status', any: 'Any status' },
+  { name: 'is_compliance', label: 'Market', any: 'Compliance or voluntary' }
 ]
 const FILTER_LABELS = /** @type {Record<string, string>} */ ({
   search: 'Search',
@@ -367,6 +380,7 @@ function projectCard (project) {
   return h('li', { class: 'project-card', 'data-id': project.id },
     h('h2', {}, h('a', { href: `#/projects/${project.id}` }, project.name)),
     h('p', {}, facts.join(' · ')),
+    creditsLine(project),
     h('ul', { class: 'tags', 'aria-label': 'Details' },
       h('li', {}, project.symbol),
       project.rating ? h('li', {}, `Rating ${project.rating.verbose_name}`) : null,
@@ -699,6 +713,7 @@ export async function renderProject (main, id, { signal, rerender }) {
     })
     countryMap.setPoints([])
   }
+  const credits = projectCredits(project, signal)
   replaceChildren(main, back,
     h('h1', { tabindex: '-1' }, project.name),
     project.short_description ? h('p', { class: 'lede' }, project.short_description) : null,
@@ -711,11 +726,21 @@ export async function renderProject (main, id, { signal, rerender }) {
           fact('Registry', project.registry.verbose_name),
           fact('Standard', project.standard.verbose_name),
           fact('Credit type', project.credit_type?.verbose_name),
+          fact('Category', project.category ? humanize(project.category.replaceAll('-', ' ')) : null),
+          fact('Project type', project.project_type),
+          fact('Methodology', (project.protocol ?? []).join(', ')),
+          fact('Status', project.status),
+          fact('Market', project.is_compliance === true
+            ? 'Compliance'
+            : project.is_compliance === false
+              ? 'Voluntary'
+              : null),
           fact('Rating', project.rating?.verbose_name),
           fact('Certifications', project.certifications.map((/** @type {any} */ c) => c.verbose_name).join(', ')),
           fact('Country', project.location),
           fact('Coordinates', coordinates),
           fact('Start date', project.date ? formatDate(project.date) : null),
+          fact('Listed', project.listed_date ? formatDate(project.listed_date) : null),
           fact('Area', project.area === null ? null : `${formatNumber(project.area)} ha`),
           fact('Estimated annual reductions', project.estimated_annual_reductions === null
             ? null
@@ -739,6 +764,7 @@ export async function renderProject (main, id, { signal, rerender }) {
           : h('p', {}, countryMap === null
             ? 'The registry gives no coordinates for this project.'
             : `The registry gives no coordinates for this project: the map shows its country, ${project.location}.`))),
+    credits.section,
     goals.length === 0
       ? null
       : h('section', { 'aria-labelledby': 'sdg-heading' },
@@ -761,9 +787,13 @@ export async function renderProject (main, id, { signal, rerender }) {
     project.images.length === 0
       ? null
       : h('section', { 'aria-labelledby': 'images-heading' },
-        h('h2', { id: 'images-heading' }, 'Images'), h('div', { class: 'images' }, project.images.map(imageFigure))))
+        h('h2', { id: 'images-heading' }, 'Images'), h('div', { class: 'images' }, project.images.map(imageFigure))),
+    // Last: it grows as its pages arrive, and moves nothing but the footer.
+    credits.ledger)
   // Markers are placed for the map's size, known once it is in the page.
   if (map !== null) map.focus(project.longitude, project.latitude, 10)
   if (countryMap !== null && numeric !== undefined) countryMap.showCountry(numeric).catch(() => {})
+  // The charts are drawn for their width, and the ledger loads, once they are in the page.
+  credits.start().catch((error) => { if (!signal.aborted) showError(error) })
   return `Project ${project.name}.`
 }

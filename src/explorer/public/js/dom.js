@@ -2,7 +2,7 @@
 
 /** @typedef {Node | string | number | null | undefined | false | Array<any>} Child */
 
-const SVG_TAGS = new Set(['svg', 'g', 'path', 'circle', 'title', 'desc', 'rect'])
+const SVG_TAGS = new Set(['svg', 'g', 'path', 'circle', 'title', 'desc', 'rect', 'text', 'line'])
 
 /**
  * Creates an element: h('a', { href: '#/x', class: 'y' }, 'text', child).
