@@ -72,7 +72,8 @@ forEachDatabase((database) => {
       const br = await inject({ url: LIST, headers: { 'accept-encoding': 'br, gzip' } })
       assert.equal(br.headers['content-encoding'], 'br')
       assert.deepEqual(JSON.parse(brotliDecompressSync(br.rawPayload).toString()).count, 12)
-      const small = await inject({ url: `${LIST}7/`, headers: { 'accept-encoding': 'gzip' } })
+      // An empty page: a detail now carries the ledger's fields and is over 1 KiB.
+      const small = await inject({ url: `${LIST}?search=no-such-project`, headers: { 'accept-encoding': 'gzip' } })
       assert.ok(small.body.length < 1024)
       assert.equal(small.headers['content-encoding'], undefined)
     })
