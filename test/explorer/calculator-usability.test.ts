@@ -103,7 +103,8 @@ test('calculator: compared on one basis, explained for a person, total on screen
     await phone.getByLabel('Distance a year (km)').fill('8000')
     await phone.getByRole('button', { name: 'Calculate' }).click()
     await phone.locator('#total').waitFor()
-    await phone.waitForFunction('document.activeElement?.id === "result-heading"')
+    // A locator, not waitForFunction: a string predicate is evaluated, which the page's CSP refuses.
+    await phone.locator('#result-heading:focus').waitFor()
     const total = await boxOf(phone, '#total')
     assert.ok(total !== null && total.top >= 0 && total.bottom <= PHONE.height, `total at ${JSON.stringify(total)}`)
     await screenshot(phone, 'calculator-result-phone', false)
