@@ -139,7 +139,7 @@ test('/docs: response examples, code samples in curl, JavaScript and Python, and
     await page.goto(`http://127.0.0.1:${port}/docs`)
     const list = page.locator(LIST)
     await list.waitFor()
-    assert.equal(await page.locator('article.operation').count(), 16, 'aliases are not drawn twice')
+    assert.equal(await page.locator('article.operation').count(), 18, 'aliases are not drawn twice (ledger: 2)')
     assert.match(await list.textContent() ?? '', /Also answers at \/api\/v1\/commerce\/products \(no trailing/)
 
     // A disclosure is drawn when it opens (the toggle event): wait for what it draws.
@@ -164,7 +164,7 @@ test('/docs: response examples, code samples in curl, JavaScript and Python, and
     await page.getByLabel('Search the operations').fill('geojson')
     await page.locator('#search-status').filter({ hasText: /operations? match/ }).waitFor()
     const visible = await page.locator('article.operation:visible').count()
-    assert.ok(visible >= 1 && visible < 16, `${visible} shown`)
+    assert.ok(visible >= 1 && visible < 18, `${visible} shown`)
     assert.ok(await page.locator('#op-get-api-v1-commerce-products-geojson').isVisible())
     assert.ok(await page.locator('#op-get-api-v1-co2-calculator-diet').isHidden())
     assert.deepEqual(await axeViolations(page), [])
