@@ -3927,7 +3927,7 @@ export interface operations {
         search?: string;
         /**
          * @description Only this project's transactions (its id).
-         * @example 1
+         * @example 51
          */
         project?: number;
       };
@@ -4074,7 +4074,7 @@ export interface operations {
       path: {
         /**
          * @description The project id.
-         * @example 1
+         * @example 51
          */
         id: number;
       };

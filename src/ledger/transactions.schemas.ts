@@ -95,7 +95,8 @@ export const LedgerQuerySchema = Type.Object({
   ...paging,
   ...FilterFields,
   project: Type.Optional(Type.Integer({
-    minimum: 1, maximum: MAX_PROJECT_ID, description: 'Only this project\'s transactions (its id).', examples: [1]
+    // Project 51 of the bundled catalogue (Verra VCS1340) has a ledger, so the example finds transactions.
+    minimum: 1, maximum: MAX_PROJECT_ID, description: 'Only this project\'s transactions (its id).', examples: [51]
   }))
 })
 export type LedgerQuery = Static<typeof LedgerQuerySchema>
@@ -104,5 +105,5 @@ export const ProjectLedgerQuerySchema = Type.Object({ ...paging, ...FilterFields
 export type ProjectLedgerQuery = Static<typeof ProjectLedgerQuerySchema>
 
 export const ProjectLedgerParamsSchema = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [1] })
+  id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [51] })
 })
