@@ -25,8 +25,9 @@ const BAR = 95
 const VIEWS = [
   { name: 'First view', hash: '' },
   { name: 'Catalogue', hash: '#/projects' },
-  // A bundled project with coordinates and SDG icons: the page whose map and icons arrive last (issue 25, item 11).
-  { name: 'Project page', hash: '#/projects/278' },
+  // A bundled project with coordinates, SDG icons and a ledger (Cercarbono CDC-29, 114 transactions): the page
+  // whose map, icons and credit charts arrive last (issue 25, item 11; issue 21).
+  { name: 'Project page', hash: '#/projects/637' },
   { name: 'Calculator result', hash: '#/calculator?country_code=DEU&frequency=rare&distance=8000&home_size=70' }
 ]
 

@@ -3925,6 +3925,8 @@ export interface operations {
          * @example bank
          */
         search?: string;
+        /** @description `csv`: every matching transaction as CSV (text/csv), streamed, in the same order (`limit` and `offset` do not apply); as `Accept: text/csv`. */
+        format?: "json" | "csv";
         /**
          * @description Only this project's transactions (its id).
          * @example 51
@@ -3933,7 +3935,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description OK: List the credit ledger. */
+      /** @description A page of transactions (JSON), or every matching transaction (CSV). */
       200: {
         headers: {
           /** @description Requests allowed per one-minute window. */
@@ -3974,6 +3976,7 @@ export interface operations {
                 }) | null;
               })[];
           };
+          "text/csv": string;
         };
       };
       /** @description Not modified: the If-None-Match header names the current ETag. No body. */
@@ -4070,6 +4073,8 @@ export interface operations {
          * @example bank
          */
         search?: string;
+        /** @description `csv`: every matching transaction as CSV (text/csv), streamed, in the same order (`limit` and `offset` do not apply); as `Accept: text/csv`. */
+        format?: "json" | "csv";
       };
       path: {
         /**
@@ -4080,7 +4085,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description OK: List one project's credit ledger. */
+      /** @description A page of transactions (JSON), or every matching transaction (CSV). */
       200: {
         headers: {
           /** @description Requests allowed per one-minute window. */
@@ -4121,6 +4126,7 @@ export interface operations {
                 }) | null;
               })[];
           };
+          "text/csv": string;
         };
       };
       /** @description Not modified: the If-None-Match header names the current ETag. No body. */

@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { catalogueVersion } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { AnswerCache } from '../http/answer-cache.ts'
+import SerializerSelector from '@fastify/fast-json-stringify-compiler'
+import { sendCsv, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
@@ -12,9 +14,10 @@ import { errorResponses } from '../http/schemas.ts'
 import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
-  LedgerQuerySchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema, TransactionPageSchema, type Transaction
+  LedgerQuerySchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema, TRANSACTION_CSV_COLUMNS,
+  TransactionPageSchema, type Transaction
 } from './transactions.schemas.ts'
-import { listLedgerPage, listProjectLedgerPage } from './transactions.service.ts'
+import { allMatchingTransactions, listLedgerPage, listProjectLedgerPage } from './transactions.service.ts'
 
 export interface LedgerOptions {
   /** The catalogue's database (its read side); the ledger is part of the catalogue and shares its version. */
@@ -40,6 +43,16 @@ const FILTERS_NOTE = 'Filters combine (AND); an unknown query parameter, or one 
   '`ordering` (default `-date`: newest first), id breaking ties in the same direction; transactions without a ' +
   'date come last.'
 
+// The 200 answer is JSON pages or CSV by content type, so a page is serialised by its own compiled schema
+// (fast-json-stringify, as Fastify would), compiled on first use like the route schemas.
+let pageSerializer: ((page: unknown) => string) | undefined
+const serializePage = (): ((page: unknown) => string) => {
+  pageSerializer ??= SerializerSelector()({}, {})({
+    schema: TransactionPageSchema, method: 'GET', url: '/transactions/', httpStatus: '200'
+  }) as (page: unknown) => string
+  return pageSerializer
+}
+
 /** GET /api/v1/commerce/transactions/ and /api/v1/commerce/products/{id}/transactions/ (under /api/v1/commerce). */
 export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app, options) => {
   const { db, changes, origin, answers, charge } = options
@@ -64,7 +77,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
         offset, count)
       return {
-        body: String(reply.serialize({ count, ...links, results: items })),
+        body: serializePage()({ count, ...links, results: items }),
         etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
       }
     }, (built) => built.body.length * 2 + built.etag.length * 2)
@@ -73,6 +86,28 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
     reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
     if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
     return reply.type(JSON_TYPE).send(answer.body)
+  }
+
+  // One URL, two representations: JSON pages, or (format=csv, Accept: text/csv) every match as CSV.
+  const pageOrCsv = {
+    description: 'A page of transactions (JSON), or every matching transaction (CSV).',
+    content: {
+      'application/json': { schema: TransactionPageSchema },
+      'text/csv': {
+        schema: { type: 'string' },
+        example: 'id,project_id,type,date,vintage,quantity,beneficiary,reason,source_file,source_line\r\n' +
+          '17,51,retirement,2021-03-02,2012,500,Example Bank,Voluntary offsetting,verra/transactions.csv,12\r\n'
+      }
+    }
+  }
+  const varyOnAccept = (reply: FastifyReply) => {
+    const vary = reply.getHeader('vary')
+    reply.header('vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`)
+  }
+  /** A CSV download costs what a search does: it reads every match (docs/api.md, "CSV"). */
+  const sendCsvOnce = async (request: FastifyRequest, reply: FastifyReply, rows: AsyncIterable<Transaction>) => {
+    await charge(request, BUILD_COST.search - 1)
+    return await sendCsv(reply, 'transactions.csv', TRANSACTION_CSV_COLUMNS, rows)
   }
 
   app.get('/transactions/', {
@@ -84,10 +119,16 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
         `cancellation the imported registry exports list, one item each. ${FILTERS_NOTE} An addition beyond the ` +
         `original contract.${SCOPE_NOTE}`,
       querystring: LedgerQuerySchema,
-      response: { 200: TransactionPageSchema, ...errorResponses(400, 401, 403, 429) }
+      response: { 200: pageOrCsv, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request, reply) => await send(request, reply, request.query.search,
-    async (counts) => await listLedgerPage(db, request.query, counts)))
+  }, async (request, reply) => {
+    varyOnAccept(reply)
+    if (wantsCsv(request, request.query.format)) {
+      return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query))
+    }
+    return await send(request, reply, request.query.search,
+      async (counts) => await listLedgerPage(db, request.query, counts))
+  })
 
   app.get('/products/:id/transactions/', {
     schema: {
@@ -98,8 +139,14 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
         `An unknown or malformed project id is a 404. An addition beyond the original contract.${SCOPE_NOTE}`,
       params: ProjectLedgerParamsSchema,
       querystring: ProjectLedgerQuerySchema,
-      response: { 200: TransactionPageSchema, ...errorResponses(400, 401, 403, 404, 429) }
+      response: { 200: pageOrCsv, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request, reply) => await send(request, reply, request.query.search,
-    async (counts) => await listProjectLedgerPage(db, request.params.id, request.query, counts)))
+  }, async (request, reply) => {
+    varyOnAccept(reply)
+    if (wantsCsv(request, request.query.format)) {
+      return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query, request.params.id))
+    }
+    return await send(request, reply, request.query.search,
+      async (counts) => await listProjectLedgerPage(db, request.params.id, request.query, counts))
+  })
 }

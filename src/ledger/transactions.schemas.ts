@@ -1,3 +1,4 @@
+import type { CsvColumn } from '../http/csv.ts'
 import { Type, type Static } from 'typebox'
 import { StringEnum } from '../http/schemas.ts'
 import { MAX_PROJECT_ID, TRANSACTION_TYPES } from '../catalogue/catalogue.schemas.ts'
@@ -75,6 +76,14 @@ const FilterFields = {
   }))
 }
 
+/** `format`: the page as JSON (default) or every matching transaction as CSV. */
+const formatField = {
+  format: Type.Optional(StringEnum(['json', 'csv'], {
+    description: '`csv`: every matching transaction as CSV (text/csv), streamed, in the same order (`limit` and ' +
+      '`offset` do not apply); as `Accept: text/csv`.'
+  }))
+}
+
 const paging = {
   limit: Type.Integer({
     minimum: 1,
@@ -94,6 +103,7 @@ const paging = {
 export const LedgerQuerySchema = Type.Object({
   ...paging,
   ...FilterFields,
+  ...formatField,
   project: Type.Optional(Type.Integer({
     // Project 51 of the bundled catalogue (Verra VCS1340) has a ledger, so the example finds transactions.
     minimum: 1, maximum: MAX_PROJECT_ID, description: 'Only this project\'s transactions (its id).', examples: [51]
@@ -101,9 +111,23 @@ export const LedgerQuerySchema = Type.Object({
 })
 export type LedgerQuery = Static<typeof LedgerQuerySchema>
 
-export const ProjectLedgerQuerySchema = Type.Object({ ...paging, ...FilterFields })
+export const ProjectLedgerQuerySchema = Type.Object({ ...paging, ...FilterFields, ...formatField })
 export type ProjectLedgerQuery = Static<typeof ProjectLedgerQuerySchema>
 
 export const ProjectLedgerParamsSchema = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [51] })
 })
+
+/** The ledger as CSV: one line per transaction, the item's fields with `source` as two columns. */
+export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<Transaction>> = [
+  { header: 'id', value: (t) => t.id },
+  { header: 'project_id', value: (t) => t.project_id },
+  { header: 'type', value: (t) => t.type },
+  { header: 'date', value: (t) => t.date },
+  { header: 'vintage', value: (t) => t.vintage },
+  { header: 'quantity', value: (t) => t.quantity },
+  { header: 'beneficiary', value: (t) => t.beneficiary },
+  { header: 'reason', value: (t) => t.reason },
+  { header: 'source_file', value: (t) => t.source?.file },
+  { header: 'source_line', value: (t) => t.source?.line }
+]

@@ -101,3 +101,28 @@ async function ledgerPage (
   ])
   return { count, items: rows.map(toTransaction) }
 }
+
+/** Transactions read per query when a whole ledger is written out (CSV). */
+const CSV_BATCH = 1000
+
+/**
+ * Every transaction matching the query, in its order, a batch at a time (the CSV download). The filters are
+ * resolved first, so a bad one is refused before anything is streamed.
+ */
+export async function allMatchingTransactions (
+  db: Db, query: ProjectLedgerQuery & { project?: number | undefined }, projectId?: number
+): Promise<AsyncIterable<Transaction>> {
+  if (projectId !== undefined && !await repository.projectExists(db, projectId)) {
+    throw new ProjectNotFoundError(projectId)
+  }
+  const filters = { ...await resolveLedgerFilters(db, query), ...(projectId !== undefined && { projectId }) }
+  const order = parseLedgerOrdering(query.ordering)
+  const plan = filters.search === undefined ? undefined : await repository.planSearch(db, filters.search)
+  return (async function * () {
+    for (let offset = 0; ; offset += CSV_BATCH) {
+      const rows = await repository.listTransactions(db, filters, order, CSV_BATCH, offset, plan)
+      for (const row of rows) yield toTransaction(row)
+      if (rows.length < CSV_BATCH) return
+    }
+  })()
+}

@@ -98,6 +98,29 @@ forEachDatabase((database) => {
         assert.equal((await problem(app, `${projectLedger(1)}?project=2`)).parameter, 'project')
       })
 
+    test('format=csv (or Accept: text/csv): every matching transaction as CSV, in order, formulas escaped',
+      async (t) => {
+        const app = await ledgerApp(t, database)
+        const csv = await app.inject(`${LEDGER}?format=csv&type=retirement&ordering=quantity&limit=1`)
+        assert.equal(csv.statusCode, 200, csv.body)
+        assert.match(String(csv.headers['content-type']), /^text\/csv; charset=utf-8/)
+        assert.match(String(csv.headers['content-disposition']), /attachment; filename="transactions\.csv"/)
+        const lines = csv.body.trimEnd().split('\r\n')
+        assert.equal(lines[0], 'id,project_id,type,date,vintage,quantity,beneficiary,reason,source_file,source_line')
+        // Every retirement (limit and offset do not apply), by quantity, as the JSON pages give them.
+        const json = await page(app, `${LEDGER}?type=retirement&ordering=quantity&limit=1000`)
+        assert.equal(lines.length - 1, json.count)
+        assert.deepEqual(lines.slice(1).map((line) => Number(line.split(',')[5])), quantities(json))
+        assert.ok(lines.some((line) =>
+          line.endsWith(',Société Générale,Voluntary offsetting,ledger/transactions.csv,300')))
+        const accept = await app.inject({ url: projectLedger(2), headers: { accept: 'text/csv' } })
+        assert.match(String(accept.headers['content-type']), /^text\/csv/)
+        assert.equal(accept.body.trimEnd().split('\r\n').length - 1, 3)
+        // A bad filter is refused before anything streams.
+        assert.equal((await problem(app, `${LEDGER}?format=csv&date_after=2021-13-01`)).parameter, 'date_after')
+        assert.equal((await problem(app, `${LEDGER}?format=xml`)).parameter, 'format')
+      })
+
     test('without a key 401, with a key lacking catalogue:read 403, on both paths', async (t) => {
       const app = await ledgerApp(t, database)
       const { key } = await createKey(app.store.db, { name: 'calculator only', scopes: ['calculator:read'] })
