@@ -153,3 +153,24 @@ export async function openWithKey (page: Page, url: string, key: string): Promis
 export async function showing (page: Page, text: RegExp): Promise<void> {
   await page.locator('#summary').filter({ hasText: text }).waitFor()
 }
+
+// Waits on the page's own events, evaluated through DevTools: `waitForFunction` with a string evaluates it inside
+// the page, which the explorer's CSP (no 'unsafe-eval') refuses once the first check fails.
+
+/** Resolves once every image matching `selector` has loaded or failed. */
+export async function imagesSettled (page: Page, selector: string): Promise<void> {
+  await page.evaluate(`Promise.all([...document.querySelectorAll(${JSON.stringify(selector)})].map((image) =>
+    image.complete ? undefined : new Promise((resolve) => {
+      image.addEventListener('load', resolve, { once: true })
+      image.addEventListener('error', resolve, { once: true })
+    })))`)
+}
+
+/** Resolves once the page is scrolled to within 2 px of `y` (now, or at a later scroll event). */
+export async function scrolledTo (page: Page, y: number): Promise<void> {
+  await page.evaluate(`new Promise((resolve) => {
+    const there = () => Math.abs(scrollY - ${y}) <= 2
+    if (there()) return resolve(true)
+    addEventListener('scroll', () => { if (there()) resolve(true) })
+  })`)
+}

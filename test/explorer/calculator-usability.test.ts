@@ -139,8 +139,7 @@ test('calculator: a bad country in the link and a 429 each leave a way forward',
   assert.match(await retry.textContent() ?? '', /in \d+ s/)
   await screenshot(page, 'calculator-rate-limited')
   await page.clock.runFor(61_000)
-  await page.waitForFunction(
-    '![...document.querySelectorAll("button")].some((b) => /^Try again/.test(b.textContent) && b.disabled)')
+  await page.locator('button:disabled', { hasText: /^Try again/ }).waitFor({ state: 'detached' })
   assert.ok(await retry.isEnabled())
   assert.deepEqual(browser.problems.filter((p) => !/429/.test(p)), [])
 })

@@ -168,7 +168,7 @@ test('catalogue: focus after removing a chip and after Back (issue 25, item 4)',
   await phone.getByRole('heading', { level: 1, name: 'Yunnan Wind Portfolio' }).waitFor()
   await phone.goBack()
   await showing(phone, /of 12 projects/)
-  await phone.waitForFunction('document.activeElement?.textContent === "Yunnan Wind Portfolio"')
+  await phone.locator(':focus', { hasText: /^Yunnan Wind Portfolio$/ }).waitFor()
   const focused = await phone.evaluate(`(() => {
     const box = document.activeElement.getBoundingClientRect()
     return box.top >= 0 && box.bottom <= innerHeight

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
-import { cutOffTexts, DESKTOP, inPage, launchBrowser, PHONE, screenshot, openWithKey, showing } from './browser.ts'
+import {
+  cutOffTexts, DESKTOP, inPage, launchBrowser, PHONE, screenshot, openWithKey, scrolledTo, showing
+} from './browser.ts'
 
 // Issue 15, findings 12 and 15: the catalogue's filters and the list as a person meets them.
 
@@ -92,7 +94,7 @@ test('catalogue: Back keeps the scroll position, nothing is cut off, single vint
     await page.getByRole('heading', { level: 1, name: 'Yunnan Wind Portfolio' }).waitFor()
     await page.goBack()
     await showing(page, /of 12 projects/)
-    await page.waitForFunction(`Math.abs(scrollY - ${scrolled}) <= 2`)
+    await scrolledTo(page, scrolled)
 
     // While the filters apply, the page says so.
     let release: () => void = () => {}

@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
-import { accessibilityProblems, inPage, launchBrowser, screenshot } from './browser.ts'
+import { accessibilityProblems, imagesSettled, inPage, launchBrowser, screenshot } from './browser.ts'
 
 async function enterKey (page: Page, key: string): Promise<void> {
   await page.getByLabel('API key', { exact: true }).fill(key)
@@ -92,7 +92,8 @@ test('catalogue: key once per tab, URL-driven filters, search, ordering and pagi
   const icons = page.getByRole('img', { name: /^Goal \d+:/ })
   assert.deepEqual(await icons.evaluateAll((images) => images.map((i) => (i as unknown as { alt: string }).alt)),
     ['Goal 13: Climate Action', 'Goal 15: Life on Land'])
-  await page.waitForFunction('[...document.querySelectorAll(".sdgs img")].every((image) => image.naturalWidth > 0)')
+  await imagesSettled(page, '.sdgs img')
+  assert.ok(await page.evaluate('[...document.querySelectorAll(".sdgs img")].every((image) => image.naturalWidth > 0)'))
   await page.locator('.map[data-loaded="true"]').waitFor()
   assert.equal(await page.locator('.map .marker').count(), 1)
   const land = await page.locator('.map .country').getAttribute('d') ?? ''

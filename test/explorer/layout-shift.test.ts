@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
-import { launchBrowser, layoutShift, PHONE, trackLayoutShift } from './browser.ts'
+import { imagesSettled, launchBrowser, layoutShift, PHONE, trackLayoutShift } from './browser.ts'
 
 // Issue 25, item 11: the project page on a phone does not move under the reader as its map and icons arrive.
 
@@ -15,7 +15,7 @@ test('project page on a phone: cumulative layout shift under 0.1 while the map a
   await trackLayoutShift(page)
   await page.goto(`${baseUrl}/#/projects/1`)
   await page.locator('.map[data-loaded="true"]').waitFor()
-  await page.waitForFunction('[...document.querySelectorAll(".sdgs img")].every((image) => image.complete)')
+  await imagesSettled(page, '.sdgs img')
   const shift = await layoutShift(page)
   assert.ok(shift < 0.1, `layout shift ${shift}`)
   assert.deepEqual(browser.problems, [])
