@@ -85,6 +85,8 @@ export function projectCredits (record: ImportRecord, ledger: readonly LedgerSum
       first[sum.type] = sum.first_date
     }
   }
+  for (const kind of KINDS) totals[kind] = tidy(totals[kind])
+  for (const amounts of vintages.values()) for (const kind of KINDS) amounts[kind] = tidy(amounts[kind])
   return {
     totals,
     years,
@@ -92,4 +94,12 @@ export function projectCredits (record: ImportRecord, ledger: readonly LedgerSum
     firstIssuanceDate: first.issuance ?? null,
     firstRetirementDate: first.retirement ?? null
   }
+}
+
+/**
+ * A sum of registry quantities without binary noise (0.1 + 0.2 is 0.30000000000000004 in floating point):
+ * registries write at most three decimals, so six are exact for any sum a catalogue holds.
+ */
+function tidy (quantity: number | null): number | null {
+  return quantity === null ? null : Math.round(quantity * 1e6) / 1e6
 }

@@ -82,6 +82,19 @@ forEachDatabase((database) => {
       })
     })
 
+    test('sums of fractional quantities are not left with binary noise (0.1 + 0.2 is 0.3)', async (t) => {
+      const ws = await workspace(t, database)
+      // Isometric issues fractions of a tonne (81.025): sums of such decimals must read back as written.
+      await importFile(ws, 'a.json', [withLedger([tx('F-1', 'issuance', '2021-01-01', 2020, 0.1),
+        tx('F-2', 'issuance', '2021-01-02', 2020, 0.2), tx('F-3', 'retirement', '2021-02-01', 2020, 389.4),
+        tx('F-4', 'retirement', '2021-02-02', 2020, 0.02)])])
+      const found = await detail(ws)
+      assert.equal(found.credits_issued, 0.3)
+      assert.equal(found.credits_retired, 389.42)
+      assert.deepEqual(found.credits.vintages.find((v) => v.vintage === 2020),
+        { vintage: 2020, issued: 0.3, retired: 389.42, cancelled: null })
+    })
+
     test('a type without transactions keeps the record\'s total: 0 stays 0, none stays null', async (t) => {
       const ws = await workspace(t, database)
       const issuedOnly = [I1, I2]
