@@ -5,8 +5,8 @@
  *
  *   node scripts/measure-docs-ui.ts http://127.0.0.1:3000/docs [more URLs...]
  *
- * Chromium: CHROME_PATH (default /usr/bin/chromium). Lighthouse is not a dependency of the project: the
- * script runs LIGHTHOUSE (a command; default `npx --yes lighthouse@12.8.2`).
+ * Chromium: CHROME_PATH, else the project's look-up (scripts/chromium.ts). Lighthouse is not a dependency
+ * of the project: the script runs LIGHTHOUSE (a command; default `npx --yes lighthouse@12.8.2`).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -14,16 +14,22 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium } from 'playwright-core'
+import { findChromium } from './chromium.ts'
 
-const chrome = process.env['CHROME_PATH'] ?? '/usr/bin/chromium'
+const given = process.env['CHROME_PATH']
+const browserFound = given !== undefined && given !== '' ? { executablePath: given, args: [], env: {} } : findChromium()
+const chrome = browserFound.executablePath
 const lighthouse = (process.env['LIGHTHOUSE'] ?? 'npx --yes lighthouse@12.8.2').split(' ')
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking']
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  ...browserFound.args]
 
 interface AxeViolation { id: string, impact: string, nodes: unknown[] }
 
 async function axe (url: string, viewport: { width: number, height: number }): Promise<string> {
-  const browser = await chromium.launch({ executablePath: chrome, args: FLAGS })
+  const browser = await chromium.launch({
+    executablePath: chrome, args: FLAGS, env: { ...process.env, ...browserFound.env }
+  })
   try {
     const page = await browser.newPage({ viewport })
     await page.goto(url, { waitUntil: 'networkidle' })
@@ -46,7 +52,7 @@ function lighthouseRun (url: string, preset: 'mobile' | 'desktop'): string {
     execFileSync(lighthouse[0]!, [...lighthouse.slice(1), url, '--quiet', '--output=json', `--output-path=${output}`,
       '--only-categories=performance,accessibility,best-practices', `--chrome-flags=${FLAGS.join(' ')}`,
       ...(preset === 'desktop' ? ['--preset=desktop'] : [])],
-    { env: { ...process.env, CHROME_PATH: chrome }, stdio: 'ignore' })
+    { env: { ...process.env, ...browserFound.env, CHROME_PATH: chrome }, stdio: 'ignore' })
     const report = JSON.parse(readFileSync(output, 'utf8'))
     const score = (category: string) => Math.round(report.categories[category].score * 100)
     const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`

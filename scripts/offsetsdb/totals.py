@@ -9,9 +9,9 @@ The package needs pandas_flavor, pyjanitor, pandera, universal_pathlib and panda
 package; the few calls it makes of them are stood in for below (registering DataFrame methods, schema columns
 for add_missing_columns, to_datetime with format='mixed', Series.dt.as_unit). None of them touches a quantity.
 
-Re-run: scripts/offsetsdb/README.md. In short:
-  git --git-dir=PATH/offsets-db-data.git archive cdfd8f7723862522e37856074e1c50cdc669f26c | tar -x -C /tmp/odb
-  /usr/bin/python3 scripts/offsetsdb/totals.py /tmp/odb data/catalogue/raw/offsets-db-data \
+Re-run: scripts/offsetsdb/README.md. In short, with CHECKOUT a checkout of offsets-db-data at commit
+cdfd8f7723862522e37856074e1c50cdc669f26c:
+  python3 scripts/offsetsdb/totals.py CHECKOUT data/catalogue/raw/offsets-db-data \
     test/fixtures/offsetsdb-totals.json
 """
 
