@@ -13,8 +13,8 @@ const RATINGS = [null, null, 'A', 'AA', 'AAA-', 'AA+']
 export const SYNTHETIC_REGISTRIES = 7
 export const SYNTHETIC_CREDIT_TYPES = 12
 
-/** A small deterministic generator, so every run builds the same catalogue. */
-function random (seed: number): () => number {
+/** A small deterministic generator (mulberry32), so every run builds the same catalogue and ledger. */
+export function random (seed: number): () => number {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6D2B79F5) >>> 0

@@ -6,23 +6,12 @@ import { beneficiaryKey } from '../../src/catalogue/projects.import.ts'
 import { insertTransactions } from '../../src/ledger/transactions.repository.ts'
 import type { CreditTransactionTable, Db } from '../../src/store/database.ts'
 import type { Insertable } from 'kysely'
+import { random } from './synthetic-catalogue.ts'
 
 /** Words in beneficiary names: `search=airlines` finds about one retirement in eight. */
 export const BENEFICIARY_WORDS = ['airlines', 'bank', 'energy', 'logistics', 'foods', 'motors', 'telecom', 'société']
 /** Distinct beneficiaries: `search=beneficiary 04242` finds one of them. */
 export const BENEFICIARIES = 20_000
-
-/** A small deterministic generator, so every run builds the same ledger. */
-function random (seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6D2B79F5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const DAY_MS = 86_400_000
 const FIRST_DAY = Date.UTC(2005, 0, 1)

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AnswerCache } from '../http/answer-cache.ts'
-import { sendCsv, wantsCsv } from '../http/csv.ts'
+import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
@@ -129,9 +129,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       }
     }
   }, async (request, reply) => {
-    // One URL, two representations: caches keep them apart by Accept.
-    const vary = reply.getHeader('vary')
-    reply.header('vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`)
+    varyOnAccept(reply)
     if (wantsCsv(request, request.query.format)) {
       // A bad filter is refused (400, by the error handler) before anything streams.
       await resolveProjectFilters(db, request.query)

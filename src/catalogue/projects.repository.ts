@@ -3,8 +3,8 @@ import { sql, type SqlBool } from 'kysely'
 import { announceChange } from '../store/change-feed.ts'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 import {
-  databaseKind, type Db, type NewCreditTransactionRow, type NewProjectRow, type ProjectRow, type VocabularyName,
-  type VocabularyTable
+  databaseKind, type CreditTransactionRow, type Db, type NewCreditTransactionRow, type NewProjectRow, type ProjectRow,
+  type VocabularyName, type VocabularyTable
 } from '../store/database.ts'
 import type { Facet, OrderingField } from './catalogue.schemas.ts'
 import type { LedgerSum } from './ledger-totals.ts'
@@ -700,18 +700,8 @@ export async function transactionsOf (db: Db, ids: readonly number[]): Promise<M
   return ledgers
 }
 
-export interface TransactionRow {
-  project_id: number
-  identity: string
-  type: 'issuance' | 'retirement' | 'cancellation'
-  date: string | null
-  vintage: number | null
-  quantity: number
-  beneficiary: string | null
-  reason: string | null
-  source_file: string | null
-  source_line: number | null
-}
+/** A stored transaction as the import format carries it: the registry's identity, not this database's id. */
+export type TransactionRow = Omit<CreditTransactionRow, 'id' | 'registry' | 'beneficiary_key'>
 
 export interface LedgerSumRow extends LedgerSum { project_id: number }
 

@@ -13,6 +13,12 @@ export interface CsvColumn<Row> {
   value: (row: Row) => string | number | boolean | null | undefined
 }
 
+/** One URL, two representations (JSON, CSV): caches keep them apart by Accept. */
+export function varyOnAccept (reply: FastifyReply): void {
+  const vary = reply.getHeader('vary')
+  reply.header('vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`)
+}
+
 /** Whether the request asks for CSV: `format=csv`, or an Accept header that prefers text/csv to JSON. */
 export function wantsCsv (request: FastifyRequest, format: string | undefined): boolean {
   if (format !== undefined) return format === 'csv'

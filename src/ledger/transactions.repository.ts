@@ -1,5 +1,5 @@
 import { sql, type Insertable, type SqlBool } from 'kysely'
-import { databaseKind, type CreditTransactionTable, type Db } from '../store/database.ts'
+import { databaseKind, type CreditTransactionRow, type CreditTransactionTable, type Db } from '../store/database.ts'
 
 // All ledger SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
@@ -23,18 +23,8 @@ export interface LedgerOrder {
   descending: boolean
 }
 
-export interface TransactionRow {
-  id: number
-  project_id: number
-  type: TransactionType
-  date: string | null
-  vintage: number | null
-  quantity: number
-  beneficiary: string | null
-  reason: string | null
-  source_file: string | null
-  source_line: number | null
-}
+/** A transaction as the API shows it: this database's id, not the registry's identity. */
+export type TransactionRow = Omit<CreditTransactionRow, 'identity' | 'registry' | 'beneficiary_key'>
 
 const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.quantity', 't.beneficiary', 't.reason',
   't.source_file', 't.source_line'] as const

@@ -5,7 +5,7 @@ import { catalogueVersion } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { AnswerCache } from '../http/answer-cache.ts'
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
-import { sendCsv, wantsCsv } from '../http/csv.ts'
+import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
@@ -99,10 +99,6 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
           '17,51,retirement,2021-03-02,2012,500,Example Bank,Voluntary offsetting,verra/transactions.csv,12\r\n'
       }
     }
-  }
-  const varyOnAccept = (reply: FastifyReply) => {
-    const vary = reply.getHeader('vary')
-    reply.header('vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`)
   }
   /** A CSV download costs what a search does: it reads every match (docs/api.md, "CSV"). */
   const sendCsvOnce = async (request: FastifyRequest, reply: FastifyReply, rows: AsyncIterable<Transaction>) => {

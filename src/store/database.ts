@@ -197,6 +197,7 @@ export type Db = Kysely<Database>
 export type ProjectRow = Selectable<ProjectTable>
 export type NewProjectRow = Insertable<ProjectTable>
 export type NewCreditTransactionRow = Insertable<CreditTransactionTable>
+export type CreditTransactionRow = Selectable<CreditTransactionTable>
 
 /** The vocabulary tables that share the `{name_id, verbose_name}` shape. */
 export const VOCABULARY_TABLES = ['registries', 'standards', 'credit_types', 'ratings', 'certifications'] as const

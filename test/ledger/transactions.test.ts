@@ -113,6 +113,8 @@ forEachDatabase((database) => {
         assert.deepEqual(lines.slice(1).map((line) => Number(line.split(',')[5])), quantities(json))
         assert.ok(lines.some((line) =>
           line.endsWith(',Société Générale,Voluntary offsetting,ledger/transactions.csv,300')))
+        // JSON and CSV share a URL: caches keep them apart by Accept.
+        assert.match(String((await app.inject(LEDGER)).headers['vary']), /Accept/)
         const accept = await app.inject({ url: projectLedger(2), headers: { accept: 'text/csv' } })
         assert.match(String(accept.headers['content-type']), /^text\/csv/)
         assert.equal(accept.body.trimEnd().split('\r\n').length - 1, 3)
