@@ -1,4 +1,5 @@
 import cluster from 'node:cluster'
+import { createServer, type AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
 import { gatherWorkerMetrics } from './http/metrics.ts'
@@ -10,7 +11,7 @@ import { BATCH_STATEMENT_TIMEOUT_MS, openStore } from './store/connect.ts'
 
 /** Builds the app over the configured database and listens; stops gracefully on SIGINT/SIGTERM. */
 export async function startServer (config: Config,
-  options: { prepare: boolean } = { prepare: true }): Promise<FastifyInstance> {
+  options: { prepare: boolean, ownSocket?: boolean } = { prepare: true }): Promise<FastifyInstance> {
   const notes: string[] = []
   if (options.prepare) {
     // Batch work (migrations, the first catalogue) on a store of its own, with the batch statement timeout.
@@ -25,7 +26,10 @@ export async function startServer (config: Config,
   const app = await buildApp(await prepareParts(config, store))
   app.addHook('onClose', async () => await store.close())
   for (const note of notes) app.log.info(note)
-  await app.listen({ host: config.host, port: config.port })
+  // A cluster worker on Linux binds a listening socket of its own (SO_REUSEPORT): closing it stops this
+  // worker's accepting at once, with no primary queue in between whose connections would be reset.
+  const ownSocket = options.ownSocket === true ? { exclusive: true, reusePort: true } : {}
+  await app.listen({ host: config.host, port: config.port, ...ownSocket })
   // The bound port, not the configured one: PORT=0 picks a free port.
   const base = config.publicUrl ?? `http://${config.host}:${(app.server.address() as { port: number }).port}`
   app.log.info(`Explorer at ${base}/; API docs at ${base}/docs; database: ${store.location}`)
@@ -40,9 +44,14 @@ export async function startServer (config: Config,
   return app
 }
 
+/** Workers bind sockets of their own where the kernel spreads connections over them (SO_REUSEPORT). */
+export const WORKERS_OWN_SOCKETS = process.platform === 'linux'
+
 /**
  * Runs `workers` server processes on one port (node:cluster). The primary prepares the database,
  * then forks; on SIGTERM it asks every worker to finish its requests and exits when they have.
+ * On Linux each worker listens on its own socket of the same port, so the primary never holds a
+ * connection; elsewhere node:cluster's primary accepts and hands connections on.
  */
 export async function startCluster (config: Config, workers: number): Promise<void> {
   const store = await openStore(config, { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
@@ -55,8 +64,10 @@ export async function startCluster (config: Config, workers: number): Promise<vo
     console.warn(`Rate limits are counted per worker (${workers} workers): set REDIS_URL to share one count.`)
   }
   gatherWorkerMetrics()
+  // PORT=0 means any free port: the workers must all bind the same one, so the primary picks it.
+  const env = WORKERS_OWN_SOCKETS ? { PORT: String(config.port === 0 ? await freePort(config.host) : config.port) } : {}
   let stopping = false
-  for (let i = 0; i < workers; i++) cluster.fork()
+  for (let i = 0; i < workers; i++) cluster.fork(env)
   cluster.on('exit', (worker, code) => {
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
@@ -64,13 +75,24 @@ export async function startCluster (config: Config, workers: number): Promise<vo
     }
     // A worker that dies on its own is replaced, so one crash does not shrink the service.
     console.error(`worker ${worker.process.pid} exited with code ${code}; starting another`)
-    cluster.fork()
+    cluster.fork(env)
   })
   stopOnSignals(async () => {
     stopping = true
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM')
     await new Promise(() => undefined)
   }, (message) => console.log(message))
+}
+
+async function freePort (host: string): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject)
+    probe.listen({ host, port: 0 }, resolve)
+  })
+  const { port } = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
 }
 
 function stopOnSignals (close: () => Promise<void>, log: (message: string, error?: unknown) => void): void {
