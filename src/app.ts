@@ -6,7 +6,6 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import compress from '@fastify/compress'
 import cors from '@fastify/cors'
-import helmet from '@fastify/helmet'
 import type { Redis } from 'ioredis'
 import { KeyVerifier } from './access/api-keys.service.ts'
 import { STOP_DRAIN_MS, type Config } from './config.ts'
@@ -28,6 +27,7 @@ import { limitConnections } from './http/connection-limits.ts'
 import { drainConnections } from './http/graceful-stop.ts'
 import { enforceQueryPolicy } from './http/query-policy.ts'
 import { requestLineProblem } from './http/request-line.ts'
+import { addSecurityHeaders } from './http/security-headers.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import type { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
@@ -134,7 +134,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }
   })
   // JSON answers execute nothing, so a CSP adds nothing there; /docs sets its own, media too.
-  await app.register(helmet, { global: true, contentSecurityPolicy: false })
+  addSecurityHeaders(app)
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
