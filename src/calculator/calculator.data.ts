@@ -151,7 +151,7 @@ const REQUIRED_FACTORS: readonly string[] = [
   'clothing:eea.textiles_per_capita_2020', 'clothing:useeio_v1_2.apparel_315000', 'clothing:levis_501.cradle_to_retail',
   ...['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.distance.${band}`),
   'param:flight.band.domestic_below_km', 'param:flight.band.short_haul_up_to_km',
-  'param:flight.band.transition_half_width_km',
+  'param:flight.band.transition_half_width_km', 'param:flight.band.long_haul_transition_half_width_km',
   ...['rare', 'sometimes',
     'often'].flatMap((f) =>
     ['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.frequency.${f}.${band}`)),

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict'
+import { describe, test, type TestContext } from 'node:test'
+import type { LightMyRequestResponse } from 'fastify'
+import { buildTestApp } from '../helpers.ts'
+
+/**
+ * Issue 22, finding 9 ("smaller ones"), checked through HTTP with the shipped data. Expected
+ * values are the cited figures themselves (DESNZ 2025 rows, EEA 2020, ...), written here.
+ */
+
+const BASE = '/api/v1/co2-calculator'
+
+type Body = Record<string, any>
+
+async function calculator (t: TestContext): Promise<(path: string) => Promise<Body>> {
+  const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+  return async (url) => {
+    const response: LightMyRequestResponse = await app.inject(`${BASE}${url}`)
+    assert.equal(response.statusCode, 200, `${url}: ${response.body}`)
+    return response.json()
+  }
+}
+
+describe('finding 9: premium cabins have no steep ramp near 3,700 km', () => {
+  test('no 100 km step between 2,000 and 6,000 km changes a premium cabin\'s kg per km by more than 5 % ' +
+    '(business 3,500 -> 3,600 km was +23 % per km, +26 % in total)', async (t) => {
+    const get = await calculator(t)
+    for (const options of ['', '&radiative_forcing=false', '&boundary=combustion']) {
+      for (const cabin of ['premium_economy', 'business', 'first']) {
+        let before: number | undefined
+        let beforeKm = 0
+        for (let km = 2000; km <= 6000; km += 100) {
+          const kg = (await get(`/flight?country_code=DEU&distance=${km}&cabin_class=${cabin}${options}`)).co2e.kg
+          const perKm = kg / km
+          if (before !== undefined) {
+            assert.ok(Math.abs(perKm / before - 1) <= 0.05,
+              `${cabin}${options}: ${beforeKm} km ${before.toFixed(5)} kg/km -> ${km} km ${perKm.toFixed(5)} kg/km`)
+          }
+          before = perKm
+          beforeKm = km
+        }
+      }
+    }
+  })
+
+  test('outside the ramp the DESNZ band factors apply unchanged', async (t) => {
+    const get = await calculator(t)
+    // DESNZ 2025 short-haul business 21_316_3166 0.18863 + WTT 22_912_3166 0.03373
+    assert.equal((await get('/flight?country_code=DEU&distance=2000&cabin_class=business')).co2e.kg,
+      Math.round(2000 * (0.18863 + 0.03373) * 100) / 100)
+    // DESNZ 2025 long-haul business 21_316_3174 0.3394 + WTT 22_912_3174 0.07137
+    assert.equal((await get('/flight?country_code=DEU&distance=6000&cabin_class=business')).co2e.kg,
+      Math.round(6000 * (0.3394 + 0.07137) * 100) / 100)
+  })
+})
