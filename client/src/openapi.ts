@@ -1436,6 +1436,8 @@ export interface paths {
               };
               /** @description Country value / world value, same basis. */
               ratio_to_world: number;
+              /** @description The one year of every figure in the answer (values, world): the latest year with consumption-based CO2, so the bases compare like with like. Each figure also carries its own year. */
+              year: number;
               /** @description Entries sum to co2e (allowing for rounding). */
               breakdown: ({
                   /** @description What the entry covers, e.g. long_haul, car, electricity. */

@@ -467,7 +467,11 @@ export const FootprintResult = result(FootprintInputs, {
     ghg_co2e: Type.Union([Stat, Type.Null()])
   }, { additionalProperties: false }),
   world: Stat,
-  ratio_to_world: Type.Number({ description: 'Country value / world value, same basis.' })
+  ratio_to_world: Type.Number({ description: 'Country value / world value, same basis.' }),
+  year: Type.Integer({
+    description: 'The one year of every figure in the answer (values, world): the latest year with ' +
+      'consumption-based CO2, so the bases compare like with like. Each figure also carries its own year.'
+  })
 }, 'The average footprint of a person living in the country.')
 
 const CountryItem = Type.Object({

@@ -53,3 +53,23 @@ describe('finding 9: premium cabins have no steep ramp near 3,700 km', () => {
       Math.round(6000 * (0.3394 + 0.07137) * 100) / 100)
   })
 })
+
+describe('finding 9: /footprint gives every figure for one year', () => {
+  test('Germany: consumption, territorial and GHG figures and the world figure are all for 2021 (territorial was ' +
+    '2023)', async (t) => {
+    const get = await calculator(t)
+    const body = await get('/footprint?country_code=DEU&basis=territorial')
+    assert.equal(body.year, 2021)
+    for (const [name, stat] of Object.entries({ ...body.values, world: body.world })) {
+      assert.equal((stat as Body).year, 2021, name)
+    }
+    // Global Carbon Budget 2024 via OWID (co-emissions-per-capita), Germany 2021: 8.109928 t per person
+    assert.equal(body.values.territorial_co2.t, 8.11)
+    assert.equal(body.co2e.kg, 8110)
+    // World 2021: 4.650446 t territorial (GCB 2024), 4.6548448 t consumption (GCB 2023)
+    assert.equal(body.world.t, 4.65)
+    assert.equal((await get('/footprint?country_code=DEU')).world.t, 4.655)
+    assert.ok(body.assumptions.some((line: string) => /2021/.test(line) && /same year/.test(line)),
+      body.assumptions.join('\n'))
+  })
+})

@@ -495,9 +495,9 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'footprint: USA, territorial',
-    source: 'GCB 2024 via OWID, USA 2023: 14.299 t',
-    hand: '14.299 x 1000',
-    expectedKg: 14299.0,
+    source: 'GCB 2024 via OWID, USA 2021 (the year of the consumption figures): 14.793602 t, shipped as 14.794',
+    hand: '14.794 x 1000',
+    expectedKg: 14794.0,
     path: '/footprint?country_code=USA&basis=territorial'
   },
   {
