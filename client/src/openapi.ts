@@ -2302,7 +2302,7 @@ export interface paths {
           measurement_system?: "metric" | "imperial";
           /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
           boundary?: "life_cycle" | "combustion";
-          /** @description How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing, footwear and household textiles (270 kg CO2e a year, 2020), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one. */
+          /** @description How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing and footwear (2020: 270 kg CO2e a year for all textiles less the household textiles in it, by mass: 160.5 kg), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one; the other two say what the EU average is in their terms. */
           amount?: "none" | "little" | "average" | "much";
           /** @description Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode. */
           spend_usd?: number;

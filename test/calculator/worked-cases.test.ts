@@ -355,16 +355,16 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'clothes: average, any country (EU-27 figure)',
-    source: 'EEA EU-27 2020: 270 kg',
-    hand: '270 x 1',
-    expectedKg: 270.0,
+    source: 'EEA EU-27 2020: 270 kg for 14.8 kg of textiles: clothing 6.1 kg, footwear 2.7 kg (household textiles 6.0)',
+    hand: '270 x (6.1 + 2.7) / 14.8 x 1',
+    expectedKg: 160.54,
     path: '/clothes?country_code=QAT&amount=average'
   },
   {
     name: 'clothes: much',
-    source: 'EEA 270 kg x 2',
-    hand: '270 x 2',
-    expectedKg: 540.0,
+    source: 'EEA clothing and footwear x 2',
+    hand: '270 x (6.1 + 2.7) / 14.8 x 2',
+    expectedKg: 321.08,
     path: '/clothes?country_code=USA&amount=much'
   },
   {
