@@ -1436,6 +1436,8 @@ export interface paths {
               };
               /** @description Country value / world value, same basis. */
               ratio_to_world: number;
+              /** @description The one year of every figure in the answer (values, world): the latest year with consumption-based CO2, so the bases compare like with like. Each figure also carries its own year. */
+              year: number;
               /** @description Entries sum to co2e (allowing for rounding). */
               breakdown: ({
                   /** @description What the entry covers, e.g. long_haul, car, electricity. */
@@ -1545,7 +1547,7 @@ export interface paths {
   "/api/v1/co2-calculator/flight": {
     /**
      * Emissions of flights
-     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+     * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a smooth transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: {
       parameters: {
@@ -2300,7 +2302,7 @@ export interface paths {
           measurement_system?: "metric" | "imperial";
           /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
           boundary?: "life_cycle" | "combustion";
-          /** @description How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing, footwear and household textiles (270 kg CO2e a year, 2020), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one. */
+          /** @description How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing and footwear (2020: 270 kg CO2e a year for all textiles less the household textiles in it, by mass: 160.5 kg), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one; the other two say what the EU average is in their terms. */
           amount?: "none" | "little" | "average" | "much";
           /** @description Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode. */
           spend_usd?: number;

@@ -74,7 +74,7 @@ const CALCULATOR_ROUTES = [
     summary: 'Emissions of flights',
     description: 'Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by ' +
       'IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class ' +
-      '(plus well-to-tank on the life-cycle boundary), with a linear transition at each band boundary; radiative ' +
+      '(plus well-to-tank on the life-cycle boundary), with a smooth transition at each band boundary; radiative ' +
       `forcing on by default, and both values are returned. ${ANSWER_NOTE}`,
     querystring: FlightQuery,
     response: FlightResult,

@@ -166,9 +166,10 @@ export const ClothesQuery = query({
   amount: Type.Optional(StringEnum(ENUMS.amount,
     {
       description: 'How much clothing the person buys compared with the average: none, little (half), average, much ' +
-      '(twice); average = the EEA EU-27 footprint of clothing, footwear and household textiles (270 kg CO2e a year, ' +
-      '2020), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give ' +
-      'exactly one.'
+      '(twice); average = the EEA EU-27 footprint of clothing and footwear (2020: 270 kg CO2e a year for all ' +
+      'textiles less the household textiles in it, by mass: 160.5 kg), stated as an EU figure for every country. ' +
+      'One of three input modes (amount, spend_usd, items): give exactly one; the other two say what the EU ' +
+      'average is in their terms.'
     })),
   spend_usd: Type.Optional(Type.Number({
     minimum: 0,
@@ -467,7 +468,11 @@ export const FootprintResult = result(FootprintInputs, {
     ghg_co2e: Type.Union([Stat, Type.Null()])
   }, { additionalProperties: false }),
   world: Stat,
-  ratio_to_world: Type.Number({ description: 'Country value / world value, same basis.' })
+  ratio_to_world: Type.Number({ description: 'Country value / world value, same basis.' }),
+  year: Type.Integer({
+    description: 'The one year of every figure in the answer (values, world): the latest year with ' +
+      'consumption-based CO2, so the bases compare like with like. Each figure also carries its own year.'
+  })
 }, 'The average footprint of a person living in the country.')
 
 const CountryItem = Type.Object({

@@ -149,7 +149,8 @@ export function carAnswer (data: CalculatorData, query: CarQuery): PresentedCalc
   const share = occupancy === 1 ? '' : ` / ${occupancy} people`
   const ukLabel = country.code === 'GBR'
     ? ''
-    : ` The UK figure is used for ${country.name}: no per-country factor is cited.`
+    : ` The UK figure is used for ${country.name}: no per-country factor is cited. It is a labelled fallback ` +
+      '(factor_region GBR), not a figure for this country.'
 
   const run = (scenario: Scenario): Calculation<CarInputs> => {
     const assumptions: string[] = []
@@ -175,7 +176,7 @@ export function carAnswer (data: CalculatorData, query: CarQuery): PresentedCalc
         } else {
           factor = desnzOnBoundary(data, RAIL_KEYS[railType], RAIL_KEYS[railType], scenario.boundary)
           assumptions.push(railType === 'international'
-            ? 'International rail is the DESNZ Eurostar figure (London to Paris, Brussels and Amsterdam).'
+            ? `International rail is the DESNZ Eurostar figure (London to Paris, Brussels and Amsterdam).${ukLabel}`
             : `DESNZ ${label}: UK trains, occupancy and electricity.${ukLabel}` + (railType === 'national'
             ? ' National rail mixes diesel and electric trains; no per-country electric share is cited, so it ' +
                 'cannot follow the grid.'

@@ -21,8 +21,10 @@ export interface Country {
   /** Set when the UN M49 file has no region for the country and a cited override gives it. */
   regionSource: string | undefined
   measurementSystem: MeasurementSystem
-  /** t CO2 per person per year (territorial, fossil). */
+  /** t CO2 per person per year (territorial, fossil), latest year. */
   territorialCo2: Factor
+  /** The same for the year of the consumption and GHG figures, so /footprint compares one year. */
+  territorialCo2FootprintYear: Factor
   /** t CO2 per person per year (consumption-based); about 120 countries have one. */
   consumptionCo2: Factor | undefined
   /** t CO2e per person per year, all gases including land use. */
@@ -63,6 +65,14 @@ interface Spec { figure: string, source: string, unit: string, what: string, min
 const SPECS = {
   territorialCo2: {
     figure: 'territorial_co2',
+    source: 'gcp-gcb-2024-owid',
+    unit: 't CO2 per person per year',
+    what: 'Territorial fossil CO2 per person',
+    min: 0,
+    max: 100
+  },
+  territorialCo2FootprintYear: {
+    figure: 'territorial_co2_footprint_year',
     source: 'gcp-gcb-2024-owid',
     unit: 't CO2 per person per year',
     what: 'Territorial fossil CO2 per person',
@@ -367,6 +377,8 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
 } {
   const tables = {
     territorialCo2: loadPerCountry(read('co2_per_capita.csv'), 'co2_per_capita_t', SPECS.territorialCo2),
+    territorialCo2FootprintYear: loadPerCountry(read('co2_per_capita_2021.csv'), 'co2_per_capita_t',
+      SPECS.territorialCo2FootprintYear),
     consumptionCo2: loadPerCountry(read('consumption_co2_per_capita.csv'), 'consumption_co2_per_capita_t',
       SPECS.consumptionCo2),
     ghg: loadPerCountry(read('ghg_per_capita.csv'), 'ghg_per_capita_t_co2e', SPECS.ghg),
@@ -397,9 +409,22 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
   }
   const world: WorldStats = {
     territorialCo2: worldStat(tables.territorialCo2, 'co2_per_capita.csv'),
+    territorialCo2FootprintYear: worldStat(tables.territorialCo2FootprintYear, 'co2_per_capita_2021.csv'),
     consumptionCo2: worldStat(tables.consumptionCo2, 'consumption_co2_per_capita.csv'),
     ghg: worldStat(tables.ghg, 'ghg_per_capita.csv'),
-    meatSupply: worldStat(tables.meatSupply, 'meat_supply_per_capita.csv')
+    meatSupply: worldStat(tables.meatSupply, 'meat_supply_per_capita.csv'),
+    footprintYear: 0
+  }
+  // /footprint sets consumption, territorial and GHG figures side by side: they must describe one year.
+  world.footprintYear = world.consumptionCo2.year ?? 0
+  for (const [file, table] of [['consumption_co2_per_capita.csv', tables.consumptionCo2],
+    ['co2_per_capita_2021.csv', tables.territorialCo2FootprintYear], ['ghg_per_capita.csv', tables.ghg]] as const) {
+    for (const [code, factor] of table) {
+      if (factor.year !== world.footprintYear) {
+        throw new Error(`data/calculator/${file}: ${code} is for ${factor.year ?? '?'}; /footprint needs every ` +
+          `figure for ${world.footprintYear}, the year of the World consumption figure`)
+      }
+    }
   }
 
   const iso = readIsoRows(read('countries/iso3166-un-m49.csv'), overrides)
@@ -476,6 +501,7 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
   for (const row of iso) {
     const { code, name } = row
     const territorialCo2 = tables.territorialCo2.get(code)
+    const territorialCo2FootprintYear = tables.territorialCo2FootprintYear.get(code)
     const grid = tables.gridIntensity.get(code)
     // Supported means every endpoint can answer from data: a region, a national CO2 figure for
     // /footprint and the warnings, and a grid intensity for /energy and electric cars.
@@ -487,6 +513,9 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     if (missing.length > 0 || territorialCo2 === undefined || grid === undefined) {
       unsupported.push({ code, name, reason: missing.join('; ') })
       continue
+    }
+    if (territorialCo2FootprintYear === undefined) {
+      throw new Error(`data/calculator/co2_per_capita_2021.csv: ${code} is missing; co2_per_capita.csv has it`)
     }
     const demand = withFallback(row, SPECS.electricityDemand, tables.electricityDemand.get(code),
       'no electricity demand figure',
@@ -511,6 +540,7 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
       regionSource: row.regionSource,
       measurementSystem: IMPERIAL_COUNTRIES.has(code) ? 'imperial' : 'metric',
       territorialCo2,
+      territorialCo2FootprintYear,
       consumptionCo2: tables.consumptionCo2.get(code),
       ghg: tables.ghg.get(code),
       ghgForComparison: withFallback(row, SPECS.ghg, tables.ghg.get(code), 'no greenhouse-gas figure',

@@ -27,9 +27,12 @@ export interface Factor {
 
 export interface WorldStats {
   territorialCo2: Factor
+  territorialCo2FootprintYear: Factor
   consumptionCo2: Factor
   ghg: Factor
   meatSupply: Factor
+  /** The one year of every figure /footprint shows (consumption, territorial, GHG, world). */
+  footprintYear: number
 }
 
 export type Read = { table: CsvTable, label: string }

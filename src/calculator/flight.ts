@@ -13,8 +13,8 @@ import { distanceToKm } from './units.ts'
  * Flights: great-circle distance x DESNZ 2025 factor per passenger-km for the distance band and
  * cabin class, with the DESNZ well-to-tank factor added on the life-cycle boundary. DESNZ
  * factors already include the 8 % uplift on great-circle distance. Bands are Tonne's (DESNZ
- * defines haul by destination for UK flights); at each band boundary the result moves in a
- * straight line across a transition, so no cabin jumps.
+ * defines haul by destination for UK flights); at each band boundary the result moves smoothly
+ * across a transition (chargeFlight), so no cabin jumps or ramps steeply.
  */
 
 type CabinClass = typeof CABIN_CLASSES[number]
@@ -92,13 +92,14 @@ function bandFactor (data: CalculatorData, band: Band, cabin: CabinClass, scenar
   return { factor: desnz(`flight.short_haul.${cabin}`), assumption: undefined }
 }
 
-interface Bands { domesticBelow: Factor, shortUpTo: Factor, halfWidth: Factor }
+interface Bands { domesticBelow: Factor, shortUpTo: Factor, halfWidth: Factor, longHalfWidth: Factor }
 
 function bands (data: CalculatorData): Bands {
   return {
     domesticBelow: factorOf(data, 'param:flight.band.domestic_below_km'),
     shortUpTo: factorOf(data, 'param:flight.band.short_haul_up_to_km'),
-    halfWidth: factorOf(data, 'param:flight.band.transition_half_width_km')
+    halfWidth: factorOf(data, 'param:flight.band.transition_half_width_km'),
+    longHalfWidth: factorOf(data, 'param:flight.band.long_haul_transition_half_width_km')
   }
 }
 
@@ -118,36 +119,53 @@ interface ChargedFlight {
 }
 
 /**
- * One flight of `distanceKm`: the band factor, except within `halfWidth` of a band boundary,
- * where kg runs in a straight line from the lower band's value at (boundary - halfWidth) to the
- * upper band's at (boundary + halfWidth). Continuous in distance for every cabin, and rising.
+ * One flight of `distanceKm`: the band factor, except near a band boundary. At 500 km (within
+ * `halfWidth`) kg runs in a straight line from the domestic value at (500 - halfWidth) to the
+ * short-haul one at (500 + halfWidth): the per-km factor falls steeply there (take-off dominates
+ * short flights) and a straight line in kg is what keeps kg rising. At 3,700 km (within
+ * `longHalfWidth`) the per-km factor moves geometrically from the short-haul to the long-haul
+ * factor, the same ratio every km: long-haul premium seats are up to 2.6 times the short-haul
+ * ones, and a straight line in kg over a narrow ramp put that whole step into a few hundred km.
+ * Continuous in distance for every cabin, rising, and cabins stay in order (a geometric mean of
+ * ordered factors is ordered).
  */
 function chargeFlight (data: CalculatorData, distanceKm: number, cabin: CabinClass, scenario: Pick<Scenario,
   'boundary' | 'radiativeForcing'>): ChargedFlight {
   const band = bandOf(data, distanceKm)
-  const { domesticBelow, shortUpTo, halfWidth } = bands(data)
-  const w = halfWidth.value
-  for (const [boundary, lower, upper] of [[domesticBelow, 'domestic', 'short_haul'],
-    [shortUpTo, 'short_haul', 'long_haul']] as const) {
+  const { domesticBelow, shortUpTo, halfWidth, longHalfWidth } = bands(data)
+  for (const [boundary, width, lower, upper, shape] of [
+    [domesticBelow, halfWidth, 'domestic', 'short_haul', 'linear_kg'],
+    [shortUpTo, longHalfWidth, 'short_haul', 'long_haul', 'geometric_per_km']] as const) {
+    const w = width.value
     const from = boundary.value - w
     const to = boundary.value + w
     if (distanceKm <= from || distanceKm >= to) continue
     const low = bandFactor(data, lower, cabin, scenario)
     const high = bandFactor(data, upper, cabin, scenario)
-    const fromKg = from * low.factor.value
-    const toKg = to * high.factor.value
-    const kg = fromKg + (toKg - fromKg) * (distanceKm - from) / (to - from)
-    const factor = derive([low.factor, high.factor, boundary, halfWidth], {
+    const share = (distanceKm - from) / (to - from)
+    let value: number
+    let derivation: string
+    if (shape === 'linear_kg') {
+      const fromKg = from * low.factor.value
+      const toKg = to * high.factor.value
+      value = (fromKg + (toKg - fromKg) * share) / distanceKm
+      derivation = `(${round6(fromKg)} kg at ${from} km (${low.factor.id}) + (${round6(
+        toKg)} kg at ${to} km (${high.factor.id}) - ${round6(fromKg)}) x (${round6(distanceKm)} - ${from}) / ${
+          to - from}) / ${round6(distanceKm)} km`
+    } else {
+      value = low.factor.value ** (1 - share) * high.factor.value ** share
+      derivation = `${round6(low.factor.value)} (${low.factor.id}) ^ (1 - s) x ${round6(high.factor.value)} (${
+        high.factor.id}) ^ s, s = (${round6(distanceKm)} - ${from}) / ${to - from} = ${round6(share)}`
+    }
+    const factor = derive([low.factor, high.factor, boundary, width], {
       key: `derived:flight.transition.${lower}.${cabin}.${String(
         scenario.radiativeForcing)}.${scenario.boundary}.${distanceKm}`,
       id: `tonne:flight.transition.${lower}_to_${upper}`,
-      value: kg / distanceKm,
+      value,
       unit: low.factor.unit,
       description: `Transition between the ${lower.replace('_', '-')} and ${upper.replace('_',
         '-')} factors around ${boundary.value} km`,
-      derivation: `(${round6(fromKg)} kg at ${from} km (${low.factor.id}) + (${round6(
-        toKg)} kg at ${to} km (${high.factor.id}) - ${round6(fromKg)}) x (${round6(distanceKm)} - ${from}) / ${
-          to - from}) / ${round6(distanceKm)} km`,
+      derivation,
       status: 'assumption'
     })
     const transition = `within the ${from}-${to} km transition between the ${lower.replace('_',
@@ -372,9 +390,9 @@ export function flightAnswer (data: CalculatorData, query: FlightQuery): FlightA
       const flights = `${group.flights} flight${group.flights === 1 ? '' : 's'} x ${group.distanceKm.toFixed(1)} km`
       if (charged.transition !== undefined) {
         notes.push(
-          'A flight near a band boundary is charged on a straight line between the two bands, so no cabin jumps at ' +
-            '500 ' +
-          'or 3,700 km (docs/methodology.md, "transitions").')
+          'A flight near a band boundary is charged between the two bands\' factors, so no cabin jumps: kg in a ' +
+            'straight line across 300-700 km, the per-km factor by the same ratio every km across 2,700-4,700 km ' +
+            '(docs/methodology.md, "transitions").')
       }
       return item(charged.factor, group.category, group.label, group.distanceKm * group.flights, 'passenger-km',
         charged.transition === undefined ? flights : `${flights}, ${charged.transition}`)

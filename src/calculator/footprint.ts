@@ -6,7 +6,8 @@ import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from
 
 /**
  * The average footprint of a person in a country: a national per-capita figure, no model.
- * consumption (default) and territorial are CO2 only; ghg is all gases, CO2e.
+ * consumption (default) and territorial are CO2 only; ghg is all gases, CO2e. Every figure is for
+ * one year (the latest with consumption-based figures), so the bases can be compared.
  */
 
 type Basis = NonNullable<FootprintQuery['basis']>
@@ -19,6 +20,7 @@ interface FootprintCalculation extends Calculation<FootprintInputs> {
   world: Stat
   worldFactor: Factor
   ratioToWorld: number
+  year: number
 }
 
 function stat (factor: Factor): Stat {
@@ -42,13 +44,14 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
       assumptions.push(`${country.name} has no ${missing} figure; the territorial CO2 figure is used instead.`)
     }
     basis = 'territorial'
-    national = country.territorialCo2
+    national = country.territorialCo2FootprintYear
   }
   const world = basis === 'ghg'
     ? data.world.ghg
     : basis === 'consumption'
       ? data.world.consumptionCo2
-      : data.world.territorialCo2
+      : data.world.territorialCo2FootprintYear
+  const year = data.world.footprintYear
   assumptions.push(basis === 'ghg'
     ? 'All greenhouse gases including land use (CO2e), as published by Our World in Data.'
     : basis === 'consumption'
@@ -57,6 +60,10 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
       : 'Territorial CO2: fossil CO2 emitted inside the country (fuels and industry), excluding land use. CO2 only: ' +
         'methane and nitrous oxide are not included.')
   assumptions.push('A national average per person, not a personal estimate: use the other endpoints for that.')
+  assumptions.push(
+    `Every figure is for ${year}, the latest year with consumption-based CO2, so that consumption, territorial and ` +
+      `greenhouse-gas figures and the world figure describe the same year (territorial CO2 for ${
+        country.territorialCo2.year ?? ''} is ${country.territorialCo2.value} t per person).`)
   assumptions.push(
     'National inventories count emissions where they happen; the boundary parameter does not change them, and no ' +
       'interval is cited for them.')
@@ -83,12 +90,13 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
     basis,
     values: {
       consumption_co2: country.consumptionCo2 === undefined ? null : stat(country.consumptionCo2),
-      territorial_co2: stat(country.territorialCo2),
+      territorial_co2: stat(country.territorialCo2FootprintYear),
       ghg_co2e: country.ghg === undefined ? null : stat(country.ghg)
     },
     world: stat(world),
     worldFactor: world,
-    ratioToWorld: national.value / world.value
+    ratioToWorld: national.value / world.value,
+    year
   }
 }
 
@@ -98,12 +106,13 @@ interface FootprintAnswer extends PresentedCalculation<FootprintInputs> {
   values: FootprintCalculation['values']
   world: Stat
   ratio_to_world: number
+  year: number
 }
 
 export function footprintAnswer (data: CalculatorData, query: FootprintQuery): FootprintAnswer {
   const calculation = calculateFootprint(data, query)
   const country = data.countries.get(calculation.countryCode)
-  const shown = [calculation.worldFactor, country?.territorialCo2, country?.consumptionCo2,
+  const shown = [calculation.worldFactor, country?.territorialCo2FootprintYear, country?.consumptionCo2,
     country?.ghg].filter((factor) => factor !== undefined)
   const runs = runScenarios({
     boundary: query.boundary ?? 'life_cycle',
@@ -117,6 +126,7 @@ export function footprintAnswer (data: CalculatorData, query: FootprintQuery): F
     gases: calculation.basis === 'ghg' ? 'co2e' : 'co2',
     values: calculation.values,
     world: calculation.world,
-    ratio_to_world: Math.round(calculation.ratioToWorld * 1000) / 1000
+    ratio_to_world: Math.round(calculation.ratioToWorld * 1000) / 1000,
+    year: calculation.year
   }
 }

@@ -23,25 +23,24 @@ const cases: WorkedCase[] = [
   {
     name: 'flight: frequency=often, economy (life cycle, with RF)',
     source: 'DESNZ 2025 21_316_3164 0.12576 + WTT 22_912_3164 0.02249; 21_316_3170 0.11704 + WTT 22_912_3170 ' +
-      '0.02461; Table 36: 1,484 and 6,799 km',
-    hand: '8 ' +
-      'x 1484 x (0.12576+0.02249) + 4 x 3000 x (0.12576+0.02249) + 2 x 6799 x ' +
+      '0.02461; Table 36: 1,484 and 6,799 km; 3,000 km lies 300 km into the 2,700-4,700 km transition',
+    hand: '8 x 1484 x (0.12576+0.02249) + 4 x 3000 x (0.12576+0.02249)^0.85 x (0.11704+0.02461)^0.15 + 2 x 6799 x ' +
       '(0.11704+0.02461)',
-    expectedKg: 5465.18,
+    expectedKg: 5453.07,
     path: '/flight?country_code=DEU&frequency=often'
   },
   {
     name: 'flight: frequency=often, combustion (with RF)',
     source: 'DESNZ 2025 21_316_3164 0.12576, 21_316_3170 0.11704',
-    hand: '8 x 1484 x 0.12576 + 4 x 3000 x 0.12576 + 2 x 6799 x 0.11704',
-    expectedKg: 4593.65,
+    hand: '8 x 1484 x 0.12576 + 4 x 3000 x 0.12576^0.85 x 0.11704^0.15 + 2 x 6799 x 0.11704',
+    expectedKg: 4577.47,
     path: '/flight?country_code=DEU&frequency=often&boundary=combustion'
   },
   {
     name: 'flight: frequency=often, combustion without RF',
     source: 'DESNZ 2025 21_316_3165 0.07435, 21_316_3171 0.06926',
-    hand: '(8 x 1484 + 4 x 3000) x 0.07435 + 2 x 6799 x 0.06926',
-    expectedKg: 2716.68,
+    hand: '8 x 1484 x 0.07435 + 4 x 3000 x 0.07435^0.85 x 0.06926^0.15 + 2 x 6799 x 0.06926',
+    expectedKg: 2707.24,
     path: '/flight?country_code=DEU&frequency=often&boundary=combustion&radiative_forcing=false'
   },
   {
@@ -125,16 +124,17 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'flight: 3,700 km business, mid-transition',
-    source: 'short-haul business at 3,500 km, long-haul business at 3,900 km',
-    hand: '3500 x (0.18863+0.03373) + (3900 x (0.3394+0.07137) - 3500 x (0.18863+0.03373)) x 200/400',
-    expectedKg: 1190.13,
+    source: 'short-haul business (21_316_3166 + 22_912_3166) at 2,700 km, long-haul business (21_316_3174 + ' +
+      '22_912_3174) at 4,700 km, geometric per km between',
+    hand: '3700 x (0.18863+0.03373)^0.5 x (0.3394+0.07137)^0.5',
+    expectedKg: 1118.23,
     path: '/flight?country_code=DEU&distance=3700&cabin_class=business'
   },
   {
     name: 'flight: 3,800 km economy, combustion, in the transition',
-    source: 'DESNZ 21_316_3164 0.12576 at 3,500 km, 21_316_3170 0.11704 at 3,900 km',
-    hand: '3500 x 0.12576 + (3900 x 0.11704 - 3500 x 0.12576) x 300/400',
-    expectedKg: 452.38,
+    source: 'DESNZ 21_316_3164 0.12576 at 2,700 km, 21_316_3170 0.11704 at 4,700 km, geometric per km between',
+    hand: '3800 x 0.12576^(1 - 1100/2000) x 0.11704^(1100/2000)',
+    expectedKg: 459.37,
     path: '/flight?country_code=DEU&distance=3800&boundary=combustion'
   },
   {
@@ -355,16 +355,16 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'clothes: average, any country (EU-27 figure)',
-    source: 'EEA EU-27 2020: 270 kg',
-    hand: '270 x 1',
-    expectedKg: 270.0,
+    source: 'EEA EU-27 2020: 270 kg for 14.8 kg of textiles: clothing 6.1 kg, footwear 2.7 kg (household textiles 6.0)',
+    hand: '270 x (6.1 + 2.7) / 14.8 x 1',
+    expectedKg: 160.54,
     path: '/clothes?country_code=QAT&amount=average'
   },
   {
     name: 'clothes: much',
-    source: 'EEA 270 kg x 2',
-    hand: '270 x 2',
-    expectedKg: 540.0,
+    source: 'EEA clothing and footwear x 2',
+    hand: '270 x (6.1 + 2.7) / 14.8 x 2',
+    expectedKg: 321.08,
     path: '/clothes?country_code=USA&amount=much'
   },
   {
@@ -495,9 +495,9 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'footprint: USA, territorial',
-    source: 'GCB 2024 via OWID, USA 2023: 14.299 t',
-    hand: '14.299 x 1000',
-    expectedKg: 14299.0,
+    source: 'GCB 2024 via OWID, USA 2021 (the year of the consumption figures): 14.793602 t, shipped as 14.794',
+    hand: '14.794 x 1000',
+    expectedKg: 14794.0,
     path: '/footprint?country_code=USA&basis=territorial'
   },
   {
