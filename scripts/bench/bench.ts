@@ -1,4 +1,4 @@
-// npm run bench [-- --sizes 1000,100000,1000000] [--duration 10] [--growth-duration 5] [--connections 10]
+// npm run bench [-- --sizes 1000,100000,1000000] [--duration 8] [--rounds 3] [--growth-duration 5] [--connections 50]
 //                  [--postgres URL | --no-postgres] [--quick] [--ledger-sizes 1000,100000,1000000]
 //                  [--ledger-projects 10000]
 //
@@ -32,9 +32,10 @@ const bundledCount = readFileSync(path.join(ROOT, 'data', 'catalogue', 'projects
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string' },
-    duration: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '3' },
     'growth-duration': { type: 'string', default: '5' },
-    connections: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
     postgres: {
       type: 'string',
       default: process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -51,6 +52,10 @@ const DURATION = Number(durationOverride ?? values.duration)
 const GROWTH_DURATION = Number(durationOverride ?? values['growth-duration'])
 const POSTGRES_ADMIN = values['no-postgres'] ? undefined : values.postgres
 const CONNECTIONS = Number(values.connections)
+// Interleaved rounds, each target warmed for a second first; a path's figure is the median round (issue 23's
+// method: JIT and heap warm-up favoured whichever server ran later, by up to 2x on a 10 s single run).
+const ROUNDS = values.quick ? 1 : Number(values.rounds)
+const WARMUP_SECONDS = values.quick ? 0 : 1
 const SIZES = values.sizes === undefined ? [] : values.sizes.split(',').map(Number)
 const load = async (url: string, headers: Record<string, string>, seconds: number) =>
   await loadWith(url, headers, seconds, CONNECTIONS)
@@ -94,7 +99,8 @@ const SCENARIOS: Scenario[] = [
   }
 ]
 
-const TARGETS: Record<string, number> = { list: 0.5, detail: 0.7, calculator: 0.7 }
+// Issue 23's targets: list pages 70 % of the ceiling, detail and calculator answers 50 %.
+const TARGETS: Record<string, number> = { list: 0.7, detail: 0.5, calculator: 0.5 }
 const target = (name: string) => TARGETS[name.split(/[ ,]/)[0]!] ?? 0.5
 
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-'))
@@ -156,20 +162,30 @@ const rows: Array<Scenario & {
   postgresRatio: number | undefined,
   target: number
 }> = []
+/** Loads `url` for WARMUP_SECONDS unmeasured, then for DURATION. */
+const measure = async (url: string, headers: Record<string, string>): Promise<Load> => {
+  if (WARMUP_SECONDS > 0) await load(url, headers, WARMUP_SECONDS)
+  return await load(url, headers, DURATION)
+}
+const median = (runs: Load[]): Load => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
 for (const s of SCENARIOS) {
-  log(`${s.name}: service`)
-  const measured = await load(`${service.url}${s.path}`, s.catalogue ? auth : {}, DURATION)
-  let postgres: Load | undefined
-  if (pgService !== undefined) {
-    log(`${s.name}: service over PostgreSQL`)
-    postgres = await load(`${pgService.url}${s.path}`, s.catalogue ? pgAuth : {}, DURATION)
+  const runs: Record<'service' | 'postgres' | 'uncached' | 'fastify' | 'ceiling', Load[]> =
+    { service: [], postgres: [], uncached: [], fastify: [], ceiling: [] }
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`${s.name}: round ${round} of ${ROUNDS}`)
+    runs.service.push(await measure(`${service.url}${s.path}`, s.catalogue ? auth : {}))
+    if (pgService !== undefined) {
+      runs.postgres.push(await measure(`${pgService.url}${s.path}`, s.catalogue ? pgAuth : {}))
+    }
+    runs.uncached.push(await measure(`${uncachedService.url}${s.path}`, s.catalogue ? auth : {}))
+    runs.fastify.push(await measure(`${fastifyFloor.url}${s.path}`, {}))
+    runs.ceiling.push(await measure(`${ceiling.url}${s.path}`, {}))
   }
-  log(`${s.name}: service, answer cache off`)
-  const uncached = await load(`${uncachedService.url}${s.path}`, s.catalogue ? auth : {}, DURATION)
-  log(`${s.name}: bare Fastify`)
-  const fastify = await load(`${fastifyFloor.url}${s.path}`, {}, DURATION)
-  log(`${s.name}: ceiling`)
-  const top = await load(`${ceiling.url}${s.path}`, {}, DURATION)
+  const measured = median(runs.service)
+  const postgres = pgService === undefined ? undefined : median(runs.postgres)
+  const uncached = median(runs.uncached)
+  const fastify = median(runs.fastify)
+  const top = median(runs.ceiling)
   const loads = [['service', measured], ['postgres', postgres ?? none], ['uncached', uncached]] as const
   for (const [name, result] of loads) {
     if (result.non2xx > 0 || result.errors > 0) {
@@ -271,8 +287,10 @@ const lines = [
     `${machine.memoryGiB} GiB, Node ${machine.node}.`,
   `Reproduce with \`${command}\` (raw numbers: [benchmarks.json](benchmarks.json)).`,
   '',
-  `Each path is loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, ` +
-    'first against the',
+  `Each path is loaded in ${ROUNDS} interleaved round(s); in each, every server is warmed for ${WARMUP_SECONDS} s ` +
+    'and ' +
+    `then loaded for ${DURATION} s by autocannon (${CONNECTIONS} connections) from the benchmark process, and a ` +
+    'cell is the median round: first the',
   'service (one process, `NODE_ENV=production`, `LOG_LEVEL=warn`, the bundled catalogue of ' +
     `${bundledCount} real projects), on SQLite and ` +
     `${pgService === undefined ? '(not in this run) ' : ''}on PostgreSQL,`,
@@ -296,12 +314,12 @@ const lines = [
   '| Memory and start | SQLite | PostgreSQL | Target |',
   '|---|---:|---:|---:|',
   `| Resident memory after the load, MB (V8 heap in use) | ${realMemory.residentMb} (${realMemory.heapUsedMb}) | ` +
-    `${pgMemory === undefined ? '–' : `${pgMemory.residentMb} (${pgMemory.heapUsedMb})`} | ≤ 150 |`,
+    `${pgMemory === undefined ? '–' : `${pgMemory.residentMb} (${pgMemory.heapUsedMb})`} | ≤ 200 |`,
   '| Resident memory of the uncached process after the load, MB | ' +
     `${uncachedMemory.residentMb} (${uncachedMemory.heapUsedMb}) | – | – |`,
   `| First start to listening (migrations, loading the bundled catalogue), ms | ${Math.round(service.startupMs)} | ` +
     `${pgService === undefined ? '–' : Math.round(pgService.startupMs)} | – |`,
-  `| Restart to the first catalogue answer, ms (median of 5) | ${restartMs} | ${pgRestartMs ?? '–'} | ≤ 500 |`
+  `| Restart to the first catalogue answer, ms (median of 5) | ${restartMs} | ${pgRestartMs ?? '–'} | ≤ 400 |`
 ]
 if (growth.length > 0) {
   const names = Object.keys(growth[0]!.results)
@@ -328,6 +346,7 @@ const raw = {
   machine,
   command,
   duration: DURATION,
+  rounds: ROUNDS,
   connections: CONNECTIONS,
   rows,
   realMemoryMb: realMemory,

@@ -25,7 +25,8 @@ export async function waitUntilLive (url: string, child: ChildProcess): Promise<
 
 /** `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. */
 export function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>) {
-  return spawn(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
+  // As `npm start` runs it (package.json), young-generation cap included.
+  return spawn(process.execPath, ['--max-semi-space-size=16', path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
     env: {
       PATH: process.env['PATH'] ?? '',
       NODE_ENV: 'production',
