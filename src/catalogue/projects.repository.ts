@@ -709,21 +709,22 @@ export interface LedgerSumRow extends LedgerSum { project_id: number }
 export async function ledgerSums (db: Db, ids: readonly number[]): Promise<LedgerSumRow[]> {
   const sums: LedgerSumRow[] = []
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const rows = await db.selectFrom('credit_transactions')
+    const chunk = ids.slice(i, i + CHUNK)
+    // CARB's issuance table is the authority on the California compliance projects it names (as OffsetsDB's
+    // merge_with_arb): their totals come from its transactions (identities `TYPE:arb:…`, registries/arb.ts),
+    // the registry's own (ROC issuances, conversions to ARB credits) stay in the ledger but do not count.
+    // Which projects those are is read first: asked per row (a correlated NOT EXISTS), it was quadratic in a
+    // project's ledger (5,201 transactions took seconds and hit PostgreSQL's statement timeout).
+    const carb = (await db.selectFrom('credit_transactions').select('project_id').distinct()
+      .where('project_id', 'in', chunk).where('identity', 'like', '%:arb:%').execute()).map((row) => row.project_id)
+    let query = db.selectFrom('credit_transactions')
       .select(['project_id', 'type', 'vintage', (eb) => eb.fn.sum<number | string>('quantity').as('quantity'),
         (eb) => eb.fn.min('date').as('first_date')])
-      .where('project_id', 'in', ids.slice(i, i + CHUNK))
-      // CARB's issuance table is the authority on the California compliance projects it names (as OffsetsDB's
-      // merge_with_arb): their totals come from its transactions (identities `TYPE:arb:…`, registries/arb.ts),
-      // the registry's own (ROC issuances, conversions to ARB credits) stay in the ledger but do not count.
-      .where((eb) => eb.or([
-        eb('identity', 'like', '%:arb:%'),
-        eb.not(eb.exists(eb.selectFrom('credit_transactions as carb').select('carb.id')
-          .whereRef('carb.project_id', '=', 'credit_transactions.project_id')
-          .where('carb.identity', 'like', '%:arb:%')))
-      ]))
-      .groupBy(['project_id', 'type', 'vintage'])
-      .execute()
+      .where('project_id', 'in', chunk)
+    if (carb.length > 0) {
+      query = query.where((eb) => eb.or([eb('identity', 'like', '%:arb:%'), eb('project_id', 'not in', carb)]))
+    }
+    const rows = await query.groupBy(['project_id', 'type', 'vintage']).execute()
     // PostgreSQL may hand sums over as text.
     for (const row of rows) sums.push({ ...row, quantity: Number(row.quantity) })
   }
