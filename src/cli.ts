@@ -17,7 +17,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import { MediaStore } from './media/media-store.ts'
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
-import { startCluster, startServer, WORKERS_OWN_SOCKETS } from './server.ts'
+import { startCluster, startServer } from './server.ts'
 import { BATCH_STATEMENT_TIMEOUT_MS, openStore, type Store } from './store/connect.ts'
 import { migrateToLatest } from './store/migrate.ts'
 import { VERSION } from './version.ts'
@@ -162,7 +162,7 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
       if (!Number.isInteger(workers) || workers < 1 ||
         workers > 64) throw new UsageError('--workers must be a whole number from 1 to 64, or auto')
       // A forked worker runs this same command; it only serves (the primary prepared the database).
-      if (cluster.isWorker) await startServer(config(), { prepare: false, ownSocket: WORKERS_OWN_SOCKETS })
+      if (cluster.isWorker) await startServer(config(), { prepare: false })
       else if (workers === 1) await startServer(config())
       else await startCluster(config(), workers)
       return

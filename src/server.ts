@@ -9,9 +9,12 @@ import { BATCH_STATEMENT_TIMEOUT_MS, openStore } from './store/connect.ts'
 
 // Starting and stopping only: start-up work is startup.ts, the app itself app.ts.
 
+/** Workers bind sockets of their own where the kernel spreads connections over them (SO_REUSEPORT). */
+const WORKERS_OWN_SOCKETS = process.platform === 'linux'
+
 /** Builds the app over the configured database and listens; stops gracefully on SIGINT/SIGTERM. */
 export async function startServer (config: Config,
-  options: { prepare: boolean, ownSocket?: boolean } = { prepare: true }): Promise<FastifyInstance> {
+  options: { prepare: boolean } = { prepare: true }): Promise<FastifyInstance> {
   const notes: string[] = []
   if (options.prepare) {
     // Batch work (migrations, the first catalogue) on a store of its own, with the batch statement timeout.
@@ -28,7 +31,7 @@ export async function startServer (config: Config,
   for (const note of notes) app.log.info(note)
   // A cluster worker on Linux binds a listening socket of its own (SO_REUSEPORT): closing it stops this
   // worker's accepting at once, with no primary queue in between whose connections would be reset.
-  const ownSocket = options.ownSocket === true ? { exclusive: true, reusePort: true } : {}
+  const ownSocket = cluster.isWorker && WORKERS_OWN_SOCKETS ? { exclusive: true, reusePort: true } : {}
   await app.listen({ host: config.host, port: config.port, ...ownSocket })
   // The bound port, not the configured one: PORT=0 picks a free port.
   const base = config.publicUrl ?? `http://${config.host}:${(app.server.address() as { port: number }).port}`
@@ -43,9 +46,6 @@ export async function startServer (config: Config,
     (message, error) => app.log[error === undefined ? 'info' : 'error']({ err: error }, message))
   return app
 }
-
-/** Workers bind sockets of their own where the kernel spreads connections over them (SO_REUSEPORT). */
-export const WORKERS_OWN_SOCKETS = process.platform === 'linux'
 
 /**
  * Runs `workers` server processes on one port (node:cluster). The primary prepares the database,

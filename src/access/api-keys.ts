@@ -1,4 +1,4 @@
-import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /**
  * Scopes a key can hold. The catalogue needs `catalogue:read`; the calculator is open, and a key with
@@ -20,7 +20,7 @@ export function generateKey (): NewKey {
 
 export function hashKey (key: string): string {
   // A key carries 256 random bits, so a fast unsalted hash cannot be brute-forced.
-  return createHash('sha256').update(key).digest('hex')
+  return hash('sha256', key, 'hex')
 }
 
 /** The public id of a well-formed key, or undefined for anything else. */

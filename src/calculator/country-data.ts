@@ -407,16 +407,16 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     if (stat === undefined) throw new Error(`data/calculator/${file}: the World row (${WORLD}) is missing`)
     return stat
   }
+  const consumptionCo2 = worldStat(tables.consumptionCo2, 'consumption_co2_per_capita.csv')
   const world: WorldStats = {
     territorialCo2: worldStat(tables.territorialCo2, 'co2_per_capita.csv'),
     territorialCo2FootprintYear: worldStat(tables.territorialCo2FootprintYear, 'co2_per_capita_2021.csv'),
-    consumptionCo2: worldStat(tables.consumptionCo2, 'consumption_co2_per_capita.csv'),
+    consumptionCo2,
     ghg: worldStat(tables.ghg, 'ghg_per_capita.csv'),
     meatSupply: worldStat(tables.meatSupply, 'meat_supply_per_capita.csv'),
-    footprintYear: 0
+    // /footprint sets consumption, territorial and GHG figures side by side: they must describe one year.
+    footprintYear: consumptionCo2.year ?? 0
   }
-  // /footprint sets consumption, territorial and GHG figures side by side: they must describe one year.
-  world.footprintYear = world.consumptionCo2.year ?? 0
   for (const [file, table] of [['consumption_co2_per_capita.csv', tables.consumptionCo2],
     ['co2_per_capita_2021.csv', tables.territorialCo2FootprintYear], ['ghg_per_capita.csv', tables.ghg]] as const) {
     for (const [code, factor] of table) {

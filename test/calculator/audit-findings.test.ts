@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { describe, test, type TestContext } from 'node:test'
-import type { LightMyRequestResponse } from 'fastify'
+import { describe, test } from 'node:test'
 import { buildTestApp } from '../helpers.ts'
+import { calculator, type Body } from '../support/calculator.ts'
 
 /**
  * The ten findings of the calculator audit (issue 11), each checked through HTTP. The numbers
@@ -13,17 +13,6 @@ import { buildTestApp } from '../helpers.ts'
 
 const BASE = '/api/v1/co2-calculator'
 const ROOT = path.join(import.meta.dirname, '..', '..')
-
-type Body = Record<string, any>
-
-async function calculator (t: TestContext): Promise<(path: string) => Promise<Body>> {
-  const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
-  return async (url) => {
-    const response: LightMyRequestResponse = await app.inject(`${BASE}${url}`)
-    assert.equal(response.statusCode, 200, `${url}: ${response.body}`)
-    return response.json()
-  }
-}
 
 const close = (a: number, b: number, tolerance = 0.01): boolean => Math.abs(a - b) <= tolerance + 1e-9
 

@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict'
-import { describe, test, type TestContext } from 'node:test'
-import type { LightMyRequestResponse } from 'fastify'
-import { buildTestApp } from '../helpers.ts'
+import { describe, test } from 'node:test'
+import { calculator, type Body } from '../support/calculator.ts'
 
 /**
  * Issue 22, finding 9 ("smaller ones"), checked through HTTP with the shipped data. Expected
  * values are the cited figures themselves (DESNZ 2025 rows, EEA 2020, ...), written here.
  */
-
-const BASE = '/api/v1/co2-calculator'
-
-type Body = Record<string, any>
-
-async function calculator (t: TestContext): Promise<(path: string) => Promise<Body>> {
-  const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
-  return async (url) => {
-    const response: LightMyRequestResponse = await app.inject(`${BASE}${url}`)
-    assert.equal(response.statusCode, 200, `${url}: ${response.body}`)
-    return response.json()
-  }
-}
 
 describe('finding 9: premium cabins have no steep ramp near 3,700 km', () => {
   test('no 100 km step between 2,000 and 6,000 km changes a premium cabin\'s kg per km by more than 5 % ' +
