@@ -13,7 +13,9 @@ if (Number(process.versions.node.split('.')[0]) < NEEDED) {
   process.exit(1)
 }
 
-module.enableCompileCache?.()
+const cache = module.enableCompileCache?.()
+// Worker threads (the SQLite readers) start with this process's environment: the same cache halves their boot.
+if (cache?.directory !== undefined) process.env.NODE_COMPILE_CACHE ??= cache.directory
 const { main } = await import('../src/cli.ts')
 const code = await main(process.argv.slice(2))
 // A failure ends the process at once (a pool or timer left open must not keep it alive); success ends on its

@@ -4,23 +4,18 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { finished } from 'node:stream/promises'
 import { parseArgs } from 'node:util'
-import { exportProjects, ImportError, importProjects } from './catalogue/projects.import.ts'
-import {
-  ExportFileError, importRegistryExports, REGISTRY_KEYS, type RegistryImportReport
-} from './catalogue/registries/registry-import.ts'
-import type { RegistryKey } from './catalogue/registries/registry.ts'
-import { refreshAllProjectJson } from './catalogue/project-json.ts'
-import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
-import { createKey, listKeys, revokeKey } from './access/api-keys.service.ts'
-import { exportedMediaPath } from './catalogue/project.mapper.ts'
-import { ConfigError, loadConfig, type Config } from './config.ts'
-import { MediaStore } from './media/media-store.ts'
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
-import { startCluster, startServer } from './server.ts'
-import { BATCH_STATEMENT_TIMEOUT_MS, openStore, type Store } from './store/connect.ts'
-import { migrateToLatest } from './store/migrate.ts'
+import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
+import { ExportFileError, ImportError } from './catalogue/catalogue.errors.ts'
+import type { RegistryImportReport } from './catalogue/registries/registry-import.ts'
+import { REGISTRY_KEYS, type RegistryKey } from './catalogue/registries/registry-keys.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+import type { Store } from './store/connect.ts'
 import { VERSION } from './version.ts'
+
+// Each command loads what it needs when it runs (import()): `tonne --version` or `keys list` does not load the
+// server, and `serve` does not load the importers. Module loading is most of the start (docs/performance.md).
 
 // Each command's usage, printed by `tonne COMMAND --help` and after that command's usage errors.
 const USAGE: Record<string, string> = {
@@ -80,6 +75,9 @@ const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr, env:
 /** Opens the configured database, brings it to the latest schema, runs `work`, and always closes it. */
 async function withStore<T> (config: Config,
   work: (store: Store, migrated: string[]) => Promise<T>): Promise<T> {
+  const [{ BATCH_STATEMENT_TIMEOUT_MS, openStore }, { migrateToLatest }, { refreshAllProjectJson }] =
+    await Promise.all([import('./store/connect.ts'), import('./store/migrate.ts'),
+      import('./catalogue/project-json.ts')])
   const store = await openStore(config, { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
   try {
     const { applied } = await migrateToLatest(store.db)
@@ -161,6 +159,7 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
       const workers = values.workers === 'auto' ? availableParallelism() : Number(values.workers)
       if (!Number.isInteger(workers) || workers < 1 ||
         workers > 64) throw new UsageError('--workers must be a whole number from 1 to 64, or auto')
+      const { startCluster, startServer } = await import('./server.ts')
       // A forked worker runs this same command; it only serves (the primary prepared the database).
       if (cluster.isWorker) await startServer(config(), { prepare: false })
       else if (workers === 1) await startServer(config())
@@ -180,6 +179,8 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
       const text = await readFile(file, 'utf8').catch((error: unknown) => {
         throw new CommandFailed(`tonne import: nothing was changed. Could not read ${file}: ${fileProblem(error)}.`)
       })
+      const [{ importProjects }, { MediaStore }] = await Promise.all([
+        import('./catalogue/projects.import.ts'), import('./media/media-store.ts')])
       const media = new MediaStore(settings.media.dir)
       const lock = importLock(settings, complain)
       const result = await withStore(settings, async (store) =>
@@ -204,6 +205,9 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
         }
       }
       const out = fd === undefined ? io.stdout : createWriteStream('', { fd })
+      const [{ exportProjects }, { exportedMediaPath }, { MediaStore }] = await Promise.all([
+        import('./catalogue/projects.import.ts'), import('./catalogue/project.mapper.ts'),
+        import('./media/media-store.ts')])
       const media = new MediaStore(settings.media.dir)
       let skippedImages = 0
       const count = await withStore(settings, async (store) => {
@@ -282,7 +286,7 @@ async function importFromRegistry (
   registry: string, files: string[], options: { replace: boolean, json: boolean }, config: Config,
   say: (text: string) => void, complain: (text: string) => void
 ): Promise<void> {
-  if (!(REGISTRY_KEYS as string[]).includes(registry)) {
+  if (!(REGISTRY_KEYS as readonly string[]).includes(registry)) {
     throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}`)
   }
   if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
@@ -296,6 +300,8 @@ async function importFromRegistry (
     }
     if (problem !== undefined) throw new CommandFailed(`tonne import: nothing was changed. ${file}: ${problem}`)
   }
+  const [{ importRegistryExports }, { MediaStore }] = await Promise.all([
+    import('./catalogue/registries/registry-import.ts'), import('./media/media-store.ts')])
   const media = new MediaStore(config.media.dir)
   const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
   const report = await withStore(config, async (store) =>
@@ -331,6 +337,7 @@ async function keysCommand (args: string[],
   options: { name?: string, scopes: string, 'rate-limit'?: string, json: boolean }, config: () => Config,
   say: (text: string) => void): Promise<void> {
   const [action, id] = args
+  const { createKey, listKeys, revokeKey } = await import('./access/api-keys.service.ts')
   switch (action) {
     case 'create': {
       if (options.name === undefined ||

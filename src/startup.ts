@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import type { AppParts } from './app.ts'
 import { loadCalculatorData } from './calculator/calculator.data.ts'
@@ -47,6 +47,8 @@ export async function prepareDatabase (config: Config, store: Store, log: (line:
 export async function prepareParts (
   config: Config, store: Store, options: { logStream?: NodeJS.WritableStream } = {}
 ): Promise<AppParts> {
+  // The read workers boot on their own threads while this one loads the calculator's data.
+  const warming = store.warm()
   const calculatorData = loadCalculatorData()
   const media = new MediaStore(config.media.dir)
   await writeSdgIcons(store.db, media)
@@ -55,6 +57,7 @@ export async function prepareParts (
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl)
   // The change feed starts listening here (a PostgreSQL LISTEN connection or SQLite's change counter).
   const changes = store.changes
+  await warming
   return { config, store, calculatorData, media, signer, changes, redis, ...options }
 }
 
@@ -64,6 +67,8 @@ export async function prepareParts (
  * is not an error here: the app logs the outage and counts locally (or denies) until Redis is back.
  */
 async function connectRedis (url: string): Promise<Redis> {
+  // Loaded only with REDIS_URL: a start without it loads no Redis client (docs/performance.md).
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -36,6 +36,13 @@ function packagesOf (file: string): string[] {
   return [...text.matchAll(/^import (?!type )[^\n]*?from '([^'.][^']*)'/gm)].map((m) => m[1]!)
 }
 
+/** The src/ modules a module loads when it is loaded: static value imports (not `import type`, not `import()`). */
+function staticImportsOf (file: string): string[] {
+  const text = readFileSync(path.join(SRC, file), 'utf8')
+  return [...text.matchAll(/^(?:import|export) (?!type )[^']*?from '(\.[^']+)'/gm)]
+    .map((m) => path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)))
+}
+
 const area = (file: string): string => file.includes('/') ? file.slice(0, file.indexOf('/')) : file
 const HTTP_FACING = new Set(['calculator/calculator.routes.ts', 'calculator/calculator.schemas.ts',
   'catalogue/catalogue.routes.ts', 'catalogue/catalogue.schemas.ts',
@@ -89,6 +96,27 @@ describe('layers', () => {
     }
     const valueImports = [...text.matchAll(/^import (?!type )[^\n]*?from '\.\/([^']+)'/gm)].map((m) => m[1]!)
     assert.deepEqual(valueImports.filter((file) => prepared.includes(file)), [])
+  })
+
+  test('serving loads no importer and no optional client: what server.ts imports up front', () => {
+    // Start time is mostly module loading (docs/performance.md): the importers (and the schema compiler and
+    // SVG parser they bring), Redis' client and PostgreSQL's are loaded only by the commands or settings
+    // that use them, through import().
+    const closure = new Set<string>()
+    const visit = (file: string): void => {
+      if (closure.has(file)) return
+      closure.add(file)
+      for (const to of staticImportsOf(file)) visit(to)
+    }
+    visit('server.ts')
+    assert.ok(closure.has('app.ts') && closure.has('catalogue/catalogue.routes.ts'), 'the walk is broken')
+    const importers = [...closure]
+      .filter((file) => /projects\.import\.ts$|^catalogue\/registries\/|import-media\.ts$/.test(file))
+    assert.deepEqual(importers, [])
+    const optional = /^(ioredis|pg|csv-parse|@xmldom\/xmldom)$|^typebox\/(compile|value)$/
+    const clients = [...closure].flatMap((file) =>
+      packagesOf(file).filter((name) => optional.test(name)).map((name) => `${file}: ${name}`))
+    assert.deepEqual(clients, [])
   })
 
   test('no import cycles between modules', () => {

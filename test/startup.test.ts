@@ -37,6 +37,7 @@ test('buildApp builds from prepared parts without touching a file, the database 
     db,
     readDb: db,
     location: 'nowhere',
+    warm: async () => { await sql`select 1`.execute(db) },
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: 0, idle: 0, waiting: 0, max: 1 }),
     get changes (): ChangeFeed { throw new Error('buildApp must use the feed start-up prepared') },

@@ -2,7 +2,7 @@
 // every identity starts SYN-TX-, every beneficiary says "Synthetic", and none of it is ever mixed into real data.
 // Rows go straight in with batched INSERTs (not through `tonne import`), as the benchmark only reads them.
 import { bumpCatalogueVersion } from '../../src/catalogue/projects.repository.ts'
-import { beneficiaryKey } from '../../src/catalogue/projects.import.ts'
+import { beneficiaryKey } from '../../src/ledger/beneficiary-key.ts'
 import { insertTransactions } from '../../src/ledger/transactions.repository.ts'
 import type { CreditTransactionTable, Db } from '../../src/store/database.ts'
 import type { Insertable } from 'kysely'

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../store/database.ts'
-import { importProjects } from './projects.import.ts'
 import { countProjects } from './projects.repository.ts'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 
@@ -17,6 +16,8 @@ export async function loadBundledCatalogueOnce (db: Db, file = BUNDLED_CATALOGUE
   if (await getMeta(db, LOADED_KEY) !== undefined) return 0
   let loaded = 0
   if (await countProjects(db, {}) === 0) {
+    // Loaded only here, once per database: serving never needs the importer (docs/performance.md, start time).
+    const { importProjects } = await import('./projects.import.ts')
     loaded = (await importProjects(db, readFileSync(file, 'utf8'), { replace: false })).imported
   }
   await setMeta(db, LOADED_KEY, new Date().toISOString())

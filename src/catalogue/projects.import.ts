@@ -14,24 +14,10 @@ import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
 import { textProblem } from './import-text.ts'
 import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
+import { beneficiaryKey } from '../ledger/beneficiary-key.ts'
+import { ImportError } from './catalogue.errors.ts'
 
-/** A record that cannot be imported; names its index in the file and the field at fault. */
-export class ImportError extends Error {
-  readonly index: number | undefined
-  readonly field: string | undefined
-  /** The message without the record and field it names. */
-  readonly reason: string
-  constructor (message: string, index?: number, field?: string, line?: number) {
-    const lineText = line === undefined ? '' : ` (line ${line})`
-    const fieldText = field === undefined ? '' : `, field "${field}"`
-    const where = index === undefined ? '' : `record ${index}${lineText}${fieldText}: `
-    super(`${where}${message}`)
-    this.name = 'ImportError'
-    this.index = index
-    this.field = field
-    this.reason = message
-  }
-}
+export { ImportError }
 
 export interface SourcedRecord { value: unknown, line: number | undefined }
 
@@ -172,11 +158,6 @@ export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: 
     })
     return record
   })
-}
-
-/** Folds a beneficiary for `search`: case and accents do not count. */
-export function beneficiaryKey (text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
 }
 
 function toRow (record: ImportRecord, location: string, credits: ProjectCredits): NewProjectRow {

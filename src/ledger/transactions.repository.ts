@@ -14,7 +14,7 @@ export interface LedgerFilters {
   /** YYYY-MM-DD, inclusive. */
   dateAfter?: string
   dateBefore?: string
-  /** Folded text (projects.import.ts beneficiaryKey) to find inside beneficiary_key. */
+  /** Folded text (beneficiary-key.ts) to find inside beneficiary_key. */
   search?: string
 }
 

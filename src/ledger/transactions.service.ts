@@ -1,5 +1,5 @@
 import { InvalidParameterError, ProjectNotFoundError } from '../catalogue/catalogue.errors.ts'
-import { beneficiaryKey } from '../catalogue/projects.import.ts'
+import { beneficiaryKey } from './beneficiary-key.ts'
 import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { sql, SqliteAdapter } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Db } from './database.ts'
 
 /**
@@ -103,7 +103,7 @@ export function watchSqlite (db: Db): ChangeFeed {
  * new generation, since notifications sent meanwhile are lost. A heartbeat finds a connection that died
  * silently.
  */
-export function listenPostgres (url: string, unreachable: () => boolean): ChangeFeed {
+export function listenPostgres (pgModule: typeof pg, url: string, unreachable: () => boolean): ChangeFeed {
   const state = new Generations()
   state.live = false
   let client: pg.Client | undefined
@@ -125,7 +125,7 @@ export function listenPostgres (url: string, unreachable: () => boolean): Change
   }
   const connect = () => {
     // Named, so that an operator (and a test) can tell it from the pool's connections in pg_stat_activity.
-    const next = new pg.Client({
+    const next = new pgModule.Client({
       connectionString: url, connectionTimeoutMillis: 2000, query_timeout: 1000, application_name: LISTENER_NAME
     })
     client = next

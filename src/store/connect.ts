@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { Kysely, PostgresDialect, sql } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Config } from '../config.ts'
 import { listenPostgres, watchSqlite, type ChangeFeed } from './change-feed.ts'
 import { DatabaseCircuit } from './database-circuit.ts'
@@ -24,6 +24,11 @@ export interface Store {
   ping(): Promise<void>
   /** Connection pool use (PostgreSQL); SQLite has one connection. */
   poolStats(): PoolStats
+  /**
+   * Gets ready to serve: SQLite's read workers are started (a worker takes ~70-150 ms to boot), a PostgreSQL
+   * pool opens one connection. Serving processes call it at start; the CLI never needs it.
+   */
+  warm(): Promise<void>
   /** Changes to keys and the catalogue made anywhere (started on first use: serving processes only). */
   readonly changes: ChangeFeed
   close(): Promise<void>
@@ -58,7 +63,9 @@ export async function openStore (
   if (config.databaseUrl === undefined) {
     return openSqliteStore(config.dataDir, config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
   }
-  return openPostgres(config.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZE,
+  // Loaded only for PostgreSQL: a SQLite start loads no PostgreSQL client (docs/performance.md).
+  const { default: pgModule } = await import('pg')
+  return openPostgres(pgModule, config.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZE,
     options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
 }
 
@@ -70,43 +77,49 @@ function openSqliteStore (dataDir: string, readBudgetMs: number): Store {
   const file = path.join(dataDir, SQLITE_FILE_NAME)
   const { dialect } = openSqlite(file)
   const db = new Kysely<Database>({ dialect })
-  const readDb = readOnlyDb(new SqliteReadPool(
-    { file, size: SQLITE_READERS, budgetMs: readBudgetMs, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }))
+  const reads = new SqliteReadPool(
+    { file, size: SQLITE_READERS, budgetMs: readBudgetMs, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS })
+  const readDb = readOnlyDb(reads)
   let closed = false
   const feed = lazyFeed(() => watchSqlite(db))
   return {
     db,
     readDb,
     location: file,
+    warm: async () => { await reads.start() },
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: closed ? 0 : 1, idle: closed ? 0 : 1, waiting: 0, max: 1 }),
     get changes () { return feed.get() },
     close: async () => {
       closed = true
       feed.close()
+      // Kysely closes its driver only if it ever ran a query; the workers may have started without one (warm).
       await readDb.destroy()
+      await reads.close()
       await db.destroy()
     }
   }
 }
-
-// int8 (count(*)) arrives as a string by default; our counts fit in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 
 /**
  * A pg client that never throws its 'error' event. pg can emit it on a client that is still
  * connecting when the server drops the line, before the pool listens, which would crash the
  * process; the failure still reaches the caller through the connect or query promise.
  */
-class ResilientClient extends pg.Client {
-  constructor (config?: string | pg.ClientConfig) {
-    super(config)
-    this.on('error', () => undefined)
+function resilientClient (pgModule: typeof pg): typeof pg.Client {
+  return class ResilientClient extends pgModule.Client {
+    constructor (config?: string | pg.ClientConfig) {
+      super(config)
+      this.on('error', () => undefined)
+    }
   }
 }
 
-function openPostgres (url: string, poolSize: number, statementTimeoutMs: number): Store {
-  const pool = new pg.Pool({
+function openPostgres (pgModule: typeof pg, url: string, poolSize: number, statementTimeoutMs: number): Store {
+  // int8 (count(*)) arrives as a string by default; our counts fit in a double.
+  pgModule.types.setTypeParser(pgModule.types.builtins.INT8, (value) => Number(value))
+  const ResilientClient = resilientClient(pgModule)
+  const pool = new pgModule.Pool({
     Client: ResilientClient,
     connectionString: url,
     max: poolSize,
@@ -131,11 +144,13 @@ function openPostgres (url: string, poolSize: number, statementTimeoutMs: number
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: circuit.wrap(pool) }) })
   const parsed = new URL(url)
-  const feed = lazyFeed(() => listenPostgres(url, () => circuit.open))
+  const feed = lazyFeed(() => listenPostgres(pgModule, url, () => circuit.open))
   return {
     db,
     readDb: db,
     location: `postgres://${parsed.host}${parsed.pathname}`,
+    // A database that is away is the readiness probe's to report, not the start's.
+    warm: async () => { await sql`select 1`.execute(db).catch(() => undefined) },
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     get changes () { return feed.get() },

@@ -89,6 +89,11 @@ export class SqliteReadPool {
     })
   }
 
+  /** Starts every worker now (each answers a `select 1`), so the first request does not wait for one to boot. */
+  async start (): Promise<void> {
+    await Promise.all(Array.from({ length: this.#size - this.#started }, async () => await this.all('select 1', [])))
+  }
+
   #dispatch (): void {
     while (this.#queue.length > 0) {
       // Workers start on first use: a process that never reads (the CLI) never pays for them.

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs'
 import { parse, CsvError, type Info } from 'csv-parse'
+import { ExportFileError } from '../catalogue.errors.ts'
 import { cleanText } from './values.ts'
 
-/** A registry export that cannot be read at all (not CSV, a broken quote): the import changes nothing. */
-export class ExportFileError extends Error {}
+export { ExportFileError }
 
 /** Characters one record may hold: far above any real row (Cercarbono's carry every serial), far below memory. */
 const MAX_RECORD_SIZE = 16 * 1024 * 1024

@@ -29,7 +29,7 @@ import { verra } from './verra.ts'
 export const REGISTRIES: Readonly<Record<RegistryKey, RegistryDefinition>> = {
   verra, 'gold-standard': goldStandard, acr, car, art, cercarbono, isometric, arb
 }
-export const REGISTRY_KEYS = Object.keys(REGISTRIES) as RegistryKey[]
+export { REGISTRY_KEYS } from './registry-keys.ts'
 
 export { ExportFileError }
 

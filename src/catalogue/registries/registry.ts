@@ -1,12 +1,13 @@
 import { countryKey } from '../countries.ts'
 import type { ProtocolMappings } from './credit-types.ts'
 import type { Drafts, Named, ProjectDraft, RowRef, StatedFields } from './project-draft.ts'
+import type { RegistryKey } from './registry-keys.ts'
 import { cleanText, parseDate, parseQuantity, parseSdgs, type DateOrder } from './values.ts'
 
 // What every registry module describes: its exports (told apart by their columns) and how one row of each
 // becomes statements about a project. The modules are pure: rows in, drafts and notes out.
 
-export type RegistryKey = 'verra' | 'gold-standard' | 'acr' | 'car' | 'art' | 'cercarbono' | 'isometric' | 'arb'
+export type { RegistryKey }
 
 export interface Row {
   /** The column's value with outer white space trimmed; '' when the export lacks the column. */
