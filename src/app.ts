@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
-import { constants as zlibConstants } from 'node:zlib'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import compress from '@fastify/compress'
@@ -15,6 +14,7 @@ import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
 import { ledgerRoutes } from './ledger/transactions.routes.ts'
 import { AnswerCache } from './http/answer-cache.ts'
+import { BROTLI_OPTIONS, COMPRESS_THRESHOLD } from './http/compression.ts'
 import { optionalApiKey, requireApiKey } from './http/auth.ts'
 import { frameworkError, installErrorHandling } from './http/error-handler.ts'
 import { ProblemSchema, type ErrorCode } from './http/errors.ts'
@@ -118,20 +118,23 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     closing = true
     await drainConnections(app.server, STOP_DRAIN_MS)
   })
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks on every request take a callback, not a promise: an async hook costs a promise and a microtask turn.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
     if (closing) reply.header('connection', 'close')
+    done(null, payload)
   })
-  app.addHook('onRequest', async (request) => {
-    const problem = requestLineProblem(request)
-    if (problem !== undefined) throw problem
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(requestLineProblem(request))
   })
-  // Bodies over 1 KiB are compressed for clients that ask (Accept-Encoding); brotli at a
-  // quality that costs about what gzip does.
+  // Bodies over 1 KiB are compressed for clients that ask (Accept-Encoding). Cached answers keep their own
+  // compressed variants (http/compression.ts); the plugin compresses the rest (pages, docs, CSV streams).
   await app.register(compress, {
-    threshold: 1024,
+    // Every route is a GET: there is never a request body to decompress, so no decompression hook runs.
+    globalDecompression: false,
+    threshold: COMPRESS_THRESHOLD,
     encodings: ['br', 'gzip', 'deflate'],
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }
+    brotliOptions: BROTLI_OPTIONS
   })
   // JSON answers execute nothing, so a CSP adds nothing there; /docs sets its own, media too.
   addSecurityHeaders(app)

@@ -47,8 +47,6 @@ export async function prepareDatabase (config: Config, store: Store, log: (line:
 export async function prepareParts (
   config: Config, store: Store, options: { logStream?: NodeJS.WritableStream } = {}
 ): Promise<AppParts> {
-  // The read workers boot on their own threads while this one loads the calculator's data.
-  const warming = store.warm()
   const calculatorData = loadCalculatorData()
   const media = new MediaStore(config.media.dir)
   await writeSdgIcons(store.db, media)
@@ -57,7 +55,6 @@ export async function prepareParts (
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl)
   // The change feed starts listening here (a PostgreSQL LISTEN connection or SQLite's change counter).
   const changes = store.changes
-  await warming
   return { config, store, calculatorData, media, signer, changes, redis, ...options }
 }
 

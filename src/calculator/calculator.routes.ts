@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static, TObject, TSchema } from 'typebox'
 import type { AnswerCache } from '../http/answer-cache.ts'
+import { EncodedBody } from '../http/compression.ts'
 import { answerKey } from '../http/query-policy.ts'
 import { errorResponses } from '../http/schemas.ts'
 import type { CalculatorData } from './calculator.data.ts'
@@ -150,9 +151,12 @@ export const calculatorRoutes: FastifyPluginAsyncTypebox<CalculatorOptions> = as
       }
     }, async (request, reply) => {
       // The factor data is fixed for the life of the process, so the key needs no version.
-      const { value: body } = await answers.getOrBuild(`calculator ${answerKey(request)}`,
-        () => String(reply.serialize(row.answer(data, request.query as Static<TObject>))), (text) => text.length * 2)
-      return await reply.type(JSON_TYPE).send(body)
+      const key = `calculator ${answerKey(request)}`
+      const { value: body } = await answers.getOrBuild(key,
+        () => new EncodedBody(String(reply.serialize(row.answer(data, request.query as Static<TObject>)))),
+        (built) => built.bytes)
+      answers.resize(key, body.send(request, reply, JSON_TYPE))
+      return reply
     })
   }
 }

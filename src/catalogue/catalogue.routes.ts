@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AnswerCache } from '../http/answer-cache.ts'
+import { EncodedBody } from '../http/compression.ts'
 import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
@@ -50,8 +51,8 @@ interface Answer {
   template: MediaTemplate
   /** W/"SHA-1 of catalogue version + key": computed once, when the answer is built. */
   etag: string
-  /** The body with links signed during `second`: every answer in that second carries the same links. */
-  signed: Buffer | undefined
+  /** The body with links signed during `second` (and its compressed variants): one body for that second. */
+  signed: EncodedBody | undefined
   second: number
 }
 
@@ -91,12 +92,13 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
     const second = Math.floor(Date.now() / 1000)
     if (answer.signed === undefined || answer.second !== second) {
-      const previous = answer.signed?.length ?? 0
-      answer.signed = Buffer.from(signTemplate(answer.template, links(request, second * 1000)))
+      const previous = answer.signed?.bytes ?? 0
+      answer.signed = new EncodedBody(signTemplate(answer.template, links(request, second * 1000)))
       answer.second = second
-      answers.resize(key, answer.signed.length - previous)
+      answers.resize(key, answer.signed.bytes - previous)
     }
-    return reply.type(type).send(answer.signed)
+    answers.resize(key, answer.signed.send(request, reply, type))
+    return reply
   }
 
   /** Page links: the request's own path with its known parameters only. */

@@ -64,11 +64,12 @@ export function registerMetrics (
     collect () { this.set(rateLimits().degraded ? 1 : 0) }
   })
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids and query strings would explode the label set.
     const route = request.routeOptions.url ?? 'unmatched'
     requests.inc({ route, method: request.method, status: reply.statusCode })
     duration.observe({ route, method: request.method }, reply.elapsedTime / 1000)
+    done()
   })
   // A worker answers for the whole server: whichever worker takes the scrape, it reports them all.
   const scrape = cluster.isWorker ? askPrimary(registry) : async () => await registry.metrics()

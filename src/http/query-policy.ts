@@ -119,22 +119,33 @@ export function answerKey (request: FastifyRequest): string {
 
 /** Installs the policy for every route (one preValidation hook; a route's policy is derived once). */
 export function enforceQueryPolicy (app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    const query = (request.query ?? {}) as Record<string, unknown>
-    for (const [name, value] of Object.entries(query)) checkControl(name, value)
-    const schema = request.routeOptions.schema
-    const policy = policyOf(schema?.querystring)
-    if (policy !== undefined) {
-      for (const [name, value] of Object.entries(query)) checkParameter(policy, name, value)
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      checkRequest(request)
+    } catch (error) {
+      done(error as Error)
+      return
     }
-    const params = policyOf(schema?.params)
-    if (params !== undefined) {
-      for (const [name, kind] of params.kinds) {
-        const value = (request.params as Record<string, unknown>)[name]
-        if ((kind === 'integer' || kind === 'number') && typeof value === 'string' && !isPlainNumber(kind, value)) {
-          throw AppError.notFound()
-        }
+    done()
+  })
+}
+
+/** Throws the refusal of a request's query or path parameters, if the policy refuses them. */
+function checkRequest (request: FastifyRequest): void {
+  const query = (request.query ?? {}) as Record<string, unknown>
+  for (const [name, value] of Object.entries(query)) checkControl(name, value)
+  const schema = request.routeOptions.schema
+  const policy = policyOf(schema?.querystring)
+  if (policy !== undefined) {
+    for (const [name, value] of Object.entries(query)) checkParameter(policy, name, value)
+  }
+  const params = policyOf(schema?.params)
+  if (params !== undefined) {
+    for (const [name, kind] of params.kinds) {
+      const value = (request.params as Record<string, unknown>)[name]
+      if ((kind === 'integer' || kind === 'number') && typeof value === 'string' && !isPlainNumber(kind, value)) {
+        throw AppError.notFound()
       }
     }
-  })
+  }
 }

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { catalogueVersion } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { AnswerCache } from '../http/answer-cache.ts'
+import { EncodedBody } from '../http/compression.ts'
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
 import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
@@ -77,15 +78,16 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
         offset, count)
       return {
-        body: serializePage()({ count, ...links, results: items }),
+        body: new EncodedBody(serializePage()({ count, ...links, results: items })),
         etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
       }
-    }, (built) => built.body.length * 2 + built.etag.length * 2)
+    }, (built) => built.body.bytes + built.etag.length * 2)
     const cost = search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page
     if (built && cost > 1) await charge(request, cost - 1)
     reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
     if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
-    return reply.type(JSON_TYPE).send(answer.body)
+    answers.resize(key, answer.body.send(request, reply, JSON_TYPE))
+    return reply
   }
 
   // One URL, two representations: JSON pages, or (format=csv, Accept: text/csv) every match as CSV.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { gunzipSync, brotliDecompressSync } from 'node:zlib'
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { describe, test } from 'node:test'
 import { Compile } from 'typebox/compile'
 import { ProjectPageSchema, ProjectSchema } from '../../src/catalogue/catalogue.schemas.ts'
@@ -61,7 +61,12 @@ forEachDatabase((database) => {
     })
 
     test('large answers are compressed for clients that ask; small ones are not', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      // A ledger long enough that a page of it is over 1 KiB.
+      const retirement = { type: 'retirement', date: '2024-01-02', vintage: 2020, reason: null, source: null }
+      const transactions = Array.from({ length: 30 },
+        (_, i) => ({ ...retirement, identity: `T-${i}`, quantity: i + 1, beneficiary: `Buyer ${i}` }))
+      const records = fixtureProjects().map((p, i) => i === 0 ? { ...p, transactions } : p)
+      const { inject } = await buildTestApp(t, { database, records })
       const plain = await inject(LIST)
       assert.equal(plain.headers['content-encoding'], undefined)
       const gzip = await inject({ url: LIST, headers: { 'accept-encoding': 'gzip' } })
@@ -72,6 +77,29 @@ forEachDatabase((database) => {
       const br = await inject({ url: LIST, headers: { 'accept-encoding': 'br, gzip' } })
       assert.equal(br.headers['content-encoding'], 'br')
       assert.deepEqual(JSON.parse(brotliDecompressSync(br.rawPayload).toString()).count, 12)
+      // Kept variants must negotiate as the plugin does: q-values, aliases, opting out, codings not kept.
+      assert.match(br.headers['vary'] as string, /^accept, accept-encoding$/i)
+      assert.equal((await inject({ url: LIST, headers: { 'accept-encoding': 'br;q=0, gzip' } }))
+        .headers['content-encoding'], 'gzip')
+      assert.equal((await inject({ url: LIST, headers: { 'accept-encoding': 'x-gzip' } }))
+        .headers['content-encoding'], 'gzip')
+      assert.equal((await inject({ url: LIST, headers: { 'accept-encoding': 'br', 'x-no-compression': '1' } }))
+        .headers['content-encoding'], undefined)
+      const deflate = await inject({ url: LIST, headers: { 'accept-encoding': 'deflate' } })
+      assert.equal(deflate.headers['content-encoding'], 'deflate')
+      assert.equal(strip(inflateSync(deflate.rawPayload).toString()), strip(plain.body))
+      const head = await inject({ method: 'HEAD', url: LIST, headers: { 'accept-encoding': 'br' } })
+      assert.equal(head.headers['content-encoding'], 'br')
+      assert.equal(head.body, '')
+      for (const url of ['/api/v1/commerce/transactions/?limit=50', '/api/v1/co2-calculator/countries']) {
+        const identity = await inject(url)
+        assert.ok(identity.rawPayload.length >= 1024, url)
+        const compressed = await inject({ url, headers: { 'accept-encoding': 'br' } })
+        assert.equal(compressed.headers['content-encoding'], 'br', url)
+        assert.equal(brotliDecompressSync(compressed.rawPayload).toString(), identity.body, url)
+        const gzipped = await inject({ url, headers: { 'accept-encoding': 'gzip' } })
+        assert.equal(gunzipSync(gzipped.rawPayload).toString(), identity.body, url)
+      }
       // An empty page: a detail now carries the ledger's fields and is over 1 KiB.
       const small = await inject({ url: `${LIST}?search=no-such-project`, headers: { 'accept-encoding': 'gzip' } })
       assert.ok(small.body.length < 1024)

@@ -1,0 +1,63 @@
+import negotiate from '@fastify/accept-negotiator'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+
+/** Bodies under this many bytes go as they are (compression would save little and cost a header). */
+export const COMPRESS_THRESHOLD = 1024
+/** Brotli at a quality that costs about what gzip does. */
+export const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }
+
+type Coding = 'br' | 'gzip'
+const CODINGS: Coding[] = ['br', 'gzip']
+// As @fastify/compress reads the header: "*" and "x-gzip" stand for gzip.
+const GZIP_ALIAS = /\*|x-gzip/g
+
+/** The coding a client takes that an answer is kept in, by its Accept-Encoding; undefined for none of them. */
+function acceptedCoding (request: FastifyRequest): Coding | undefined {
+  const header = request.headers['accept-encoding']
+  if (header === undefined || request.headers['x-no-compression'] !== undefined) return undefined
+  return negotiate(header.toLowerCase().replace(GZIP_ALIAS, 'gzip'), CODINGS) ?? undefined
+}
+
+/**
+ * An answer's body with its compressed variants, each made on the first request that asks for it and then
+ * kept with the answer (in the answer cache): a cached answer is compressed once, not on every request. The
+ * compress plugin leaves a body that already has a Content-Encoding alone, and still compresses what this
+ * does not keep (deflate, answers built per request).
+ */
+export class EncodedBody {
+  readonly identity: Buffer
+  readonly #variants = new Map<Coding, Buffer>()
+
+  constructor (body: Buffer | string) {
+    this.identity = typeof body === 'string' ? Buffer.from(body) : body
+  }
+
+  /** Bytes kept, variants included (the answer cache's accounting). */
+  get bytes (): number {
+    let bytes = this.identity.length
+    for (const variant of this.#variants.values()) bytes += variant.length
+    return bytes
+  }
+
+  /**
+   * Sends the variant the client takes (setting Content-Encoding and Vary) or the body as it is. Returns the
+   * bytes newly kept, for the cache to account.
+   */
+  send (request: FastifyRequest, reply: FastifyReply, type: string): number {
+    reply.type(type)
+    const coding = this.identity.length >= COMPRESS_THRESHOLD ? acceptedCoding(request) : undefined
+    if (coding === undefined) {
+      reply.send(this.identity)
+      return 0
+    }
+    let variant = this.#variants.get(coding)
+    const grew = variant === undefined
+    variant ??= coding === 'br' ? brotliCompressSync(this.identity, BROTLI_OPTIONS) : gzipSync(this.identity)
+    this.#variants.set(coding, variant)
+    const vary = reply.getHeader('vary')
+    reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`)
+    reply.header('content-encoding', coding).send(variant)
+    return grew ? variant.length : 0
+  }
+}
