@@ -28,11 +28,12 @@ export async function startServer (config: Config,
   const store = await openStore(config)
   // The read workers boot on their own threads while this one prepares and builds the app, so the first
   // request does not wait for them (docs/performance.md); tests' apps start theirs on first use.
-  const warming = store.warm().then(() => undefined, (error: unknown) => error as Error)
+  const warming = store.warm()
+  // Awaited below; until then a failure must not count as an unhandled rejection.
+  warming.catch(() => undefined)
   const app = await buildApp(await prepareParts(config, store))
   app.addHook('onClose', async () => await store.close())
-  const failed = await warming
-  if (failed !== undefined) throw failed
+  await warming
   for (const note of notes) app.log.info(note)
   // A cluster worker on Linux binds a listening socket of its own (SO_REUSEPORT): closing it stops this
   // worker's accepting at once, with no primary queue in between whose connections would be reset.

@@ -17,8 +17,6 @@ import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
 import { beneficiaryKey } from '../ledger/beneficiary-key.ts'
 import { ImportError } from './catalogue.errors.ts'
 
-export { ImportError }
-
 export interface SourcedRecord { value: unknown, line: number | undefined }
 
 /** A JSON array, or NDJSON (one object per line; blank lines skipped). Indexes count from 0. */

@@ -52,12 +52,15 @@ export class EncodedBody {
       return 0
     }
     let variant = this.#variants.get(coding)
-    const grew = variant === undefined
-    variant ??= coding === 'br' ? brotliCompressSync(this.identity, BROTLI_OPTIONS) : gzipSync(this.identity)
-    this.#variants.set(coding, variant)
+    let grew = 0
+    if (variant === undefined) {
+      variant = coding === 'br' ? brotliCompressSync(this.identity, BROTLI_OPTIONS) : gzipSync(this.identity)
+      this.#variants.set(coding, variant)
+      grew = variant.length
+    }
     const vary = reply.getHeader('vary')
     reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`)
     reply.header('content-encoding', coding).send(variant)
-    return grew ? variant.length : 0
+    return grew
   }
 }

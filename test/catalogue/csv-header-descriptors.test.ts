@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { readdirSync, readlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { ExportFileError, readCsvHeader } from '../../src/catalogue/registries/csv-export.ts'
+import { ExportFileError } from '../../src/catalogue/catalogue.errors.ts'
+import { readCsvHeader } from '../../src/catalogue/registries/csv-export.ts'
 import { tempDir } from '../helpers.ts'
 
 /** Descriptors this process holds open on `file` (Linux: /proc/self/fd links to the files). */

@@ -3,8 +3,6 @@ import { parse, CsvError, type Info } from 'csv-parse'
 import { ExportFileError } from '../catalogue.errors.ts'
 import { cleanText } from './values.ts'
 
-export { ExportFileError }
-
 /** Characters one record may hold: far above any real row (Cercarbono's carry every serial), far below memory. */
 const MAX_RECORD_SIZE = 16 * 1024 * 1024
 

@@ -5,13 +5,14 @@ import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
 import type { ImportRecord, Source } from '../catalogue.schemas.ts'
 import { toImportRecord } from '../project.mapper.ts'
-import { ImportError, importRecords, type ImportOptions } from '../projects.import.ts'
+import { ExportFileError, ImportError } from '../catalogue.errors.ts'
+import { importRecords, type ImportOptions } from '../projects.import.ts'
 import * as repository from '../projects.repository.ts'
 import { art, acr, car } from './apx.ts'
 import { arb } from './arb.ts'
 import { cercarbono } from './cercarbono.ts'
 import { ProtocolMappings } from './credit-types.ts'
-import { ExportFileError, readCsvExport, readCsvHeader } from './csv-export.ts'
+import { readCsvExport, readCsvHeader } from './csv-export.ts'
 import { goldStandard } from './gold-standard.ts'
 import { isometric } from './isometric.ts'
 import { importedFiles, latestTransactionDates, recordImportedFiles } from './registry-import.repository.ts'
@@ -29,9 +30,6 @@ import { verra } from './verra.ts'
 export const REGISTRIES: Readonly<Record<RegistryKey, RegistryDefinition>> = {
   verra, 'gold-standard': goldStandard, acr, car, art, cercarbono, isometric, arb
 }
-export { REGISTRY_KEYS } from './registry-keys.ts'
-
-export { ExportFileError }
 
 export interface ExportFile {
   path: string
