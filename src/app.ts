@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { STATUS_CODES, type IncomingMessage } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -17,7 +17,7 @@ import { AnswerCache } from './http/answer-cache.ts'
 import { BROTLI_OPTIONS, COMPRESS_THRESHOLD } from './http/compression.ts'
 import { optionalApiKey, requireApiKey } from './http/auth.ts'
 import { frameworkError, installErrorHandling } from './http/error-handler.ts'
-import { ProblemSchema, type ErrorCode } from './http/errors.ts'
+import { ProblemSchema, statusText, type ErrorCode } from './http/errors.ts'
 import { healthRoutes, type Dependency } from './http/health.routes.ts'
 import { serializeRequest } from './http/log-redaction.ts'
 import { lazySchemas } from './http/lazy-schemas.ts'
@@ -246,7 +246,7 @@ function rawClientError (error: Error & { code?: string }, socket: Socket): void
     : error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'bad_request', 'The request headers are too large.']
       : [400, 'bad_request', 'The request is malformed.']
-  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, code, detail })
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+  const body = JSON.stringify({ type: 'about:blank', title: statusText(status), status, code, detail })
+  socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }

@@ -92,3 +92,14 @@ test('engines says what `npm ci` needs; tonne on an older Node.js says which one
   assert.match(result.stderr, new RegExp(`^tonne needs Node\\.js ${nvmrc}`))
   assert.match(result.stderr, /npx tonne/)
 })
+
+test('npm start and the container start the server with the same V8 flags', () => {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  const start = pkg.scripts.start.split(' ')
+  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8'))?.[1]
+  assert.ok(cmd !== undefined, 'the Dockerfile has an exec-form CMD')
+  assert.deepEqual(JSON.parse(cmd) as string[], start)
+  // The young-generation cap and no pretenuring keep memory in bounds (docs/performance.md).
+  assert.ok(start.some((word) => word.startsWith('--max-semi-space-size=')) &&
+    start.includes('--no-allocation-site-pretenuring'), pkg.scripts.start)
+})

@@ -117,6 +117,10 @@ describe('layers', () => {
     const clients = [...closure].flatMap((file) =>
       packagesOf(file).filter((name) => optional.test(name)).map((name) => `${file}: ${name}`))
     assert.deepEqual(clients, [])
+    // An ES import of node:http or node:https builds its namespace, and its lazy getters load Node's fetch (undici).
+    const http = [...closure].flatMap((file) =>
+      packagesOf(file).filter((name) => /^(node:)?https?$/.test(name)).map((name) => `${file}: ${name}`))
+    assert.deepEqual(http, [])
   })
 
   test('no import cycles between modules', () => {

@@ -1,7 +1,7 @@
 // The benchmark's service processes: start `tonne serve` in production mode, make a key, load a path with
 // autocannon, read its memory, stop it. Shared by bench.ts and ledger.ts.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { freePort } from '../free-port.ts'
@@ -23,10 +23,13 @@ export async function waitUntilLive (url: string, child: ChildProcess): Promise<
   }
 }
 
+// The V8 flags `npm start` gives the server (package.json), so the benchmark measures what users run.
+const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+const START_FLAGS = scripts.start.split(' ').filter((word) => word.startsWith('--'))
+
 /** `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. */
 export function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>) {
-  // As `npm start` runs it (package.json), young-generation cap included.
-  return spawn(process.execPath, ['--max-semi-space-size=16', path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
+  return spawn(process.execPath, [...START_FLAGS, path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
     env: {
       PATH: process.env['PATH'] ?? '',
       NODE_ENV: 'production',

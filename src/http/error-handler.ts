@@ -1,9 +1,8 @@
-import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Router from 'find-my-way'
 import { InputError, NotFoundError } from '../domain/errors.ts'
 import { isUnavailable } from '../store/availability.ts'
-import { AppError, type ErrorCode, type Problem } from './errors.ts'
+import { AppError, statusText, type ErrorCode, type Problem } from './errors.ts'
 import { requestLineProblem } from './request-line.ts'
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -37,7 +36,7 @@ function isClientError (error: FastifyError | AppError): boolean {
 function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const body: Problem = {
     type: 'about:blank',
-    title: STATUS_CODES[error.status] ?? 'Error',
+    title: statusText(error.status),
     status: error.status,
     code: error.code,
     detail: error.message,

@@ -1,4 +1,14 @@
+import { createRequire } from 'node:module'
 import { Type, type Static } from 'typebox'
+
+// node:http through require, not an ES import: importing it as an ES module builds its whole namespace, whose
+// lazy WebSocket getters load Node's fetch implementation (undici), ~17 ms of every start (docs/performance.md).
+const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http')
+
+/** The HTTP status phrase of `status` ("Not Found"), as Node writes it. */
+export function statusText (status: number): string {
+  return STATUS_CODES[status] ?? 'Error'
+}
 
 /**
  * The one error body of the whole service: RFC 9457 problem details

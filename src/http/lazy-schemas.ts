@@ -26,9 +26,13 @@ export interface LazySchemas {
 
 export function lazySchemas (): LazySchemas {
   const pending: Array<{ route: RouteSchema, compile: () => void }> = []
+  // One pool each, as Fastify's own controller keeps: a pool makes one Ajv per set of shared schemas, and a new
+  // pool per context made a new Ajv (with its meta-schemas) for every plugin context, ~30 ms of a start.
+  const validators = ValidatorSelector() as unknown as ValidatorPool
+  const serializers = SerializerSelector()
 
   const buildValidator = (externalSchemas: unknown, options?: unknown): CompileValidator => {
-    const compile = (ValidatorSelector() as unknown as ValidatorPool)(externalSchemas, options)
+    const compile = validators(externalSchemas, options)
     return (route) => {
       let validate: Validate | undefined
       const lazy: Validate = (data) => {
@@ -44,7 +48,7 @@ export function lazySchemas (): LazySchemas {
   }
 
   const buildSerializer: SerializerFactory = (externalSchemas, options) => {
-    const compile = SerializerSelector()(externalSchemas, options)
+    const compile = serializers(externalSchemas, options)
     return (route) => {
       let serialize: ((data: unknown) => string) | undefined
       pending.push({ route: route as RouteSchema, compile: () => { serialize ??= compile(route) } })

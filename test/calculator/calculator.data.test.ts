@@ -6,6 +6,8 @@ import {
 import os from 'node:os'
 import path from 'node:path'
 import { describe, test, type TestContext } from 'node:test'
+import { stringify } from 'csv-stringify/sync'
+import fc from 'fast-check'
 import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
 import { parseCsv } from '../../src/reference/csv.ts'
 import { listCountries, resolveCountry } from '../../src/calculator/countries.ts'
@@ -166,6 +168,43 @@ describe('csv reader', () => {
 
   test('rejects a quote inside an unquoted field', () => {
     assert.throws(() => parseCsv('a,b\nx"y,z\n', 'test.csv'), /test\.csv: line 2: a quote inside an unquoted field/)
+  })
+
+  test('reads back any table csv-stringify writes, quoted or not, with either line ending and a BOM', () => {
+    // Headers are distinct and non-empty; fields are any text, separators, quotes and line breaks included.
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '\n', '\r', ' ', 'é', '1') })
+    const table = fc.integer({ min: 1, max: 4 }).chain((columns) => fc.record({
+      header: fc.uniqueArray(text.filter((name) => name !== ''), { minLength: columns, maxLength: columns }),
+      rows: fc.array(fc.array(text, { minLength: columns, maxLength: columns }), { maxLength: 5 }),
+      quoted: fc.boolean(),
+      crlf: fc.boolean(),
+      bom: fc.boolean()
+    }))
+    fc.assert(fc.property(table, ({ header, rows, quoted, crlf, bom }) => {
+      // A one-column row holding '' would be a blank line, which the reader refuses on purpose.
+      fc.pre(header.length > 1 || rows.every(([field]) => field !== ''))
+      // csv-stringify quotes a line break only when it is its own record delimiter; any break must be quoted.
+      const csv = stringify([header, ...rows],
+        { quoted, quoted_match: /[\r\n]/, record_delimiter: crlf ? 'windows' : 'unix' })
+      const parsed = parseCsv(`${bom ? '\ufeff' : ''}${csv}`, 'generated.csv')
+      assert.deepEqual(parsed.header, header)
+      assert.deepEqual(parsed.rows, rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]]))))
+    }), { numRuns: 500 })
+  })
+
+  test('names the file and line of every malformation', () => {
+    const refused: Array<[string, RegExp]> = [
+      ['a,b\n"x,y\n', /t\.csv: line 3: unterminated quoted field/],
+      ['a,b\n"x"y,z\n', /t\.csv: line 2: unexpected character after a closing quote/],
+      ['a,b\n"x\ny"z,1\n', /t\.csv: line 3: unexpected character after a closing quote/],
+      ['a,b\nx,y"\n', /t\.csv: line 2: a quote inside an unquoted field/],
+      ['a,b\r\n1,2\r\n3\r\n', /t\.csv: record 3 has 1 fields, expected 2/],
+      ['a,a\n1,2\n', /t\.csv: header has an empty or repeated column name "a"/],
+      ['\ufeff', /t\.csv: the file is empty/]
+    ]
+    for (const [text, error] of refused) assert.throws(() => parseCsv(text, 't.csv'), error, JSON.stringify(text))
+    // The last line may end without a line break; a field may be empty.
+    assert.deepEqual(parseCsv('a,b\n,""', 't.csv').rows, [{ a: '', b: '' }])
   })
 })
 
