@@ -25,8 +25,8 @@ export interface Store {
   /** Connection pool use (PostgreSQL); SQLite has one connection. */
   poolStats(): PoolStats
   /**
-   * Gets ready to serve: SQLite's read workers are started (a worker takes ~70-150 ms to boot), a PostgreSQL
-   * pool opens one connection. Serving processes call it at start; the CLI never needs it.
+   * Gets ready to serve: one of SQLite's read workers is started (a worker takes ~70-150 ms to boot), a
+   * PostgreSQL pool opens one connection. Serving processes call it at start; the CLI never needs it.
    */
   warm(): Promise<void>
   /** Changes to keys and the catalogue made anywhere (started on first use: serving processes only). */
@@ -86,7 +86,9 @@ function openSqliteStore (dataDir: string, readBudgetMs: number): Store {
     db,
     readDb,
     location: file,
-    warm: async () => { await reads.start() },
+    // One reader is ready for the first request; booting both at once took the start's CPU on two cores (a
+    // second boots when reads first overlap, docs/performance.md).
+    warm: async () => { await reads.start(1) },
     ping: async () => { await sql`select 1`.execute(db) },
     poolStats: () => ({ total: closed ? 0 : 1, idle: closed ? 0 : 1, waiting: 0, max: 1 }),
     get changes () { return feed.get() },

@@ -89,9 +89,13 @@ export class SqliteReadPool {
     })
   }
 
-  /** Starts every worker now (each answers a `select 1`), so the first request does not wait for one to boot. */
-  async start (): Promise<void> {
-    await Promise.all(Array.from({ length: this.#size - this.#started }, async () => await this.all('select 1', [])))
+  /**
+   * Starts `count` workers now (each answers a `select 1`), so the first request does not wait for one to boot;
+   * the others start when reads first overlap.
+   */
+  async start (count = this.#size): Promise<void> {
+    const more = Math.min(count, this.#size) - this.#started
+    await Promise.all(Array.from({ length: Math.max(0, more) }, async () => await this.all('select 1', [])))
   }
 
   #dispatch (): void {
