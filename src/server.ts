@@ -26,8 +26,8 @@ export async function startServer (config: Config,
     }
   }
   const store = await openStore(config)
-  // The read workers boot on their own threads while this one prepares and builds the app, so the first
-  // request does not wait for them (docs/performance.md); tests' apps start theirs on first use.
+  // A read worker boots on its own thread while this one prepares and builds the app, so the first request
+  // does not wait for it (docs/performance.md); tests' apps start theirs on first use.
   const warming = store.warm()
   // Awaited below; until then a failure must not count as an unhandled rejection.
   warming.catch(() => undefined)

@@ -56,10 +56,7 @@ function splitRecords (text: string, fileLabel: string): string[][] {
   let record: string[] = []
   let line = 1
   let i = 0
-  // Whether the text ended right after a record's line break (nothing is left to read).
-  let atRecordStart = true
   while (i < text.length) {
-    atRecordStart = false
     let field: string
     if (text.charCodeAt(i) === QUOTE) {
       field = ''
@@ -105,9 +102,9 @@ function splitRecords (text: string, fileLabel: string): string[][] {
     records.push(record)
     record = []
     line++
-    atRecordStart = true
   }
-  if (!atRecordStart && record.length > 0) records.push(record)
+  // A last line without a line break; after one, the record is still empty.
+  if (record.length > 0) records.push(record)
   return records
 }
 

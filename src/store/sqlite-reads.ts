@@ -93,7 +93,7 @@ export class SqliteReadPool {
    * Starts `count` workers now (each answers a `select 1`), so the first request does not wait for one to boot;
    * the others start when reads first overlap.
    */
-  async start (count = this.#size): Promise<void> {
+  async start (count: number): Promise<void> {
     const more = Math.min(count, this.#size) - this.#started
     await Promise.all(Array.from({ length: Math.max(0, more) }, async () => await this.all('select 1', [])))
   }
