@@ -8,6 +8,17 @@ export const COMPRESS_THRESHOLD = 1024
 export const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }
 
 type Coding = 'br' | 'gzip'
+
+/**
+ * The bytes in memory of their own. Node cuts zlib's output from 64 KiB chunks and small buffers from shared
+ * 8 KiB slabs; a kept answer that pinned its chunk would hold many times the bytes the answer cache counts.
+ */
+function own (buffer: Buffer): Buffer {
+  if (buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.length) return buffer
+  const copy = Buffer.allocUnsafeSlow(buffer.length)
+  buffer.copy(copy)
+  return copy
+}
 const CODINGS: Coding[] = ['br', 'gzip']
 // As @fastify/compress reads the header: "*" and "x-gzip" stand for gzip.
 const GZIP_ALIAS = /\*|x-gzip/g
@@ -30,7 +41,7 @@ export class EncodedBody {
   readonly #variants = new Map<Coding, Buffer>()
 
   constructor (body: Buffer | string) {
-    this.identity = typeof body === 'string' ? Buffer.from(body) : body
+    this.identity = own(typeof body === 'string' ? Buffer.from(body) : body)
   }
 
   /** Bytes kept, variants included (the answer cache's accounting). */
@@ -54,7 +65,7 @@ export class EncodedBody {
     let variant = this.#variants.get(coding)
     let grew = 0
     if (variant === undefined) {
-      variant = coding === 'br' ? brotliCompressSync(this.identity, BROTLI_OPTIONS) : gzipSync(this.identity)
+      variant = own(coding === 'br' ? brotliCompressSync(this.identity, BROTLI_OPTIONS) : gzipSync(this.identity))
       this.#variants.set(coding, variant)
       grew = variant.length
     }

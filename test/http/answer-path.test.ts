@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { PassThrough } from 'node:stream'
 import { describe, test } from 'node:test'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { forEachDatabase } from '../databases.ts'
 import { buildTestApp } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
@@ -129,5 +131,35 @@ describe('the calculator on the answer path', () => {
     assert.equal(a.statusCode, 200)
     assert.equal(b.body, a.body)
     assert.match(a.headers['content-type'] as string, /^application\/json; charset=utf-8$/)
+  })
+
+  test('the answer cache holds the bytes it keeps, not the buffers they were cut from', async (t) => {
+    // Node cuts zlib's output from 64 KiB chunks and small buffers from 8 KiB slabs; a kept 3 KiB answer that
+    // pinned its chunk would hold twenty times what the cache counts against ANSWER_CACHE_MB.
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const { app } = await buildTestApp(t, { env: { ANSWER_CACHE_MB: '256', RATE_LIMIT_CALCULATOR: '100000' } })
+    const urls = Array.from({ length: 300 }, (_, i) => `${CALC}/energy?country_code=DEU&home_size=${i + 1}`)
+    gc()
+    const before = process.memoryUsage().arrayBuffers
+    let kept = 0
+    for (const url of urls) {
+      for (const coding of ['br', 'gzip', 'identity']) {
+        const response = await app.inject({ url, headers: { 'accept-encoding': coding } })
+        assert.equal(response.statusCode, 200, url)
+        assert.equal(response.headers['content-encoding'], coding === 'identity' ? undefined : coding)
+        kept += response.rawPayload.length
+      }
+    }
+    // V8 frees dead buffers' memory on a background thread after a collection: collect until the count settles.
+    const bound = 1.5 * kept + 1024 * 1024
+    let held = Infinity
+    for (let turn = 0; turn < 20 && held >= bound; turn++) {
+      gc()
+      await new Promise((resolve) => setImmediate(resolve))
+      held = process.memoryUsage().arrayBuffers - before
+    }
+    assert.ok(held < bound,
+      `the cache keeps ${Math.round(kept / 1024)} KiB of answers in ${Math.round(held / 1024)} KiB of buffers`)
   })
 })
