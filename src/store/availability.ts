@@ -34,13 +34,14 @@ export function isUnreachable (error: unknown): boolean {
 /**
  * Whether an error means a backing service is unavailable right now, as opposed to a bug: such
  * requests get 503 and the client may retry; anything else stays a 500. Besides unreachable
- * services: a statement cancelled by the statement timeout, and SQLite's write lock held too long.
+ * services: a statement cancelled by the statement timeout, a SQLite read whose worker thread ended under it,
+ * and SQLite's write lock held too long.
  */
 export function isUnavailable (error: unknown): boolean {
   if (isUnreachable(error)) return true
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const { code, message } = e as Error & { code?: unknown }
-    if (code === '57014' || code === 'ERR_SQLITE_READ_TIMEOUT') return true
+    if (code === '57014' || code === 'ERR_SQLITE_READ_TIMEOUT' || code === 'ERR_SQLITE_READ_WORKER_LOST') return true
     if (code === 'ERR_SQLITE_ERROR' && /database is locked|SQLITE_BUSY/.test(message)) return true
   }
   return false

@@ -71,14 +71,24 @@ export async function openStore (
 
 /** Threads reading SQLite for requests: one per core of the machines this runs on (2). */
 const SQLITE_READERS = 2
+/**
+ * Each reader's V8 heap cap, generous (a reader under load holds about 15 MB): a read whose rows would outgrow
+ * it fails (503) and its worker is replaced, instead of growing the process without bound.
+ */
+const SQLITE_READER_HEAP_MB = 1024
 
 function openSqliteStore (dataDir: string, readBudgetMs: number): Store {
   mkdirSync(dataDir, { recursive: true })
   const file = path.join(dataDir, SQLITE_FILE_NAME)
   const { dialect } = openSqlite(file)
   const db = new Kysely<Database>({ dialect })
-  const reads = new SqliteReadPool(
-    { file, size: SQLITE_READERS, budgetMs: readBudgetMs, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS })
+  const reads = new SqliteReadPool({
+    file,
+    size: SQLITE_READERS,
+    budgetMs: readBudgetMs,
+    busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
+    heapLimitMb: SQLITE_READER_HEAP_MB
+  })
   const readDb = readOnlyDb(reads)
   let closed = false
   const feed = lazyFeed(() => watchSqlite(db))

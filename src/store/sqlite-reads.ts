@@ -11,7 +11,8 @@ import type { Database, Db } from './database.ts'
  * request of the process. Requests' reads go to a small pool of worker threads instead, each with its own
  * read-only connection (WAL lets them read while an import writes), and a statement that takes longer
  * than the request statement timeout (DATABASE_STATEMENT_TIMEOUT) is given up: its request gets a 503 and
- * its worker is replaced. Writes, migrations and imports stay on the process's own connection.
+ * its worker is replaced. A worker that ends under a read (its heap cap reached) is replaced too, and that
+ * read is a 503 as well. Writes, migrations and imports stay on the process's own connection.
  */
 
 /** Thrown when a read took longer than its budget (a 503, as a cancelled PostgreSQL statement is). */
@@ -20,6 +21,18 @@ export class ReadTimeoutError extends Error {
   constructor (ms: number) {
     super(`The database read took longer than ${ms} ms and was given up.`)
     this.name = 'ReadTimeoutError'
+  }
+}
+
+/**
+ * Thrown when the worker running a read stopped under it, for example because the read's rows outgrew the
+ * worker's heap (a 503, as a timed-out read is; the next read gets a new worker).
+ */
+export class ReadWorkerLostError extends Error {
+  readonly code = 'ERR_SQLITE_READ_WORKER_LOST'
+  constructor (cause: unknown) {
+    super('The database read stopped: its worker thread ended.', { cause })
+    this.name = 'ReadWorkerLostError'
   }
 }
 
@@ -34,10 +47,15 @@ interface Job { sql: string, parameters: unknown[], pending: Omit<Pending, 'time
 class ReadWorker {
   readonly worker: Worker
   current: { id: number, pending: Pending } | undefined
+  /** Set when the pool ends this worker itself (a read over budget), so its exit is not a loss. */
+  retired = false
 
-  constructor (file: string, busyTimeoutMs: number, onDone: (worker: ReadWorker) => void) {
+  constructor (
+    file: string, busyTimeoutMs: number, heapLimitMb: number,
+    onDone: (worker: ReadWorker) => void, onLost: (worker: ReadWorker) => void
+  ) {
     this.worker = new Worker(new URL('./sqlite-read-worker.ts', import.meta.url),
-      { workerData: { file, busyTimeoutMs } })
+      { workerData: { file, busyTimeoutMs }, resourceLimits: { maxOldGenerationSizeMb: heapLimitMb } })
     // The pool keeps no process alive on its own: an idle worker never holds the exit.
     this.worker.unref()
     type Reply = { id: number, rows?: unknown[], error?: { message: string, code?: string } }
@@ -51,13 +69,17 @@ class ReadWorker {
       } else current.pending.resolve(message.rows ?? [])
       onDone(this)
     })
-    this.worker.on('error', (error) => {
+    let failure: unknown
+    this.worker.on('error', (error) => { failure = error })
+    // 'exit' follows 'error' and every other way a worker ends: its read fails and the pool replaces it.
+    this.worker.on('exit', (exitCode) => {
       const current = this.current
       this.current = undefined
       if (current !== undefined) {
         clearTimeout(current.pending.timer)
-        current.pending.reject(error)
+        current.pending.reject(new ReadWorkerLostError(failure ?? new Error(`exit code ${exitCode}`)))
       }
+      if (!this.retired) onLost(this)
     })
   }
 }
@@ -68,17 +90,21 @@ export class SqliteReadPool {
   readonly #size: number
   readonly #budgetMs: number
   readonly #busyTimeoutMs: number
+  readonly #heapLimitMb: number
   readonly #idle: ReadWorker[] = []
   readonly #queue: Job[] = []
   #started = 0
   #nextId = 0
   #closed = false
 
-  constructor (options: { file: string, size: number, budgetMs: number, busyTimeoutMs: number }) {
+  constructor (
+    options: { file: string, size: number, budgetMs: number, busyTimeoutMs: number, heapLimitMb: number }
+  ) {
     this.#file = options.file
     this.#size = options.size
     this.#budgetMs = options.budgetMs
     this.#busyTimeoutMs = options.busyTimeoutMs
+    this.#heapLimitMb = options.heapLimitMb
   }
 
   async all (sql: string, parameters: unknown[]): Promise<unknown[]> {
@@ -103,7 +129,8 @@ export class SqliteReadPool {
       // Workers start on first use: a process that never reads (the CLI) never pays for them.
       if (this.#idle.length === 0 && this.#started < this.#size) {
         this.#started++
-        this.#idle.push(new ReadWorker(this.#file, this.#busyTimeoutMs, (done) => { this.#release(done) }))
+        this.#idle.push(new ReadWorker(this.#file, this.#busyTimeoutMs, this.#heapLimitMb,
+          (done) => { this.#release(done) }, (lost) => { this.#replace(lost) }))
       }
       const worker = this.#idle.pop()
       if (worker === undefined) return
@@ -121,11 +148,21 @@ export class SqliteReadPool {
     this.#dispatch()
   }
 
+  /** A worker that ended on its own gives its place back; a queued read starts a new one. */
+  #replace (worker: ReadWorker): void {
+    if (this.#closed) return
+    const at = this.#idle.indexOf(worker)
+    if (at !== -1) this.#idle.splice(at, 1)
+    this.#started--
+    this.#dispatch()
+  }
+
   /** A statement over its budget: its request fails now, and its worker is replaced (it ends when it can). */
   #giveUp (worker: ReadWorker, id: number): void {
     if (worker.current?.id !== id) return
     const { pending } = worker.current
     worker.current = undefined
+    worker.retired = true
     pending.reject(new ReadTimeoutError(this.#budgetMs))
     this.#started--
     worker.worker.terminate().catch(() => undefined)
