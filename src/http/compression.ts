@@ -8,6 +8,9 @@ export const COMPRESS_THRESHOLD = 1024
 export const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }
 
 type Coding = 'br' | 'gzip'
+const CODINGS: Coding[] = ['br', 'gzip']
+// As @fastify/compress reads the header: "*" and "x-gzip" stand for gzip.
+const GZIP_ALIAS = /\*|x-gzip/g
 
 /**
  * The bytes in memory of their own. Node cuts zlib's output from 64 KiB chunks and small buffers from shared
@@ -19,9 +22,6 @@ function own (buffer: Buffer): Buffer {
   buffer.copy(copy)
   return copy
 }
-const CODINGS: Coding[] = ['br', 'gzip']
-// As @fastify/compress reads the header: "*" and "x-gzip" stand for gzip.
-const GZIP_ALIAS = /\*|x-gzip/g
 
 /** The coding a client takes that an answer is kept in, by its Accept-Encoding; undefined for none of them. */
 function acceptedCoding (request: FastifyRequest): Coding | undefined {
