@@ -16,6 +16,8 @@ export interface Config {
   readonly databaseStatementTimeoutMs: number
   /** PostgreSQL connections one process may hold; the server's max_connections is shared by every process. */
   readonly databasePoolSize: number
+  /** Threads that answer SQLite reads for requests (SQLITE_READ_WORKERS). */
+  readonly sqliteReadWorkers: number
   readonly logLevel: LogLevel
   /** Base for absolute links (pagination); unset means "derive from the request's Host". */
   readonly publicUrl: string | undefined
@@ -203,6 +205,10 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   if (databasePoolSize === undefined) {
     problems.push(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${read('DATABASE_POOL_SIZE')}"`)
   }
+  const sqliteReadWorkers = parseInteger(read('SQLITE_READ_WORKERS') ?? '2', 1, 64)
+  if (sqliteReadWorkers === undefined) {
+    problems.push(`SQLITE_READ_WORKERS must be a whole number from 1 to 64, got "${read('SQLITE_READ_WORKERS')}"`)
+  }
   const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
   if (maxConnections === undefined) {
     problems.push(`MAX_CONNECTIONS must be a whole number from 1 to 1000000, got "${read('MAX_CONNECTIONS')}"`)
@@ -228,6 +234,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     databaseUrl,
     databaseStatementTimeoutMs,
     databasePoolSize: databasePoolSize!,
+    sqliteReadWorkers: sqliteReadWorkers!,
     logLevel: logLevel as LogLevel,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     loadBundledCatalogue: loadBundledCatalogue!,

@@ -57,11 +57,12 @@ interface StoreOptions {
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export async function openStore (
   config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config,
-    'databaseStatementTimeoutMs' | 'databasePoolSize'>>,
+    'databaseStatementTimeoutMs' | 'databasePoolSize' | 'sqliteReadWorkers'>>,
   options: StoreOptions = {}
 ): Promise<Store> {
   if (config.databaseUrl === undefined) {
-    return openSqliteStore(config.dataDir, config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
+    return openSqliteStore(config.dataDir, config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS,
+      config.sqliteReadWorkers ?? SQLITE_READERS)
   }
   // Loaded only for PostgreSQL: a SQLite start loads no PostgreSQL client (docs/performance.md).
   const { default: pgModule } = await import('pg')
@@ -69,7 +70,7 @@ export async function openStore (
     options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
 }
 
-/** Threads reading SQLite for requests: one per core of the machines this runs on (2). */
+/** Threads reading SQLite for requests when SQLITE_READ_WORKERS does not say (scripts that open a store). */
 const SQLITE_READERS = 2
 /**
  * Each reader's V8 heap cap, generous (a reader under load holds about 15 MB): a read whose rows would outgrow
@@ -77,14 +78,14 @@ const SQLITE_READERS = 2
  */
 const SQLITE_READER_HEAP_MB = 1024
 
-function openSqliteStore (dataDir: string, readBudgetMs: number): Store {
+function openSqliteStore (dataDir: string, readBudgetMs: number, readers: number): Store {
   mkdirSync(dataDir, { recursive: true })
   const file = path.join(dataDir, SQLITE_FILE_NAME)
   const { dialect } = openSqlite(file)
   const db = new Kysely<Database>({ dialect })
   const reads = new SqliteReadPool({
     file,
-    size: SQLITE_READERS,
+    size: readers,
     budgetMs: readBudgetMs,
     busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
     heapLimitMb: SQLITE_READER_HEAP_MB

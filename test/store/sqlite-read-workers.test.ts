@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { sql } from 'kysely'
+import { loadConfig } from '../../src/config.ts'
+import { openStore } from '../../src/store/connect.ts'
+import { tempDir } from '../helpers.ts'
+
+// A read that keeps its worker busy for about a second (two million steps), and one that takes none.
+const SLOW = sql<{ n: number }>`with recursive n(i) as (select 1 union all select i + 1 from n limit 2000000)
+  select count(*) as n from n`
+const FAST = sql<{ n: number }>`select 1 as n`
+
+test('SQLITE_READ_WORKERS=1: one thread reads, so a read waits for the one before it', async (t) => {
+  // The longest read budget a request may have, so a slow machine does not cut the slow read off.
+  const config = loadConfig({ DATA_DIR: tempDir(t), SQLITE_READ_WORKERS: '1', DATABASE_STATEMENT_TIMEOUT: '8' })
+  const store = await openStore(config)
+  t.after(async () => await store.close())
+  await store.warm()
+
+  const finished: string[] = []
+  const slow = SLOW.execute(store.readDb).then(() => finished.push('slow'))
+  const fast = FAST.execute(store.readDb).then(() => finished.push('fast'))
+  await Promise.all([slow, fast])
+  // With a second worker (the default) the fast read would not queue behind the slow one.
+  assert.deepEqual(finished, ['slow', 'fast'])
+})
+
+test('SQLITE_READ_WORKERS must be a whole number from 1 to 64; 2 by default', () => {
+  for (const bad of ['0', '65', 'two', '1.5']) {
+    assert.throws(() => loadConfig({ SQLITE_READ_WORKERS: bad }),
+      /SQLITE_READ_WORKERS must be a whole number from 1 to 64/, bad)
+  }
+  assert.equal(loadConfig({}).sqliteReadWorkers, 2)
+  assert.equal(loadConfig({ SQLITE_READ_WORKERS: '4' }).sqliteReadWorkers, 4)
+})
