@@ -53,17 +53,22 @@ function gitBlobId (content: Buffer): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex')
 }
 
+// Parsed once per stored copy and format: a copy with ten pins was parsed a hundred times (each pin and its siblings).
+const parsed = new Map<string, Array<Record<string, string>>>()
+
 /** Upstream values by country code, then year (empty cells left out). */
 function upstreamValues (pin: Pin, content: Buffer): Map<string, Map<number, string>> {
   const wide = pin.format === 'wdi'
+  const key = `${pin.stored_copy} ${pin.format}`
   // The World Bank's bulk CSV starts with four lines of metadata and ends each row with a comma.
-  const records = parse(content, {
+  const records = parsed.get(key) ?? parse(content, {
     bom: true,
     columns: true,
     delimiter: pin.format === 'owid-semicolon' ? ';' : ',',
     from_line: wide ? 5 : 1,
     relax_column_count: wide
   }) as Array<Record<string, string>>
+  parsed.set(key, records)
   const byCode = new Map<string, Map<number, string>>()
   for (const record of records) {
     const code = wide ? record['Country Code'] : pin.format === 'owid-product' ? record.Entity : record.Code
