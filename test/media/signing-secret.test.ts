@@ -31,30 +31,43 @@ test('an empty or short secret file stops the start instead of signing with it',
 })
 
 test('threads racing on a fresh data directory all get the same full secret', async (t) => {
+  // Six threads load the module once, then race in every round: each says it is ready, waits at the round's
+  // gate, and all are let go at once (a thread per round and try cost 120 thread starts, most of the test's time).
   const script = `
     const { workerData, parentPort } = require('node:worker_threads')
     import(workerData.module).then(({ resolveSigningSecret }) => {
-      Atomics.wait(new Int32Array(workerData.gate), 0, 0)
-      let answer
-      try { answer = resolveSigningSecret(undefined, workerData.dataDir) } catch (error) { answer = String(error) }
-      parentPort.postMessage(answer)
+      parentPort.on('message', ({ dataDir, gate }) => {
+        parentPort.postMessage({ ready: true })
+        Atomics.wait(new Int32Array(gate), 0, 0)
+        let answer
+        try { answer = resolveSigningSecret(undefined, dataDir) } catch (error) { answer = String(error) }
+        parentPort.postMessage({ answer })
+      })
+      parentPort.postMessage({ loaded: true })
     })`
   const module = new URL('../../src/media/signing.ts', import.meta.url).href
+  const workers = Array.from({ length: 6 }, () => new Worker(script, { eval: true, workerData: { module } }))
+  t.after(async () => await Promise.all(workers.map(async (worker) => await worker.terminate())))
+  const next = async (worker: Worker, field: 'loaded' | 'ready' | 'answer') =>
+    await new Promise<unknown>((resolve, reject) => {
+      const onMessage = (message: Record<string, unknown>) => {
+        if (!(field in message)) return
+        worker.off('message', onMessage).off('error', reject)
+        resolve(message[field])
+      }
+      worker.on('message', onMessage).once('error', reject)
+    })
+  await Promise.all(workers.map(async (worker) => await next(worker, 'loaded')))
   for (let round = 0; round < 20; round++) {
     const dataDir = tempDir(t)
     const gate = new SharedArrayBuffer(4)
-    const workers = Array.from({ length: 6 }, () =>
-      new Worker(script, { eval: true, workerData: { module, dataDir, gate } }))
-    const answers = workers.map(async (worker) => await new Promise<string>((resolve, reject) => {
-      worker.once('message', resolve)
-      worker.once('error', reject)
-    }))
-    // Every thread has loaded the module and waits at the gate once it is online; then all go at once.
-    await Promise.all(workers.map(async (worker) => await new Promise((resolve) => worker.once('online', resolve))))
+    const ready = workers.map(async (worker) => await next(worker, 'ready'))
+    const answers = workers.map(async (worker) => await next(worker, 'answer') as string)
+    for (const worker of workers) worker.postMessage({ dataDir, gate })
+    await Promise.all(ready)
     Atomics.store(new Int32Array(gate), 0, 1)
     Atomics.notify(new Int32Array(gate), 0)
     const secrets = await Promise.all(answers)
-    await Promise.all(workers.map(async (worker) => await worker.terminate()))
     assert.equal(new Set(secrets).size, 1, `round ${round}: ${secrets.join(' | ')}`)
     assert.ok(secrets[0]!.length >= 32, secrets[0])
   }
