@@ -71,6 +71,11 @@ export interface Config {
   }
 }
 
+/** PostgreSQL connections of one process when DATABASE_POOL_SIZE does not say (also scripts that open a store). */
+export const DEFAULT_DATABASE_POOL_SIZE = 10
+/** SQLite read threads when SQLITE_READ_WORKERS does not say (also scripts that open a store). */
+export const DEFAULT_SQLITE_READ_WORKERS = 2
+
 /** How long a graceful stop may take before the process exits anyway (server.ts). */
 export const SHUTDOWN_GRACE_MS = 10_000
 
@@ -201,11 +206,11 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const importLockWaitMs = seconds('IMPORT_LOCK_WAIT', 300, 86_400)
   // The client gives a silent server one second more than the statement timeout: both under the 10 s grace.
   const databaseStatementTimeoutMs = seconds('DATABASE_STATEMENT_TIMEOUT', 5, (SHUTDOWN_GRACE_MS - 2000) / 1000)
-  const databasePoolSize = parseInteger(read('DATABASE_POOL_SIZE') ?? '10', 1, 1000)
+  const databasePoolSize = parseInteger(read('DATABASE_POOL_SIZE') ?? String(DEFAULT_DATABASE_POOL_SIZE), 1, 1000)
   if (databasePoolSize === undefined) {
     problems.push(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${read('DATABASE_POOL_SIZE')}"`)
   }
-  const sqliteReadWorkers = parseInteger(read('SQLITE_READ_WORKERS') ?? '2', 1, 64)
+  const sqliteReadWorkers = parseInteger(read('SQLITE_READ_WORKERS') ?? String(DEFAULT_SQLITE_READ_WORKERS), 1, 64)
   if (sqliteReadWorkers === undefined) {
     problems.push(`SQLITE_READ_WORKERS must be a whole number from 1 to 64, got "${read('SQLITE_READ_WORKERS')}"`)
   }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import type pg from 'pg'
-import type { Config } from '../config.ts'
+import { DEFAULT_DATABASE_POOL_SIZE, DEFAULT_SQLITE_READ_WORKERS, type Config } from '../config.ts'
 import { listenPostgres, watchSqlite, type ChangeFeed } from './change-feed.ts'
 import { DatabaseCircuit } from './database-circuit.ts'
 import type { Database, Db } from './database.ts'
@@ -41,8 +41,6 @@ function lazyFeed (start: () => ChangeFeed): { get: () => ChangeFeed, close: () 
 }
 
 export const SQLITE_FILE_NAME = 'tonne.sqlite'
-/** PostgreSQL connections of one process when DATABASE_POOL_SIZE does not say (scripts that open a store). */
-const DEFAULT_POOL_SIZE = 10
 /**
  * Statement timeout of batch work (tonne import, export, migrate, and the preparation before
  * serving): a catalogue of a million projects takes minutes, not the seconds a request may.
@@ -62,16 +60,14 @@ export async function openStore (
 ): Promise<Store> {
   if (config.databaseUrl === undefined) {
     return openSqliteStore(config.dataDir, config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS,
-      config.sqliteReadWorkers ?? SQLITE_READERS)
+      config.sqliteReadWorkers ?? DEFAULT_SQLITE_READ_WORKERS)
   }
   // Loaded only for PostgreSQL: a SQLite start loads no PostgreSQL client (docs/performance.md).
   const { default: pgModule } = await import('pg')
-  return openPostgres(pgModule, config.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZE,
+  return openPostgres(pgModule, config.databaseUrl, config.databasePoolSize ?? DEFAULT_DATABASE_POOL_SIZE,
     options.statementTimeoutMs ?? config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS)
 }
 
-/** Threads reading SQLite for requests when SQLITE_READ_WORKERS does not say (scripts that open a store). */
-const SQLITE_READERS = 2
 /**
  * Each reader's V8 heap cap, generous (a reader under load holds about 15 MB): a read whose rows would outgrow
  * it fails (503) and its worker is replaced, instead of growing the process without bound.
