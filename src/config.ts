@@ -80,6 +80,12 @@ export const DEFAULT_SQLITE_READ_WORKERS = 2
 export const SHUTDOWN_GRACE_MS = 10_000
 
 /**
+ * With --workers, how long the primary waits for every worker to close its listening socket before it tells
+ * them to finish their requests anyway (server.ts); only a worker whose event loop is stuck takes this long.
+ */
+export const STOP_ACCEPTING_WAIT_MS = 5000
+
+/**
  * While stopping, how long kept-alive connections stay open for a last request before idle ones are
  * closed (app.ts); well inside SHUTDOWN_GRACE_MS, and requests in flight go on after it.
  */

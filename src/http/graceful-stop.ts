@@ -1,19 +1,39 @@
 import { Server as NetServer } from 'node:net'
 import type { Server } from 'node:http'
 
+const drained = new WeakMap<Server, Promise<void>>()
+
 /**
- * Stops accepting connections and waits until the open ones have closed, or `drainMs` has passed.
- * Uses net's close, not http's: http's also closes idle keep-alive sockets at once, which resets a
- * request the client is writing on one just then. Kept open, such a socket carries one more request,
- * whose answer says `Connection: close`; whatever is still idle after `drainMs` is closed by app.close().
+ * Closes the listening socket at once: no connection is accepted after this returns. Kept-alive connections
+ * go on carrying requests meanwhile, with ordinary answers. Uses net's close, not http's: http's also closes
+ * idle keep-alive sockets at once, which resets a request the client is writing on one just then.
+ */
+export function stopAccepting (server: Server): void {
+  allClosed(server)
+}
+
+/** Settles once the server no longer accepts and every open connection has closed. */
+function allClosed (server: Server): Promise<void> {
+  let done = drained.get(server)
+  if (done === undefined) {
+    done = server.listening
+      ? new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()))
+      : Promise.resolve()
+    drained.set(server, done)
+  }
+  return done
+}
+
+/**
+ * Stops accepting connections (if that has not happened yet) and waits until the open ones have closed,
+ * or `drainMs` has passed. Kept open, an idle socket carries one more request, whose answer says
+ * `Connection: close`; whatever is still idle after `drainMs` is closed by app.close().
  */
 export async function drainConnections (server: Server, drainMs: number): Promise<void> {
-  if (!server.listening) return
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, drainMs)
-    NetServer.prototype.close.call(server, () => {
-      clearTimeout(timer)
-      resolve()
-    })
-  })
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    allClosed(server),
+    new Promise<void>((resolve) => { timer = setTimeout(resolve, drainMs) })
+  ])
+  clearTimeout(timer)
 }

@@ -9,7 +9,7 @@ import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.
 const servers = { skip: TEST_DATABASES.includes('postgres') ? false : 'TONNE_TEST_DATABASES leaves PostgreSQL out' }
 import { tempDir } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts'
+import { startServerProcess, workersListening } from '../support/server-process.ts'
 import { TcpProxy, through } from '../support/tcp-proxy.ts'
 import { writeFileSync } from 'node:fs'
 
@@ -157,12 +157,4 @@ async function serverBehindProxy (t: TestContext, extraEnv: Record<string, strin
   const server = await startServerProcess(t, env)
   assert.equal((await fetch(`${server.url}/health/ready`)).status, 200)
   return { proxy, server, key }
-}
-
-/** Waits for two workers' "listening" lines (each worker logs its own) and gives their process ids. */
-async function workersListening (server: ServerProcess): Promise<[number, number]> {
-  const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
-  const first = pidOf(await server.line(/Server listening at/))
-  const second = pidOf(await server.line(new RegExp(`^(?!.*"pid":${first},).*Server listening at`)))
-  return [first, second]
 }

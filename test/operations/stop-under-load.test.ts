@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
-import { Agent, request } from 'node:http'
+import { once } from 'node:events'
+import { Agent, request, type IncomingMessage } from 'node:http'
+import { connect } from 'node:net'
 import { test, type TestContext } from 'node:test'
 import { tempDir } from '../helpers.ts'
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts'
+import { startServerProcess, workersListening, type ServerProcess } from '../support/server-process.ts'
 
 // Keep-alive clients sending without pause while the server gets SIGTERM (issue 24, item 8). Bounded: a
 // few sockets on loopback, and each client stops once the server no longer takes connections.
@@ -91,3 +93,72 @@ test('SIGTERM under keep-alive load: every request sent gets a whole answer (one
 test('SIGTERM under keep-alive load: every request sent is answered (--workers 2)', async (t) => {
   await assertNoResets(t, ['--workers', '2'])
 })
+
+/** GET /api/v1/co2-calculator/ping over `agent`: the answer's status and headers, its body read. */
+async function ping (server: ServerProcess, agent: Agent): Promise<IncomingMessage> {
+  return await new Promise((resolve, reject) => {
+    request(`${server.url}/api/v1/co2-calculator/ping`, { agent }, (res) => {
+      res.resume().on('end', () => resolve(res)).on('error', reject)
+    }).on('error', reject).end()
+  })
+}
+
+/** Opens a TCP connection to the server's port: 'connected' or the error's code. */
+async function connectOutcome (server: ServerProcess): Promise<string> {
+  const socket = connect(Number(new URL(server.url).port), '127.0.0.1')
+  try {
+    await once(socket, 'connect')
+    return 'connected'
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error)
+  } finally {
+    socket.destroy()
+  }
+}
+
+// The ordering behind the load test above, without its timing: a worker that answers `Connection: close` sends
+// its client to reconnect, and a worker still listening then may close its socket with that connection in its
+// queue (a reset). So no answer may say close while any worker still takes connections. The other worker is
+// frozen (SIGSTOP) through the first answers, so it is surely still listening then. A signal to one worker
+// (Ctrl-C reaches the process group; systemd signals every process) must stop the whole server the same way.
+test('--workers 2: no answer says Connection: close while the port still takes connections', async (t) => {
+  for (const target of ['the primary', 'one worker'] as const) {
+    await t.test(`SIGTERM to ${target}`, async (t) => {
+      const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' },
+        ['--workers', '2'])
+      const workers = await workersListening(server)
+      t.after(() => { for (const pid of workers) signal(pid, 'SIGKILL') })
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+      t.after(() => agent.destroy())
+      // The worker that holds this kept-alive connection, from the log line of the request it answered.
+      const first = await ping(server, agent)
+      const line = await server.line(new RegExp(`"reqId":"${String(first.headers['x-request-id'])}"`))
+      const ours = (JSON.parse(line) as { pid: number }).pid
+      const other = workers.find((pid) => pid !== ours)!
+      const exit = once(server.child, 'exit')
+      signal(other, 'SIGSTOP')
+      signal(target === 'the primary' ? server.child.pid! : ours, 'SIGTERM')
+      for (let i = 0; i < 50; i++) {
+        const answer = await ping(server, agent)
+        assert.notEqual(answer.headers.connection, 'close', `answer ${i} says close; a worker still listens`)
+      }
+      signal(other, 'SIGCONT')
+      let answer = first
+      for (let sent = 1; answer.headers.connection !== 'close'; sent++) {
+        assert.ok(sent < 20_000, 'no answer said Connection: close')
+        answer = await ping(server, agent)
+      }
+      assert.equal(await connectOutcome(server), 'ECONNREFUSED', `answered ${answer.statusCode} with close`)
+      assert.deepEqual((await exit)[0], 0)
+    })
+  }
+})
+
+/** process.kill that ignores a process already gone. */
+function signal (pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error
+  }
+}

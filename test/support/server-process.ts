@@ -59,3 +59,11 @@ export async function startServerProcess (t: TestContext, env: Record<string, st
     }
   }
 }
+
+/** Waits for two workers' "listening" lines (each worker logs its own) and gives their process ids. */
+export async function workersListening (server: ServerProcess): Promise<[number, number]> {
+  const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
+  const first = pidOf(await server.line(/Server listening at/))
+  const second = pidOf(await server.line(new RegExp(`^(?!.*"pid":${first},).*Server listening at`)))
+  return [first, second]
+}
