@@ -51,15 +51,19 @@ export interface Detail {
 
 /** The projects with these external ids, as the API shows them. */
 export async function projects (ws: Workspace, externalIds: string[]): Promise<Map<string, Detail>> {
+  // Two app builds in all (every search, then every detail they list), not two per project.
+  const searches = externalIds.map((id) => `/api/v1/commerce/products/?search=${encodeURIComponent(id)}&limit=1000`)
+  const listed = (await ws.api(searches))
+    .map((page) => (JSON.parse(page) as { results: Array<{ id: number }> }).results.map((p) => p.id))
+  const details = (await ws.api(listed.flat().map((id) => `/api/v1/commerce/products/${id}/`)))
+    .map((body) => JSON.parse(body) as Detail)
   const found = new Map<string, Detail>()
-  for (const externalId of externalIds) {
-    const [page] = await ws.api([`/api/v1/commerce/products/?search=${encodeURIComponent(externalId)}&limit=1000`])
-    const ids = (JSON.parse(page!) as { results: Array<{ id: number }> }).results.map((p) => p.id)
-    const bodies = await ws.api(ids.map((id) => `/api/v1/commerce/products/${id}/`))
-    const details = bodies.map((body) => JSON.parse(body) as Detail)
-    const match = details.find((d) => d.external_id === externalId)
+  externalIds.forEach((externalId, i) => {
+    // Among the projects its own search listed.
+    const start = listed.slice(0, i).reduce((n, ids) => n + ids.length, 0)
+    const match = details.slice(start, start + listed[i]!.length).find((d) => d.external_id === externalId)
     assert.ok(match !== undefined, `${externalId} was imported`)
     found.set(externalId, match)
-  }
+  })
   return found
 }
