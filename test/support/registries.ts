@@ -57,11 +57,15 @@ export async function projects (ws: Workspace, externalIds: string[]): Promise<M
     .map((page) => (JSON.parse(page) as { results: Array<{ id: number }> }).results.map((p) => p.id))
   const details = (await ws.api(listed.flat().map((id) => `/api/v1/commerce/products/${id}/`)))
     .map((body) => JSON.parse(body) as Detail)
+  // Each project among those its own search listed.
+  let at = 0
+  const bySearch = listed.map((ids) => {
+    at += ids.length
+    return details.slice(at - ids.length, at)
+  })
   const found = new Map<string, Detail>()
   externalIds.forEach((externalId, i) => {
-    // Among the projects its own search listed.
-    const start = listed.slice(0, i).reduce((n, ids) => n + ids.length, 0)
-    const match = details.slice(start, start + listed[i]!.length).find((d) => d.external_id === externalId)
+    const match = bySearch[i]!.find((d) => d.external_id === externalId)
     assert.ok(match !== undefined, `${externalId} was imported`)
     found.set(externalId, match)
   })
