@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { TestContext } from 'node:test'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { findChromium } from '../../scripts/chromium.ts'
 import { REPO_ROOT, tempDir } from '../helpers.ts'
 
@@ -57,6 +57,12 @@ export async function inPage (page: Page, expression: string): Promise<unknown> 
 export async function screenshot (page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage })
+}
+
+/** A screenshot of one part of the page: for a page too tall to capture whole in reasonable time (/docs). */
+export async function screenshotOf (part: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  await part.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) })
 }
 
 // Runs inside the page (plain JavaScript: the DOM is not in this project's TypeScript libraries).
