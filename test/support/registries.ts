@@ -55,17 +55,14 @@ export async function projects (ws: Workspace, externalIds: string[]): Promise<M
   const searches = externalIds.map((id) => `/api/v1/commerce/products/?search=${encodeURIComponent(id)}&limit=1000`)
   const listed = (await ws.api(searches))
     .map((page) => (JSON.parse(page) as { results: Array<{ id: number }> }).results.map((p) => p.id))
-  const details = (await ws.api(listed.flat().map((id) => `/api/v1/commerce/products/${id}/`)))
+  // Each listed project once, though several searches may list it.
+  const details = (await ws.api([...new Set(listed.flat())].map((id) => `/api/v1/commerce/products/${id}/`)))
     .map((body) => JSON.parse(body) as Detail)
-  // Each project among those its own search listed.
-  let at = 0
-  const bySearch = listed.map((ids) => {
-    at += ids.length
-    return details.slice(at - ids.length, at)
-  })
+  const byId = new Map(details.map((detail) => [detail.id, detail]))
   const found = new Map<string, Detail>()
   externalIds.forEach((externalId, i) => {
-    const match = bySearch[i]!.find((d) => d.external_id === externalId)
+    // Among the projects its own search listed.
+    const match = listed[i]!.map((id) => byId.get(id)!).find((d) => d.external_id === externalId)
     assert.ok(match !== undefined, `${externalId} was imported`)
     found.set(externalId, match)
   })
