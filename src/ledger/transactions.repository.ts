@@ -24,7 +24,8 @@ export interface LedgerOrder {
 }
 
 /** A transaction as the API shows it: this database's id, not the registry's identity. */
-export type TransactionRow = Omit<CreditTransactionRow, 'identity' | 'registry' | 'beneficiary_key'>
+export type TransactionRow = Omit<CreditTransactionRow, 'identity' | 'registry' | 'beneficiary_key' | 'account' |
+  'note' | 'serials' | 'vintage_start' | 'vintage_end' | 'url' | 'beneficiary_harmonised' | 'source_name'>
 
 const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.quantity', 't.beneficiary', 't.reason',
   't.source_file', 't.source_line'] as const

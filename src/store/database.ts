@@ -87,6 +87,8 @@ export interface ProjectTable {
   listed_date: string | null
   first_issuance_date: string | null
   first_retirement_date: string | null
+  /** The methodology version the registry states (e.g. "v1.0"); null when not stated. */
+  protocol_version: string | null
 }
 
 export interface ProjectVintageTable {
@@ -96,6 +98,8 @@ export interface ProjectVintageTable {
   issued: number | null
   retired: number | null
   cancelled: number | null
+  /** Whether the registry states this vintage CORSIA-eligible; null when it does not say. */
+  corsia_eligible: number | boolean | null
 }
 
 export interface ProjectCertificationTable {
@@ -130,6 +134,21 @@ export interface CreditTransactionTable {
   beneficiary_key: string | null
   source_file: string | null
   source_line: number | null
+  /** The retirement account holder, as the registry names it. */
+  account: string | null
+  /** The retirement note (free text), apart from the reason. */
+  note: string | null
+  /** Serial numbers or block range(s), as the registry writes them. */
+  serials: string | null
+  /** The vintage's monitoring period (ISO dates), where the registry states it. */
+  vintage_start: string | null
+  vintage_end: string | null
+  /** The registry's own page for this transaction. */
+  url: string | null
+  /** The beneficiary as OffsetsDB harmonises it. */
+  beneficiary_harmonised: string | null
+  /** Which source holds the row: a registry's key for its own exports, `offsetsdb` for the archive. */
+  source_name: string | null
 }
 
 /** Every file an import read, by content: the same bytes under another name are the same file. */
@@ -167,6 +186,35 @@ export interface ApiKeyTable {
   revoked_at: string | null
 }
 
+/** A source the catalogue is filled from (a registry's exports, OffsetsDB's archive), and its last sync. */
+export interface SourceTable {
+  name: string
+  /** `offsetsdb` or a registry key. */
+  kind: string
+  url: string | null
+  /** ISO 8601 UTC. */
+  last_checked_at: string | null
+  last_changed_at: string | null
+  /** The date the source's data describes (the archive's snapshot date), ISO 8601. */
+  data_as_of: string | null
+  sha256: string | null
+  etag: string | null
+  last_modified: string | null
+  /** What the last attempt did: `changed`, `unchanged`, `not_modified` or `failed`. */
+  last_status: string | null
+  last_error: string | null
+  projects: number | null
+  transactions: number | null
+  /** The attribution or terms to show with the source's data. */
+  attribution: string | null
+}
+
+/** Which sources state each project. */
+export interface ProjectSourceTable {
+  project_id: number
+  source_name: string
+}
+
 export interface MetaTable {
   key: string
   value: string
@@ -189,6 +237,8 @@ export interface Database {
   project_protocols: ProjectProtocolTable
   credit_transactions: CreditTransactionTable
   imported_files: ImportedFileTable
+  sources: SourceTable
+  project_sources: ProjectSourceTable
   meta: MetaTable
   api_keys: ApiKeyTable
 }
