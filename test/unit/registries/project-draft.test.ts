@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { ProjectDraft } from '../../../src/catalogue/registries/project-draft.ts'
+
+// A project's credits from one import's ledger: each transaction once, by type. A cancellation removes credits
+// from circulation without anyone claiming them, so it is neither issued nor retired (docs/registries.md).
+
+const at = (line: number) => ({ file: 'ledger.csv', line })
+
+describe('ProjectDraft credits from the ledger', () => {
+  test('a cancellation adds nothing to retired (M04)', () => {
+    const draft = new ProjectDraft('ACR586')
+    draft.addTransaction({ type: 'issuance', identity: 'I', date: null, vintage: 2020, quantity: 1000 }, at(2))
+    draft.addTransaction({ type: 'retirement', identity: 'R', date: null, vintage: 2020, quantity: 300 }, at(3))
+    draft.addTransaction({ type: 'cancellation', identity: 'C', date: null, vintage: 2020, quantity: 200 }, at(4))
+    assert.deepEqual(draft.credits()?.vintages.map((v) => [v.vintage, v.issued, v.retired]), [[2020, 1000, 300]])
+  })
+
+  test('a ledger of cancellations only retires nothing', () => {
+    const draft = new ProjectDraft('GS1')
+    draft.addTransaction({ type: 'cancellation', identity: 'C', date: null, vintage: 2021, quantity: 50 }, at(2))
+    const retired = (draft.credits()?.vintages ?? []).reduce((sum, v) => sum + (v.retired ?? 0), 0)
+    assert.equal(retired, 0)
+  })
+
+  test('one identity twice counts once: the later row is used and the earlier reported', () => {
+    const draft = new ProjectDraft('CAR1')
+    draft.addTransaction({ type: 'retirement', identity: 'S-1 to 10', date: null, vintage: 2020, quantity: 10 }, at(2))
+    draft.addTransaction({ type: 'retirement', identity: 'S-1 to 10', date: null, vintage: 2020, quantity: 12 }, at(9))
+    assert.deepEqual(draft.credits()?.vintages.map((v) => [v.vintage, v.retired]), [[2020, 12]])
+    assert.equal(draft.replacedRows.length, 1)
+    assert.equal(draft.replacedRows[0]!.line, 2)
+  })
+
+  test('types the files list in full count as 0, not unknown, for a vintage without them', () => {
+    const draft = new ProjectDraft('VCS1')
+    draft.listsTypes(['issuance', 'retirement'])
+    draft.addTransaction({ type: 'issuance', identity: 'I', date: null, vintage: 2019, quantity: 5 }, at(2))
+    assert.deepEqual(draft.credits()?.vintages.map((v) => [v.issued, v.retired]), [[5, 0]])
+  })
+})
