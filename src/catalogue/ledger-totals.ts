@@ -1,6 +1,6 @@
 import type { ImportRecord, TransactionType } from './catalogue.schemas.ts'
 
-// A project's credit totals from its ledger (docs/project-import.md, "Credits and the ledger"). For each type
+// A project's credit totals from its ledger (docs/api.md, "Import format"). For each type
 // (issuance, retirement, cancellation) the ledger speaks when the project has at least one transaction of that
 // type; otherwise the record's own totals stand (null when it gives none). So a registry that publishes a
 // retirements export says "none retired" with `credits.retired: 0`, and a project the export does not cover

@@ -64,8 +64,13 @@ for (const layout of LAYOUTS) {
     [layout.idColumn]: layout.id, Vintage: '2020', [layout.issued.quantity]: '1,000', [layout.issued.date]: date
   })
   const retirement = (serial: string, quantity: string, date: string) => ({
-    [layout.idColumn]: layout.id, Vintage: '2020', [layout.ledger.serial]: serial, [layout.ledger.quantity]: quantity,
-    [layout.ledger.date]: date, [layout.retiredReason]: 'Voluntary', [layout.cancelledReason]: 'Reversal'
+    [layout.idColumn]: layout.id,
+    Vintage: '2020',
+    [layout.ledger.serial]: serial,
+    [layout.ledger.quantity]: quantity,
+    [layout.ledger.date]: date,
+    [layout.retiredReason]: 'Voluntary',
+    [layout.cancelledReason]: 'Reversal'
   })
 
   describe(`${key} reader (APX): date order (month first) and type mapping`, () => {

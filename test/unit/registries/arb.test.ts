@@ -54,7 +54,8 @@ describe('CARB reader: date order (month first) and type mapping', () => {
   })
 
   test('a Verra number names the Verra project; anything else is skipped', () => {
-    const read = readRows(arb, 'issuances', [issuance({ 'OPR Project ID': '1234' }), issuance({ 'OPR Project ID': 'X9' })])
+    const read = readRows(arb, 'issuances',
+      [issuance({ 'OPR Project ID': '1234' }), issuance({ 'OPR Project ID': 'X9' })])
     assert.ok(read.drafts.find('VCS1234') !== undefined)
     assert.equal(read.skipped.length, 1)
   })

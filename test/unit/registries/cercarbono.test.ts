@@ -41,12 +41,24 @@ describe('Cercarbono reader: date order (day first) and type mapping', () => {
 
   test('the retirement export\'s rows are retirements of the year given, dated, and add to retired', () => {
     const read = readRows(cercarbono, 'retirements', [{
-      project_name: 'Carbono Agroporvanda', project_id: '1', serial: 'CDC_1_1_1_321_14_1_2009', vintage: '2009',
-      certificate_destination: 'Voluntary compensation', end_user: 'Reciclene S.A.S', date: '2022-02-24 20:20:59',
-      quantity: '546', from: '4426', to: '4971'
+      project_name: 'Carbono Agroporvanda',
+      project_id: '1',
+      serial: 'CDC_1_1_1_321_14_1_2009',
+      vintage: '2009',
+      certificate_destination: 'Voluntary compensation',
+      end_user: 'Reciclene S.A.S',
+      date: '2022-02-24 20:20:59',
+      quantity: '546',
+      from: '4426',
+      to: '4971'
     }, {
-      project_id: '1', serial: 'CDC_1_1_1_321_14_1_2009', vintage: '2009', date: '03/02/2022', quantity: '4',
-      from: '4972', to: '4975'
+      project_id: '1',
+      serial: 'CDC_1_1_1_321_14_1_2009',
+      vintage: '2009',
+      date: '03/02/2022',
+      quantity: '4',
+      from: '4972',
+      to: '4975'
     }])
     assert.deepEqual(ledger(read.draft('CDC-1')),
       [['retirement', '2022-02-24', 2009, 546], ['retirement', '2022-02-03', 2009, 4]])

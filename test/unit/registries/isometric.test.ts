@@ -8,8 +8,14 @@ import { ledger, readFiles } from './read-rows.ts'
 // the project by its API id, so they need the projects export in the same import.
 
 const PROJECT = {
-  id: 'prj_1', name: 'Biochar project', short_code: 'TS26', protocol_slug: 'biochar', pathway: 'biochar',
-  status: 'active', crediting_period_start: '2024-02-01', 'issued_credits_total.credits': '1,000',
+  id: 'prj_1',
+  name: 'Biochar project',
+  short_code: 'TS26',
+  protocol_slug: 'biochar',
+  pathway: 'biochar',
+  status: 'active',
+  crediting_period_start: '2024-02-01',
+  'issued_credits_total.credits': '1,000',
   'retired_credits_total.credits': '531'
 }
 
@@ -17,14 +23,27 @@ describe('Isometric reader: date order (ISO, else day first) and type mapping', 
   test('issuances and retirements: dated by their ISO date-time, vintage the year sequestered', () => {
     const read = readFiles(isometric, [
       { kind: 'projects', rows: [PROJECT] },
-      { kind: 'issuances', rows: [{
-        id: 'iss_1', issued_at: '2026-03-01T10:00:00Z', project_id: 'prj_1', 'credit_batch_size_total.credits': '1000',
-        sequestered_on: '2025-11-30'
-      }] },
-      { kind: 'retirements', rows: [{
-        retirement_id: 'ret_1', retired_at: '2026-04-09T18:21:22.047712Z', project_id: 'prj_1',
-        'credit_batch_size_total.credits': '531.0', sequestered_on: '2026-01-22', purposes: "['corporate_targets']"
-      }] }
+      {
+        kind: 'issuances',
+        rows: [{
+          id: 'iss_1',
+          issued_at: '2026-03-01T10:00:00Z',
+          project_id: 'prj_1',
+          'credit_batch_size_total.credits': '1000',
+          sequestered_on: '2025-11-30'
+        }]
+      },
+      {
+        kind: 'retirements',
+        rows: [{
+          retirement_id: 'ret_1',
+          retired_at: '2026-04-09T18:21:22.047712Z',
+          project_id: 'prj_1',
+          'credit_batch_size_total.credits': '531.0',
+          sequestered_on: '2026-01-22',
+          purposes: "['corporate_targets']"
+        }]
+      }
     ])
     assert.deepEqual(read.skipped, [])
     assert.deepEqual(ledger(read.draft('TS26')),
@@ -32,16 +51,20 @@ describe('Isometric reader: date order (ISO, else day first) and type mapping', 
   })
 
   test('the project export\'s totals are the registry\'s own; its crediting start is read day first', () => {
-    const read = readFiles(isometric, [{ kind: 'projects', rows: [{ ...PROJECT, crediting_period_start: '01/02/2024' }] }])
+    const rows = [{ ...PROJECT, crediting_period_start: '01/02/2024' }]
+    const read = readFiles(isometric, [{ kind: 'projects', rows }])
     const draft = read.draft('TS26')
     assert.equal(draft.fields().date, '2024-02-01')
     assert.deepEqual([draft.credits()?.issued, draft.credits()?.retired], [1000, 531])
   })
 
   test('a ledger row of a project the import does not list is skipped', () => {
-    const read = readFiles(isometric, [{ kind: 'retirements', rows: [{
-      retirement_id: 'ret_2', retired_at: '2026-04-09', project_id: 'prj_9', 'credit_batch_size_total.credits': '5'
-    }] }])
+    const read = readFiles(isometric, [{
+      kind: 'retirements',
+      rows: [{
+        retirement_id: 'ret_2', retired_at: '2026-04-09', project_id: 'prj_9', 'credit_batch_size_total.credits': '5'
+      }]
+    }])
     assert.equal(read.skipped.length, 1)
     assert.equal(read.drafts.all().length, 0)
   })

@@ -1,5 +1,7 @@
 import { ProtocolMappings } from '../../../src/catalogue/registries/credit-types.ts'
-import { Drafts, type ProjectDraft, type RowWarning, type SkippedRow } from '../../../src/catalogue/registries/project-draft.ts'
+import {
+  Drafts, type ProjectDraft, type RowWarning, type SkippedRow
+} from '../../../src/catalogue/registries/project-draft.ts'
 import type {
   ExportKind, RegistryDefinition, Row, RowContext
 } from '../../../src/catalogue/registries/registry.ts'

@@ -31,7 +31,8 @@ describe('Verra reader: date order (day first) and type mapping', () => {
   })
 
   test('Vintage End 13/01/2020 is 13 January: vintage 2020', () => {
-    const read = readRows(verra, 'transactions', [block({ 'Vintage Start': '14/01/2019', 'Vintage End': '13/01/2020' })])
+    const read = readRows(verra, 'transactions',
+      [block({ 'Vintage Start': '14/01/2019', 'Vintage End': '13/01/2020' })])
     assert.deepEqual(read.skipped, [])
     assert.deepEqual(perVintage(read.draft('VCS1340')), { 2020: [1000, 0] })
   })
@@ -55,8 +56,13 @@ describe('Verra reader: date order (day first) and type mapping', () => {
 
   test('Project Registration Date is read day first (01/02/2015 is 1 February)', () => {
     const read = readRows(verra, 'projects', [{
-      ID: '5962', Name: 'Wastewater', Proponent: 'KIS', 'Project Type': 'Waste handling and disposal',
-      Methodology: 'AMS-III.H.', 'Country/Area': 'India', 'Project Registration Date': '01/02/2015'
+      ID: '5962',
+      Name: 'Wastewater',
+      Proponent: 'KIS',
+      'Project Type': 'Waste handling and disposal',
+      Methodology: 'AMS-III.H.',
+      'Country/Area': 'India',
+      'Project Registration Date': '01/02/2015'
     }])
     assert.equal(read.draft('VCS5962').fields().date, '2015-02-01')
   })
