@@ -4,8 +4,7 @@
  * imperial input gives the same result as its metric equivalent.
  */
 
-export const MEASUREMENT_SYSTEMS = ['metric', 'imperial'] as const
-export type MeasurementSystem = typeof MEASUREMENT_SYSTEMS[number]
+export type MeasurementSystem = 'metric' | 'imperial'
 
 const KM_PER_MILE = 1.609344
 const M2_PER_FT2 = 0.09290304

@@ -17,7 +17,7 @@ export interface Row {
 }
 
 /** Canonical country names by folded key (names, ISO codes and aliases), from the database. */
-export type CountryNames = ReadonlyMap<string, string>
+type CountryNames = ReadonlyMap<string, string>
 
 export interface RowContext extends RowRef {
   readonly drafts: Drafts
@@ -141,20 +141,6 @@ export function transactionQuantity (context: RowContext, column: string, value:
 /** Methodology ids as the registry writes them: "VM0007; VMD0001" → both; one name → itself. */
 export function protocols (value: string): string[] {
   return [...new Set(value.split(';').map(cleanText).filter((p) => p !== ''))]
-}
-
-/** A credited quantity of an issuance row: a positive number, or the row is skipped (returns undefined). */
-export function issuedQuantity (context: RowContext, column: string, value: string): number | undefined {
-  const parsed = parseQuantity(value)
-  if (parsed === undefined || parsed === null) {
-    context.skip(`${column} "${value.trim()}" is not a number`)
-    return undefined
-  }
-  if (parsed <= 0) {
-    context.skip(`${column} is ${parsed}: no credits issued`)
-    return undefined
-  }
-  return parsed
 }
 
 /** The standards of registries that also host California (ARB) and Washington (Ecology) compliance projects. */
