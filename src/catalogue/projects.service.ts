@@ -1,5 +1,6 @@
 import type { Db, VocabularyName } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
+import { isCalendarDay } from '../domain/calendar.ts'
 import {
   FACETS, OPTIONAL_ORDERING_FIELDS, type OptionalOrderingField, ORDERING_FIELDS, type Facet, type GeoJsonQuery,
   type OrderingField, type ProjectFilterQuery, type ProjectListItem, type ProjectListQuery
@@ -20,7 +21,7 @@ const VOCABULARY_FILTERS: ReadonlyArray<[VocabularyFilter, VocabularyParameter, 
 ]
 
 /** Validates the filters against the vocabularies in the database and normalises them. */
-export async function resolveFilters (db: Db, query: ProjectFilterQuery): Promise<repository.ProjectFilters> {
+async function resolveFilters (db: Db, query: ProjectFilterQuery): Promise<repository.ProjectFilters> {
   const filters: repository.ProjectFilters = {}
   if (query.in_sale !== undefined) filters.inSale = ['true', 'True', '1'].includes(query.in_sale)
   if (query.location !== undefined) filters.locationKey = (await resolveCountry(db, query.location)).toLowerCase()
@@ -92,7 +93,7 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1
  * An ISO 8601 date (midnight UTC) or date-time with a zone → the stored form (UTC, milliseconds). A "+" that a
  * query string turned into a space is read back as "+".
  */
-export function parseTimestamp (text: string): string {
+function parseTimestamp (text: string): string {
   const match = TIMESTAMP.exec(text.trim().replace(/ (\d{2}:?\d{2})$/, '+$1'))
   const fail = (): never => {
     throw new InvalidParameterError('updated_since', `updated_since "${text}" is not an ISO 8601 date (2026-11-23) ` +
@@ -103,16 +104,14 @@ export function parseTimestamp (text: string): string {
   const offset = zone.toUpperCase() === 'Z' ? '+00:00' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')
   const millis = fraction === '' ? '' : fraction.slice(0, 4).padEnd(4, '0')
   const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${millis}${offset}`)
-  // Date rolls 2026-02-30 over to March: a real date reads back the same day.
-  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
-  const realDay = calendar.getUTCDate() === Number(day) && calendar.getUTCMonth() === Number(month) - 1
+  const realDay = isCalendarDay(Number(year), Number(month), Number(day))
   const realTime = Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59
   if (Number.isNaN(date.getTime()) || !realDay || !realTime) return fail()
   return date.toISOString()
 }
 
 /** `minLon,minLat,maxLon,maxLat` in degrees; minLon > maxLon crosses the antimeridian. */
-export function parseBbox (text: string): NonNullable<repository.ProjectFilters['bbox']> {
+function parseBbox (text: string): NonNullable<repository.ProjectFilters['bbox']> {
   const parts = text.split(',').map((p) => p.trim())
   const numbers = parts.map((p) => /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(p) ? Number(p) : NaN)
   const fail = (why: string): never => {
@@ -128,7 +127,7 @@ export function parseBbox (text: string): NonNullable<repository.ProjectFilters[
 }
 
 /** `ordering=name,-date` → terms, with id appended as the tie-breaker so pages are stable. */
-export function parseOrdering (text: string | undefined): repository.OrderTerm[] {
+function parseOrdering (text: string | undefined): repository.OrderTerm[] {
   const terms: repository.OrderTerm[] = []
   for (const part of (text ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '')) {
     const descending = part.startsWith('-')
@@ -230,8 +229,8 @@ const BOOLEAN_LABELS: Partial<Record<Facet, readonly [string, string]>> = {
   is_compliance: ['Compliance', 'Voluntary']
 }
 
-export interface FacetValue { value: string, label: string, count: number }
-export interface ProjectFacets {
+interface FacetValue { value: string, label: string, count: number }
+interface ProjectFacets {
   count: number
   facets: Record<Facet, FacetValue[]>
   /** Per optional field the list can order by, how many matching projects have a value (an ordering UI offers it). */

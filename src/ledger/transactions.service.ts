@@ -1,4 +1,5 @@
 import { InvalidParameterError, ProjectNotFoundError } from '../catalogue/catalogue.errors.ts'
+import { isCalendarDay } from '../domain/calendar.ts'
 import { beneficiaryKey } from './beneficiary-key.ts'
 import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
@@ -43,9 +44,7 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 export function parseDay (parameter: string, text: string): string {
   const match = DAY.exec(text.trim())
   const [year, month, day] = (match ?? []).slice(1).map(Number) as [number, number, number]
-  // Date rolls 2026-02-30 over to March: a real day reads back the same.
-  const calendar = match === null ? undefined : new Date(Date.UTC(year, month - 1, day))
-  if (calendar === undefined || calendar.getUTCDate() !== day || calendar.getUTCMonth() !== month - 1) {
+  if (match === null || !isCalendarDay(year, month, day)) {
     throw new InvalidParameterError(parameter,
       `${parameter} "${text.slice(0, 40)}" is not a calendar day written YYYY-MM-DD (e.g. 2021-06-30).`)
   }

@@ -1,3 +1,5 @@
+import { isCalendarDay } from '../../domain/calendar.ts'
+
 // Reading the values of registry exports: text, quantities, dates, years, SDG lists, yes/no flags and
 // identifiers. Each returns `undefined` for a value it cannot read, so the caller can say where and why.
 
@@ -50,8 +52,7 @@ export function parseDate (value: string, order: DateOrder): string | null | und
   } else {
     return undefined
   }
-  const date = new Date(Date.UTC(year, month - 1, day))
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
+  if (!isCalendarDay(year, month, day)) return undefined
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
 }
 
