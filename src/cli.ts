@@ -64,7 +64,7 @@ function usageOf (command: string | undefined): string {
 }
 
 /** Where a command writes, and the settings it reads: the process's own, or a test's (main's second argument). */
-export interface CliIo {
+interface CliIo {
   stdout: { write: (text: string) => unknown }
   stderr: { write: (text: string) => unknown }
   env: NodeJS.ProcessEnv

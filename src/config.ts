@@ -92,11 +92,11 @@ export const STOP_ACCEPTING_WAIT_MS = 5000
 export const STOP_DRAIN_MS = 2000
 
 /** When Redis fails: count rate limits in this process (`local`) or answer 503 (`deny`). */
-export const REDIS_ERROR_POLICIES = ['local', 'deny'] as const
+const REDIS_ERROR_POLICIES = ['local', 'deny'] as const
 export type RedisErrorPolicy = typeof REDIS_ERROR_POLICIES[number]
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
-export type LogLevel = typeof LOG_LEVELS[number]
+type LogLevel = typeof LOG_LEVELS[number]
 
 export class ConfigError extends Error {
   readonly problems: string[]

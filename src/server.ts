@@ -222,7 +222,7 @@ function onSignals (handle: (signal: string) => void): void {
   process.once('SIGTERM', () => handle('SIGTERM'))
 }
 
-export function exitOnStartupError (error: unknown): never {
+function exitOnStartupError (error: unknown): never {
   console.error(error instanceof ConfigError ? error.message : `Tonne could not start: ${(error as Error).message}`)
   process.exit(error instanceof ConfigError ? 2 : 1)
 }

@@ -51,12 +51,12 @@ export async function revokeKey (db: Db, id: string): Promise<boolean> {
   return await repository.revokeKey(db, id, new Date().toISOString())
 }
 
-export type Authentication =
+type Authentication =
   | { ok: true, key: ApiKeyInfo }
   | { ok: false, reason: 'malformed' | 'unknown' | 'revoked' }
 
 /** Checks a presented key: looked up by its public id, then compared by hash in constant time. */
-export async function authenticate (
+async function authenticate (
   db: Db, presented: string, hash = presentedHash(presented)
 ): Promise<Authentication> {
   const id = keyId(presented)

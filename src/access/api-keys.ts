@@ -10,7 +10,7 @@ export type Scope = typeof SCOPES[number]
 // tonne_<12 hex: public id>_<43 base64url: 256 random bits>
 const KEY_PATTERN = /^tonne_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/
 
-export interface NewKey { id: string, key: string, hash: string }
+interface NewKey { id: string, key: string, hash: string }
 
 export function generateKey (): NewKey {
   const id = randomBytes(6).toString('hex')
@@ -18,7 +18,7 @@ export function generateKey (): NewKey {
   return { id, key, hash: hashKey(key) }
 }
 
-export function hashKey (key: string): string {
+function hashKey (key: string): string {
   // A key carries 256 random bits, so a fast unsalted hash cannot be brute-forced.
   return hash('sha256', key, 'hex')
 }

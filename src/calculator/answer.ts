@@ -73,7 +73,7 @@ export function mass (kg: number): Mass {
   return { kg: round(kg, 2), t: round(kg / 1000, 4), lb: round(kgToLb(kg), 2) }
 }
 
-export interface PresentedSource {
+interface PresentedSource {
   id: string
   name: string
   publisher: string
@@ -101,7 +101,7 @@ function presentSources (data: CalculatorData, ids: Iterable<string>): Presented
 
 interface PresentedRange { low_kg: number, high_kg: number, basis: string[] }
 
-export interface PresentedItem {
+interface PresentedItem {
   category: string
   label: string
   kg_co2e: number
@@ -153,7 +153,7 @@ function presentAssumptions (calculation: Calculation<unknown>, leaves: Factor[]
   return [...new Set(lines)]
 }
 
-export interface CountryDatum {
+interface CountryDatum {
   figure: string
   country_code: string
   value: number

@@ -14,9 +14,9 @@ export const BOUNDARIES = ['life_cycle', 'combustion'] as const
 export type Boundary = typeof BOUNDARIES[number]
 /** GHG Protocol Scope 2 methods for electricity. */
 export const ELECTRICITY_METHODS = ['location_based', 'market_based'] as const
-export type ElectricityMethod = typeof ELECTRICITY_METHODS[number]
+type ElectricityMethod = typeof ELECTRICITY_METHODS[number]
 /** Which end of a cited interval of an input a run uses. */
-export type Bound = 'central' | 'low' | 'high'
+type Bound = 'central' | 'low' | 'high'
 
 export interface Scenario {
   boundary: Boundary

@@ -23,7 +23,7 @@ export interface Airport {
   longitude: number
 }
 
-export interface Source {
+interface Source {
   id: string
   name: string
   publisher: string

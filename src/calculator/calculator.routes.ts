@@ -123,7 +123,7 @@ const CALCULATOR_ROUTES = [
   })
 ]
 
-export interface CalculatorOptions {
+interface CalculatorOptions {
   data: CalculatorData
   /** The service's one answer cache: an answer is a function of its path and known parameters. */
   answers: AnswerCache

@@ -9,9 +9,9 @@ import { number, text, WORLD, type Factor, type Read } from './data-files.ts'
  * follows the country's mix of meats by weight. See docs/methodology.md, "Diet".
  */
 
-export const FOOD_GROUPS = ['cereals_grains', 'pulses', 'starchy_roots', 'sugar', 'oils_fats', 'meat', 'dairy_eggs',
+const FOOD_GROUPS = ['cereals_grains', 'pulses', 'starchy_roots', 'sugar', 'oils_fats', 'meat', 'dairy_eggs',
   'fruits_vegetables', 'alcoholic_beverages', 'other'] as const
-export type FoodGroup = typeof FOOD_GROUPS[number]
+type FoodGroup = typeof FOOD_GROUPS[number]
 const MEAT_TYPES = ['poultry', 'beef', 'sheep_goat', 'pig', 'other_meat'] as const
 type MeatType = typeof MEAT_TYPES[number]
 
@@ -139,7 +139,7 @@ export function loadFood (supplyRead: Read, meatRead: Read, factorRead: Read): F
   return { supply, meat, factors, products }
 }
 
-export interface BasketGroup {
+interface BasketGroup {
   group: FoodGroup
   /** Share of the supply's kcal. */
   share: number

@@ -22,7 +22,7 @@ import {
   type CountMemo
 } from './projects.service.ts'
 
-export interface CatalogueOptions {
+interface CatalogueOptions {
   db: Db
   /** Writes to the catalogue anywhere, so its version is read only when it may have changed. */
   changes: ChangeFeed

@@ -4,12 +4,12 @@ import type { CsvColumn } from '../http/csv.ts'
 
 /** Largest id the catalogue stores: a 32-bit signed integer, the same on SQLite and PostgreSQL. */
 export const MAX_PROJECT_ID = 2_147_483_647
-export const LIMIT_DEFAULT = 50
-export const LIMIT_MAX = 1000
+const LIMIT_DEFAULT = 50
+const LIMIT_MAX = 1000
 /** Offsets past this are refused rather than handed to the database (2^53 - 1). */
-export const OFFSET_MAX = Number.MAX_SAFE_INTEGER
+const OFFSET_MAX = Number.MAX_SAFE_INTEGER
 
-export const IN_SALE_VALUES = ['true', 'false', 'True', 'False', '1', '0'] as const
+const IN_SALE_VALUES = ['true', 'false', 'True', 'False', '1', '0'] as const
 
 /** Fields `ordering` accepts (prefix with `-` for descending); id always breaks ties. */
 export const ORDERING_FIELDS = ['id', 'name', 'symbol', 'date', 'location', 'area', 'estimated_annual_reductions',
@@ -129,7 +129,7 @@ const ProjectFields = {
 const Quantity = (description: string) => Nullable(Type.Number({ minimum: 0, description }))
 
 /** Credits per vintage and in total; quantities are null where the imported data does not say. */
-export const CreditsSchema = Type.Object({
+const CreditsSchema = Type.Object({
   issued: Quantity('Credits issued over all vintages (tonnes CO2e).'),
   retired: Quantity('Credits retired over all vintages (tonnes CO2e).'),
   cancelled: Quantity('Credits cancelled over all vintages (tonnes CO2e).'),
@@ -148,7 +148,7 @@ export const CreditsSchema = Type.Object({
 export type CreditsShown = Static<typeof CreditsSchema>
 
 /** Where a project's data came from: the files (and their lines) an import read. */
-export const SourceSchema = Nullable(Type.Array(Type.Object({
+const SourceSchema = Nullable(Type.Array(Type.Object({
   file: Type.String({
     minLength: 1,
     maxLength: 500,
@@ -166,7 +166,7 @@ export type Source = Static<typeof SourceSchema>
 const { id, ...afterId } = ProjectFields
 
 /** A list item: every Project field except external_id (spec 2.1, rule 7). */
-export const ProjectListItemSchema = Type.Object({ id, ...afterId }, { title: 'ProjectListItem' })
+const ProjectListItemSchema = Type.Object({ id, ...afterId }, { title: 'ProjectListItem' })
 
 export const ProjectSchema = Type.Object({
   id,
@@ -308,8 +308,8 @@ export type ProjectListQuery = Static<typeof ProjectListQuerySchema>
 export const ProjectFilterQuerySchema = Type.Object(FilterFields)
 export type ProjectFilterQuery = Static<typeof ProjectFilterQuerySchema>
 
-export const GEOJSON_LIMIT_DEFAULT = 1000
-export const GEOJSON_LIMIT_MAX = 10_000
+const GEOJSON_LIMIT_DEFAULT = 1000
+const GEOJSON_LIMIT_MAX = 10_000
 
 export const GeoJsonQuerySchema = Type.Object({
   limit: Type.Integer({
@@ -362,7 +362,7 @@ export const TRANSACTION_TYPES = ['issuance', 'retirement', 'cancellation'] as c
 export type TransactionType = typeof TRANSACTION_TYPES[number]
 
 /** One transaction of a project's ledger, as `tonne import` reads it and `tonne export` writes it. */
-export const TransactionRecordSchema = strictObject({
+const TransactionRecordSchema = strictObject({
   identity: Type.String({
     minLength: 1,
     maxLength: 500,

@@ -10,7 +10,7 @@ const MULTILINE = new Set(['short_description', 'description', 'co_benefits', 't
 const LINKS = new Set(['url', 'images[].url'])
 
 /** Maximum length of each text field, in UTF-16 code units (characters outside the BMP count twice). */
-export const TEXT_LIMITS: ReadonlyMap<string, number> = new Map([
+const TEXT_LIMITS: ReadonlyMap<string, number> = new Map([
   ['external_id', 200], ['name', 500], ['symbol', 200], ['location', 200], ['project_developer', 500],
   ['short_description', 5000], ['description', 200_000], ['co_benefits', 20_000], ['url', 2000],
   ['images[].title', 500], ['images[].url', 2000], ['protocol[]', 200], ['status', 100], ['project_type', 200],
@@ -18,14 +18,14 @@ export const TEXT_LIMITS: ReadonlyMap<string, number> = new Map([
   ['transactions[].reason', 2000], ['source[].file', 500], ['transactions[].source.file', 500]
 ])
 /** Any other text (vocabulary names, SDG names, bundle contents). */
-export const OTHER_TEXT_LIMIT = 500
+const OTHER_TEXT_LIMIT = 500
 
 const CONTROL = /\p{Cc}/u
 // Every control character but tab (U+0009), line feed (U+000A) and carriage return (U+000D).
 const CONTROL_BUT_LINES = /(?![\t\n\r])\p{Cc}/u
 const LINE_BREAK = /[\r\n]/
 
-export interface TextProblem { field: string, message: string }
+interface TextProblem { field: string, message: string }
 
 /** The first text field of a record that breaks the rules, if any. */
 export function textProblem (record: unknown): TextProblem | undefined {

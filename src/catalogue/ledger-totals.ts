@@ -15,11 +15,11 @@ export interface LedgerSum {
   first_date: string | null
 }
 
-export type Kind = 'issued' | 'retired' | 'cancelled'
+type Kind = 'issued' | 'retired' | 'cancelled'
 const KIND: Record<TransactionType, Kind> = { issuance: 'issued', retirement: 'retired', cancellation: 'cancelled' }
-export const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
+const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
 
-export type Amounts = Record<Kind, number | null>
+type Amounts = Record<Kind, number | null>
 
 export interface ProjectCredits {
   totals: Amounts

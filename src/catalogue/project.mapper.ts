@@ -11,10 +11,10 @@ export const exportedMediaPath = (key: string): string => `media/${key}`
 const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbose_name: verboseName })
 
 /** The detail-only fields, after the list item's: credits per vintage and the data's source. */
-export interface DetailExtras { credits: CreditsShown, source: Source }
+interface DetailExtras { credits: CreditsShown, source: Source }
 
 /** Database row and relations → the API's Project (detail) object. Field order follows spec 2.1, additions last. */
-export function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {
+function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {
   const { id, ...rest } = toListItem(row, relations, links)
   return { id, external_id: row.external_id, ...rest, ...toDetailExtras(row, relations) }
 }

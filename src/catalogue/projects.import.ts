@@ -17,10 +17,10 @@ import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
 import { beneficiaryKey } from '../ledger/beneficiary-key.ts'
 import { ImportError } from './catalogue.errors.ts'
 
-export interface SourcedRecord { value: unknown, line: number | undefined }
+interface SourcedRecord { value: unknown, line: number | undefined }
 
 /** A JSON array, or NDJSON (one object per line; blank lines skipped). Indexes count from 0. */
-export function parseImportText (text: string): SourcedRecord[] {
+function parseImportText (text: string): SourcedRecord[] {
   const body = text.replace(/^\uFEFF/, '')
   if (body.trimStart().startsWith('[')) {
     let parsed: unknown
@@ -49,7 +49,7 @@ const validator = Compile(ImportRecordSchema)
  * Links are returned to API clients, who may put them in a page: only absolute http(s) URLs, written
  * without spaces or control characters (no javascript:, data: or scheme-relative links).
  */
-export function isHttpUrl (text: string): boolean {
+function isHttpUrl (text: string): boolean {
   if (!/^https?:\/\//i.test(text) || /[\s\p{Cc}]/u.test(text)) return false
   try {
     return new URL(text).hostname !== ''
@@ -68,7 +68,7 @@ function fieldPath (instancePath: string): string | undefined {
  * Checks every record against the import schema and the rules a schema cannot say (unique ids,
  * one verbose name per name_id, bundles). Nothing is written unless every record passes.
  */
-export function validateRecords (records: readonly SourcedRecord[], sdgNumbers: ReadonlyMap<string,
+function validateRecords (records: readonly SourcedRecord[], sdgNumbers: ReadonlyMap<string,
   number>): ImportRecord[] {
   const ids = new Map<number, number>()
   const externalIds = new Map<string, number>()
@@ -236,7 +236,7 @@ function vocabulary (records: readonly ImportRecord[],
   return [...entries.values()]
 }
 
-export interface ImportResult {
+interface ImportResult {
   imported: number
   replaced: boolean
   images: number
@@ -249,7 +249,7 @@ export interface ImportResult {
 }
 
 /** How long an import waits for another to finish, unless told otherwise (IMPORT_LOCK_WAIT's default). */
-export const IMPORT_LOCK_WAIT_MS = 300_000
+const IMPORT_LOCK_WAIT_MS = 300_000
 
 export interface ImportOptions {
   replace: boolean

@@ -50,17 +50,17 @@ export interface ProjectRecordRow extends ProjectRow {
   location_alpha3: string | null
 }
 
-export interface NamedRow { project_id: number, name_id: string, verbose_name: string }
-export interface SdgRow extends NamedRow { number: number }
-export interface ImageRow { project_id: number, title: string, media_key: string | null, external_url: string | null }
-export interface VintageRow {
+interface NamedRow { project_id: number, name_id: string, verbose_name: string }
+interface SdgRow extends NamedRow { number: number }
+interface ImageRow { project_id: number, title: string, media_key: string | null, external_url: string | null }
+interface VintageRow {
   project_id: number
   vintage: number
   issued: number | null
   retired: number | null
   cancelled: number | null
 }
-export interface ProtocolRow { project_id: number, protocol: string }
+interface ProtocolRow { project_id: number, protocol: string }
 
 export interface ProjectRelations {
   certifications: Map<number, NamedRow[]>
@@ -200,7 +200,7 @@ function located (db: Db, filters: ProjectFilters) {
   return filteredProjects(db, filters).where('p.latitude', 'is not', null).where('p.longitude', 'is not', null)
 }
 
-export interface LocatedRow {
+interface LocatedRow {
   id: number
   name: string
   registry: string
@@ -236,7 +236,7 @@ export async function countWithValues<F extends string> (
   return Object.fromEntries(fields.map((field) => [field, Number(row[field])])) as Record<F, number>
 }
 
-export interface FacetRow { value: string | number | boolean, label: string | number | boolean, count: number | string }
+interface FacetRow { value: string | number | boolean, label: string | number | boolean, count: number | string }
 
 const COUNT = sql<number>`count(*)`.as('count')
 /** A project with a value twice (two positions of one certification) counts once. */
@@ -591,7 +591,7 @@ export async function upsertProjectRows (db: Db, rows: readonly NewProjectRow[])
 }
 
 /** Replaces the children of these projects with the given ones. */
-export async function replaceChildren (db: Db, ids: readonly number[], children: ProjectChildren): Promise<void> {
+async function replaceChildren (db: Db, ids: readonly number[], children: ProjectChildren): Promise<void> {
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK)
     for (const table of CHILD_TABLES) await db.deleteFrom(table).where('project_id', 'in', chunk).execute()
@@ -703,7 +703,7 @@ export async function transactionsOf (db: Db, ids: readonly number[]): Promise<M
 /** A stored transaction as the import format carries it: the registry's identity, not this database's id. */
 export type TransactionRow = Omit<CreditTransactionRow, 'id' | 'registry' | 'beneficiary_key'>
 
-export interface LedgerSumRow extends LedgerSum { project_id: number }
+interface LedgerSumRow extends LedgerSum { project_id: number }
 
 /** The ledger of these projects summed by type and vintage, with the earliest date of each. */
 export async function ledgerSums (db: Db, ids: readonly number[]): Promise<LedgerSumRow[]> {

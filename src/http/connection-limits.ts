@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
 
-export interface ConnectionLimits {
+interface ConnectionLimits {
   /** Open connections one client address may hold; 0 turns the limit off. */
   perAddress: number
   /** A new connection that sends nothing for this long is closed (0: off). */

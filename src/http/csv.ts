@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 // CSV answers for any list of the API (projects now; transactions can reuse it): RFC 4180 text written by
 // csv-stringify as the rows come, so a long list is never held in memory whole.
 
-export const CSV_TYPE = 'text/csv; charset=utf-8'
+const CSV_TYPE = 'text/csv; charset=utf-8'
 
 /** One column: its header and how to read it from a row (null and undefined become empty cells). */
 export interface CsvColumn<Row> {

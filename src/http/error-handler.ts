@@ -51,7 +51,7 @@ function sendProblem (request: FastifyRequest, reply: FastifyReply, error: AppEr
  * The one way from a domain error (src/domain/errors.ts, which every area extends) to a problem: bad input
  * is a 400 naming the parameter, a missing thing a 404. Anything else is not a domain error.
  */
-export function fromDomain (error: unknown): AppError | undefined {
+function fromDomain (error: unknown): AppError | undefined {
   if (error instanceof InputError) {
     return new AppError(400, error.kind, error.message,
       { parameter: error.parameter, allowedValues: error.allowedValues })

@@ -14,7 +14,7 @@ type ValidatorPool = (externalSchemas: unknown, options?: unknown) => CompileVal
 
 interface RouteSchema { method?: string, url?: string, httpPart?: string, httpStatus?: string }
 
-export interface LazySchemas {
+interface LazySchemas {
   /** For Fastify's `schemaController.compilersFactory`. */
   compilersFactory: { buildValidator: ValidatorFactory, buildSerializer: SerializerFactory }
   /**

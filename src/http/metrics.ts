@@ -4,7 +4,7 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
 import type { PoolStats } from '../store/connect.ts'
 
 /** Rate-limit counters' state, read at scrape time. */
-export interface RateLimitState { localCounts: number, degraded: boolean }
+interface RateLimitState { localCounts: number, degraded: boolean }
 
 /**
  * Prometheus metrics at /metrics: requests by route, method and status, a latency histogram,

@@ -7,7 +7,7 @@ import { errorResponses, RATE_LIMIT_HEADERS } from './schemas.ts'
 import { PAGE_CSP } from './page-csp.ts'
 
 /** The docs page's own files: HTML, CSS and one script module, served as they are (no build step). */
-export const DOCS_UI_DIR = path.join(import.meta.dirname, 'docs-ui')
+const DOCS_UI_DIR = path.join(import.meta.dirname, 'docs-ui')
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (never written by hand) and
@@ -73,7 +73,7 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
   })
 }
 
-export interface GuardedArea {
+interface GuardedArea {
   /** The scope a key needs (required) or that identifies a caller by key (optional). */
   scope: Scope
   /** Whether a key is required (the catalogue) or only optional (the calculator). */
@@ -226,7 +226,7 @@ function resolve (schema: Schema | undefined, schemas: Record<string, Schema>): 
  * A value of `schema`: its own example or default where it gives one, otherwise one built from its parts
  * (the catalogue's schemas carry examples from the bundled catalogue, so most values are real ones).
  */
-export function exampleOf (given: Schema | undefined, schemas: Record<string, Schema>, depth: number): unknown {
+function exampleOf (given: Schema | undefined, schemas: Record<string, Schema>, depth: number): unknown {
   const schema = resolve(given, schemas)
   if (schema === undefined || depth > 12) return null
   const examples = schema['examples']

@@ -55,7 +55,7 @@ function policyOf (schema: unknown): Policy | undefined {
 }
 
 /** Whether text is a number in the service's one grammar (plain decimal digits). */
-export function isPlainNumber (kind: 'integer' | 'number', text: string): boolean {
+function isPlainNumber (kind: 'integer' | 'number', text: string): boolean {
   if (NEGATIVE_ZERO.test(text)) return false
   return kind === 'integer' ? INTEGER.test(text) : DECIMAL.test(text) && Number.isFinite(Number(text))
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { AppError } from './errors.ts'
 
-export const MAX_URL_LENGTH = 4096
+const MAX_URL_LENGTH = 4096
 
 // RFC 9110 Host: a DNS name or IPv4 address, or a bracketed IPv6 literal, and an optional port up to 65535.
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/

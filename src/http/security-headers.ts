@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
  * nothing; the pages set their own). One block, written once: helmet's chain of eleven middlewares cost
  * about 8% of a cached answer's CPU (docs/performance.md).
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',

@@ -3,7 +3,7 @@ import { databaseKind, type CreditTransactionRow, type CreditTransactionTable, t
 
 // All ledger SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
-export type TransactionType = CreditTransactionTable['type']
+type TransactionType = CreditTransactionTable['type']
 
 export interface LedgerFilters {
   projectId?: number
@@ -35,7 +35,7 @@ const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.qua
  * matches when they are few, or only how many there are when they are many. Undefined where no index answers
  * (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3 characters).
  */
-export type SearchPlan = { ids: readonly number[] } | { dense: number } | undefined
+type SearchPlan = { ids: readonly number[] } | { dense: number } | undefined
 
 /**
  * From this many matches on, a page is found sooner by walking the ordering's index and reading each beneficiary

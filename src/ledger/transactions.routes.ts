@@ -20,7 +20,7 @@ import {
 } from './transactions.schemas.ts'
 import { allMatchingTransactions, listLedgerPage, listProjectLedgerPage } from './transactions.service.ts'
 
-export interface LedgerOptions {
+interface LedgerOptions {
   /** The catalogue's database (its read side); the ledger is part of the catalogue and shares its version. */
   db: Db
   changes: ChangeFeed

@@ -3,20 +3,20 @@ import { Type, type Static } from 'typebox'
 import { StringEnum } from '../http/schemas.ts'
 import { MAX_PROJECT_ID, TRANSACTION_TYPES } from '../catalogue/catalogue.schemas.ts'
 
-export const LEDGER_LIMIT_DEFAULT = 50
-export const LEDGER_LIMIT_MAX = 1000
+const LEDGER_LIMIT_DEFAULT = 50
+const LEDGER_LIMIT_MAX = 1000
 /** Offsets past this are refused rather than handed to the database (2^53 - 1). */
-export const LEDGER_OFFSET_MAX = Number.MAX_SAFE_INTEGER
+const LEDGER_OFFSET_MAX = Number.MAX_SAFE_INTEGER
 
 /** Fields `ordering` accepts, each with or without "-"; id breaks ties in the same direction. */
-export const LEDGER_ORDERINGS = ['date', '-date', 'quantity', '-quantity'] as const
-export type LedgerOrdering = typeof LEDGER_ORDERINGS[number]
+const LEDGER_ORDERINGS = ['date', '-date', 'quantity', '-quantity'] as const
+type LedgerOrdering = typeof LEDGER_ORDERINGS[number]
 export const LEDGER_ORDERING_DEFAULT: LedgerOrdering = '-date'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 
 // Examples are values of the bundled catalogue's ledger, so that they work when tried.
-export const TransactionSchema = Type.Object({
+const TransactionSchema = Type.Object({
   id: Type.Integer({ minimum: 1, description: 'The transaction\'s id in this service (stable across re-imports).' }),
   project_id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project (`/products/{id}/`).' }),
   type: StringEnum(TRANSACTION_TYPES, { description: 'What happened to the credits.' }),

@@ -63,7 +63,7 @@ export function signedLinks (signer: MediaSigner, base: string, nowMs: number): 
 }
 
 /** An HMAC key shorter than this is too easy to guess (config.ts asks the same of MEDIA_SIGNING_SECRET). */
-export const MIN_SECRET_LENGTH = 32
+const MIN_SECRET_LENGTH = 32
 
 /**
  * The signing secret: MEDIA_SIGNING_SECRET when set, else one generated on first use and kept in

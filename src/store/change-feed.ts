@@ -16,12 +16,12 @@ export interface ChangeFeed {
   close (): void
 }
 
-export const CHANGE_CHANNEL = 'tonne_changes'
+const CHANGE_CHANNEL = 'tonne_changes'
 /** How often SQLite's change counter is read; within a second, as revocations must be. */
-export const SQLITE_POLL_MS = 250
+const SQLITE_POLL_MS = 250
 const HEARTBEAT_MS = 2000
 /** The `application_name` of each process's listening connection. */
-export const LISTENER_NAME = 'tonne-changes'
+const LISTENER_NAME = 'tonne-changes'
 const RECONNECT_MAX_MS = 2000
 
 // Writes made by this process: a connection does not see its own writes in PRAGMA data_version, and a

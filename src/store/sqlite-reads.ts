@@ -16,7 +16,7 @@ import type { Database, Db } from './database.ts'
  */
 
 /** Thrown when a read took longer than its budget (a 503, as a cancelled PostgreSQL statement is). */
-export class ReadTimeoutError extends Error {
+class ReadTimeoutError extends Error {
   readonly code = 'ERR_SQLITE_READ_TIMEOUT'
   constructor (ms: number) {
     super(`The database read took longer than ${ms} ms and was given up.`)
@@ -28,7 +28,7 @@ export class ReadTimeoutError extends Error {
  * Thrown when the worker running a read stopped under it, for example because the read's rows outgrew the
  * worker's heap (a 503, as a timed-out read is; the next read gets a new worker).
  */
-export class ReadWorkerLostError extends Error {
+class ReadWorkerLostError extends Error {
   readonly code = 'ERR_SQLITE_READ_WORKER_LOST'
   constructor (cause: unknown) {
     super('The database read stopped: its worker thread ended.', { cause })

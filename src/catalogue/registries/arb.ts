@@ -13,7 +13,7 @@ import { cleanText, integerId, parseQuantity, parseYear } from './values.ts'
 // merge_with_arb does the same). docs/registries.md, "CARB".
 
 /** The registries whose projects CARB's table names, by the id's prefix. */
-export const ARB_TARGETS: ReadonlyArray<{ prefix: string, registry: Named }> = [
+const ARB_TARGETS: ReadonlyArray<{ prefix: string, registry: Named }> = [
   { prefix: 'ACR', registry: { name_id: 'AMERICAN_CARBON_REGISTRY', verbose_name: 'American Carbon Registry' } },
   { prefix: 'CAR', registry: { name_id: 'CLIMATE_ACTION_RESERVE', verbose_name: 'Climate Action Reserve' } },
   { prefix: 'VCS', registry: { name_id: 'VERRA', verbose_name: 'Verra' } }

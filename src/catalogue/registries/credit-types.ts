@@ -23,7 +23,7 @@ export const CREDIT_TYPES = {
   alkalinity: named('Ocean alkalinity enhancement'),
   biomassStorage: named('Biomass carbon removal and storage')
 } as const
-export type CreditType = typeof CREDIT_TYPES[keyof typeof CREDIT_TYPES]
+type CreditType = typeof CREDIT_TYPES[keyof typeof CREDIT_TYPES]
 
 /** Keywords of registries' project types, most specific first ("Livestock Waste Management" is livestock). */
 const KEYWORDS: ReadonlyArray<[RegExp, CreditType]> = [
@@ -47,7 +47,7 @@ export function creditTypeNamed (text: string): CreditType | { name_id: string, 
 }
 
 /** A registry's project type or sector → a credit type by its keywords; undefined when none applies. */
-export function creditTypeByKeyword (text: string): CreditType | undefined {
+function creditTypeByKeyword (text: string): CreditType | undefined {
   const lower = text.toLowerCase().trim()
   if (lower === '') return undefined
   return KEYWORDS.find(([pattern]) => pattern.test(lower))?.[1]
@@ -64,7 +64,7 @@ const BY_CATEGORY: Readonly<Record<string, CreditType>> = {
   'air-capture': CREDIT_TYPES.directAirCapture
 }
 
-export const REFERENCE_DIR = path.join(import.meta.dirname, '..', '..', '..', 'data', 'catalogue', 'reference')
+const REFERENCE_DIR = path.join(import.meta.dirname, '..', '..', '..', 'data', 'catalogue', 'reference')
 
 interface ProtocolEntry { category?: string, 'known-strings'?: string[] }
 

@@ -6,7 +6,7 @@ import { cleanText } from './values.ts'
 /** Characters one record may hold: far above any real row (Cercarbono's carry every serial), far below memory. */
 const MAX_RECORD_SIZE = 16 * 1024 * 1024
 
-export interface CsvRecord {
+interface CsvRecord {
   /** The physical line the record starts on (line 1 is the header). */
   line: number
   fields: string[]

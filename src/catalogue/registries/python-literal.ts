@@ -5,7 +5,7 @@
 
 export type PythonValue = string | number | boolean | null | PythonValue[] | { [key: string]: PythonValue }
 
-export class PythonLiteralError extends Error {}
+class PythonLiteralError extends Error {}
 
 const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', "'": "'", '"': '"', 0: '\0' }
 

@@ -27,11 +27,11 @@ import { verra } from './verra.ts'
 // to the ledger by identity, never removed. The stored projects are read, merged and written with the import
 // lock held, so two imports at once cannot lose each other's changes. docs/registries.md, "Import rules".
 
-export const REGISTRIES: Readonly<Record<RegistryKey, RegistryDefinition>> = {
+const REGISTRIES: Readonly<Record<RegistryKey, RegistryDefinition>> = {
   verra, 'gold-standard': goldStandard, acr, car, art, cercarbono, isometric, arb
 }
 
-export interface ExportFile {
+interface ExportFile {
   path: string
   /** How reports and each project's `source` name the file (its name, or a path relative to the data). */
   label: string
@@ -51,7 +51,7 @@ export interface RegistryImportReport {
   warnings: RowWarning[]
 }
 
-export interface RegistryImportOptions {
+interface RegistryImportOptions {
   /** The media store: stored images of re-imported projects are kept through it. */
   media?: MediaStore
   now?: Date

@@ -45,7 +45,9 @@ describe('Gold Standard reader: date order (day first) and type mapping', () => 
     assert.deepEqual(perVintage(read.draft('GS11603')), { 2024: [null, 300] })
   })
 
-  for (const [spelling, why] of [['Cancelled', ''], ['Canceled', ' (M08: the US spelling)'], ['CANCELED', '']]) {
+  const spellings: Array<[string, string]> =
+    [['Cancelled', ''], ['Canceled', ' (M08: the US spelling)'], ['CANCELED', '']]
+  for (const [spelling, why] of spellings) {
     test(`a "${spelling}" row is a cancellation and adds nothing to retired${why}`, () => {
       const read = readRows(goldStandard, 'retirements', [row({
         'Credit Status': spelling, Quantity: '200', 'Retirement Date': '2025-06-01', 'Serial Number': 'C1'
