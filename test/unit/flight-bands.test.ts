@@ -4,10 +4,10 @@ import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
 import { flightAnswer } from '../../src/calculator/flight.ts'
 
 // The flight bands' edges (docs/methodology.md, "Bands"): under 500 km domestic, 500 to 3,700 km short-haul, over
-// 3,700 km long-haul. 3,700 km is the rule DESNZ 2025 (methodology 8.9) states as "under 3,700 km short-haul",
-// long-haul beyond it; Tonne puts 3,700 km itself in the short-haul band ("to 3,700 km"). Each band is named by the
-// answer's breakdown; near an edge the factor ramps between the bands (the transitions, 300-700 km and
-// 2,700-4,700 km), so outside a ramp a band's own DESNZ factor applies.
+// 3,700 km long-haul. The 3,700 km edge is the rule DESNZ 2025 calls its earlier, crude one ("under 3,700 km
+// short-haul", methodology 8.9); Tonne's bands put 3,700 km itself in the short-haul band, long-haul only beyond
+// it. The answer's breakdown names each flight's band; near an edge the factor ramps between the bands (the
+// transitions, 300-700 km and 2,700-4,700 km), so outside a ramp a band's own DESNZ factor applies.
 
 const data = loadCalculatorData()
 
