@@ -1,0 +1,79 @@
+import type { RegistryKey } from '../../catalogue/registries/registry-keys.ts'
+import type { MediaStore } from '../../media/media-store.ts'
+import type { Db } from '../../store/database.ts'
+import type { ImportLockOptions } from '../../store/import-lock.ts'
+import type { SourceKind } from './source-kinds.ts'
+
+// Which import a sync runs for each kind of source. The table is handed to the sync (a test gives its own); each
+// importer is loaded when first used, as the CLI loads them, so a server that never syncs never loads one.
+
+/** A downloaded file: where it is, and how reports and each project's `source` name it. */
+export interface SourceFile {
+  path: string
+  label: string
+}
+
+export interface SourceImportOptions {
+  media?: MediaStore
+  now?: Date
+  lock?: ImportLockOptions
+}
+
+/** What a sync reads of an import's report. */
+export interface SourceImportResult {
+  /** Whether any project was created or changed. */
+  changed: boolean
+  created: number
+  updated: number
+  unchanged: number
+  /** The date the data describes when the file says (the archive's snapshot); null when it does not. */
+  data_as_of: string | null
+}
+
+export type SourceImporter = (db: Db, files: readonly SourceFile[], options: SourceImportOptions) =>
+Promise<SourceImportResult>
+
+export type ImporterTable = Readonly<Record<SourceKind, SourceImporter>>
+
+const result = (report: { created: number, updated: number, unchanged: number, data_as_of?: string | null }) => ({
+  changed: report.created + report.updated > 0,
+  created: report.created,
+  updated: report.updated,
+  unchanged: report.unchanged,
+  data_as_of: report.data_as_of ?? null
+})
+
+/** A registry's own exports, through `tonne import --from KIND`'s import. */
+function registryImporter (key: RegistryKey): SourceImporter {
+  return async (db, files, options) => {
+    const { importRegistryExports } = await import('../../catalogue/registries/registry-import.ts')
+    return result(await importRegistryExports(db, key, files, options))
+  }
+}
+
+/** The archive import's signature, as far as a sync uses it (src/ingest/offsetsdb/offsetsdb.import.ts). */
+type ArchiveImport = (db: Db, files: ReadonlyArray<{ path: string, label: string }>,
+  options: { media?: MediaStore, now?: Date, lock?: ImportLockOptions }) =>
+Promise<{ created: number, updated: number, unchanged: number, data_as_of: string | null }>
+
+async function offsetsDbImportUnavailable (): Promise<never> {
+  throw new Error('OffsetsDB import is not available in this build')
+}
+
+// The one line that names the archive import (it lives beside the registry readers once merged).
+const loadArchiveImport = async (): Promise<ArchiveImport> => offsetsDbImportUnavailable
+
+const offsetsDbImporter: SourceImporter = async (db, files, options) =>
+  result(await (await loadArchiveImport())(db, files, options))
+
+export const IMPORTERS: ImporterTable = {
+  offsetsdb: offsetsDbImporter,
+  verra: registryImporter('verra'),
+  'gold-standard': registryImporter('gold-standard'),
+  acr: registryImporter('acr'),
+  car: registryImporter('car'),
+  art: registryImporter('art'),
+  cercarbono: registryImporter('cercarbono'),
+  isometric: registryImporter('isometric'),
+  arb: registryImporter('arb')
+}
