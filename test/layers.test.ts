@@ -45,7 +45,8 @@ function staticImportsOf (file: string): string[] {
 
 const area = (file: string): string => file.includes('/') ? file.slice(0, file.indexOf('/')) : file
 const HTTP_FACING = new Set(['calculator/calculator.routes.ts', 'calculator/calculator.schemas.ts',
-  'catalogue/catalogue.routes.ts', 'catalogue/catalogue.schemas.ts',
+  'catalogue/catalogue.routes.ts', 'catalogue/catalogue.schemas.ts', 'catalogue/sources.routes.ts',
+  'catalogue/sources.schemas.ts',
   'media/media.routes.ts', 'ledger/transactions.routes.ts', 'ledger/transactions.schemas.ts'])
 const DOMAIN_AREAS = new Set(['calculator', 'catalogue', 'ledger', 'media', 'access', 'store', 'reference'])
 const COMPOSITION = new Set(['app.ts', 'startup.ts', 'server.ts', 'cli.ts'])
