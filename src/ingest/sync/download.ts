@@ -144,7 +144,7 @@ async function downloadOnce (options: DownloadOptions): Promise<DownloadResult> 
 }
 
 function tooLarge (maxBytes: number, declared?: number): string {
-  const mb = (n: number) => `${Math.round(n / 104_857.6) / 10} MB`
+  const mb = (n: number) => n >= 1_048_576 ? `${Math.round(n / 104_857.6) / 10} MB` : `${n} bytes`
   return `the file is larger than the ${mb(maxBytes)} allowed (SYNC_MAX_MB)` +
     `${declared === undefined ? '' : `: ${mb(declared)} declared`}`
 }
