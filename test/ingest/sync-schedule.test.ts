@@ -77,8 +77,8 @@ forEachDatabase((database) => {
         env: { SYNC_SOURCES: `verra=${server.url('/verra.csv')}`, SYNC_INTERVAL: '6h' }
       })
       assert.match(await log.waitFor(/^sync round finished/), /^sync round finished: verra changed$/)
-      const sources = (await inject('/api/v1/commerce/sources/')).json<{ results: Array<{ name: string,
-        last_status: string }> }>()
+      type Listed = { results: Array<{ name: string, last_status: string }> }
+      const sources = (await inject('/api/v1/commerce/sources/')).json<Listed>()
       assert.deepEqual(sources.results.map((s) => [s.name, s.last_status]), [['verra', 'changed']])
       const listed = (await inject('/api/v1/commerce/products/?registry=VERRA&limit=1')).json<{ count: number }>()
       assert.ok(listed.count > 10)
