@@ -86,7 +86,7 @@ forEachDatabase((database) => {
         assert.equal(synced!.last_changed_at, synced!.last_checked_at)
         assert.match(synced!.attribution!, /Verra/)
         // The download's temporary folder is gone.
-        assert.deepEqual(readdirSync(ws.env.DATA_DIR).filter((name) => name.startsWith('.sync-')), [])
+        assert.deepEqual(readdirSync(ws.env.DATA_DIR!).filter((name) => name.startsWith('.sync-')), [])
 
         const second = await tonne(['sync', `verra=${url}`], ws.env)
         assert.equal(second.code, 0, second.stderr)
