@@ -248,8 +248,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const syncSources = parseSyncSources([read('SYNC_SOURCES') ?? ''])
   problems.push(...syncSources.problems.map((p) => `SYNC_SOURCES: ${p}`))
   const syncIntervalMs = parseDuration(read('SYNC_INTERVAL') ?? '6h')
-  if (syncIntervalMs === undefined || syncIntervalMs < 60_000 || syncIntervalMs > 30 * 86_400_000) {
-    problems.push('SYNC_INTERVAL must be seconds or a duration such as 90s, 30m, 6h or 1d, from 60 s to 30 days, ' +
+  // At most a week: a timer's delay must fit 32 bits (24.8 days).
+  if (syncIntervalMs === undefined || syncIntervalMs < 60_000 || syncIntervalMs > 7 * 86_400_000) {
+    problems.push('SYNC_INTERVAL must be seconds or a duration such as 90s, 30m, 6h or 1d, from 60 s to 7 days, ' +
       `got "${read('SYNC_INTERVAL')}"`)
   }
   const syncMaxMb = parseInteger(read('SYNC_MAX_MB') ?? '1024', 1, 1_048_576)

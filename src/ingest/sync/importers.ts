@@ -1,8 +1,10 @@
+import { Worker } from 'node:worker_threads'
 import type { RegistryKey } from '../../catalogue/registries/registry-keys.ts'
+import type { Config } from '../../config.ts'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
 import type { ImportLockOptions } from '../../store/import-lock.ts'
-import type { SourceKind } from './source-kinds.ts'
+import { SOURCE_KINDS, type SourceKind } from './source-kinds.ts'
 
 // Which import a sync runs for each kind of source. The table is handed to the sync (a test gives its own); each
 // importer is loaded when first used, as the CLI loads them, so a server that never syncs never loads one.
@@ -76,4 +78,29 @@ export const IMPORTERS: ImporterTable = {
   cercarbono: registryImporter('cercarbono'),
   isometric: registryImporter('isometric'),
   arb: registryImporter('arb')
+}
+
+/**
+ * The same imports, each run on a worker thread with a connection of its own (import-worker.ts), for `serve`: the
+ * import's synchronous work (parsing, validating, building each project's JSON; node:sqlite's statements) then never
+ * holds the requests of the serving thread. The handle a sync passes is not used.
+ */
+export function workerImporters (config: Config): ImporterTable {
+  const inWorker = (kind: SourceKind): SourceImporter => async (_db, files, options) =>
+    await new Promise<SourceImportResult>((resolve, reject) => {
+      const worker = new Worker(new URL('./import-worker.ts', import.meta.url), {
+        workerData: { config, kind, files, now: (options.now ?? new Date()).toISOString() }
+      })
+      let answered = false
+      worker.once('message', (message: { result?: SourceImportResult, error?: string }) => {
+        answered = true
+        if (message.result !== undefined) resolve(message.result)
+        else reject(new Error(message.error ?? 'the import failed'))
+      })
+      worker.once('error', (error) => { answered = true; reject(error) })
+      worker.once('exit', (code) => {
+        if (!answered) reject(new Error(`the import thread stopped (exit code ${code}) before it answered`))
+      })
+    })
+  return Object.fromEntries(SOURCE_KINDS.map((kind) => [kind, inWorker(kind)])) as unknown as ImporterTable
 }

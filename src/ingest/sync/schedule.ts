@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
 import { REAL_TIMERS, type Timers } from './download.ts'
-import { IMPORTERS, type ImporterTable } from './importers.ts'
+import { workerImporters, type ImporterTable } from './importers.ts'
 import { syncSources, type SyncOptions, type SyncRound } from './sync.ts'
 
 // `serve` keeps SYNC_SOURCES current: a round when the app is ready, then one SYNC_INTERVAL after each round ends
@@ -32,6 +32,8 @@ export interface ScheduleOptions {
 export function createSyncSchedule (options: ScheduleOptions): SyncSchedule {
   const { config, db } = options
   const timers = options.timers ?? REAL_TIMERS
+  // Off the serving thread (importers.ts): other clients' answers do not wait for the import.
+  const importers = options.importers ?? workerImporters(config)
   let timer: unknown
   let stopped = false
   const round = async (log: SyncLog) => {
@@ -40,7 +42,7 @@ export function createSyncSchedule (options: ScheduleOptions): SyncSchedule {
         db,
         dataDir: config.dataDir,
         ...(options.media !== undefined && { media: options.media }),
-        importers: options.importers ?? IMPORTERS,
+        importers,
         maxBytes: config.sync.maxBytes,
         importLockWaitMs: config.importLockWaitMs,
         timers,

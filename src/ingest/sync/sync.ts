@@ -6,7 +6,6 @@ import { setTimeout as sleepFor } from 'node:timers/promises'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
 import { releaseLease, renewLease, takeLease } from '../../store/leases.repository.ts'
-import { YieldPlugin } from '../../store/yield-plugin.ts'
 import { countSourceRows, findSource, saveSource } from '../sources.repository.ts'
 import { download, REAL_TIMERS, type Timers } from './download.ts'
 import type { ImporterTable, SourceImportResult } from './importers.ts'
@@ -23,8 +22,6 @@ export const LEASE_TTL_MS = 15 * 60_000
 const LEASE_RENEW_MS = 60_000
 /** Temporary folders of a download, in the data folder (the archive can be larger than a small /tmp). */
 const TEMP_PREFIX = '.sync-'
-/** How long an import may keep its process's event loop before it lets requests through (src/store/yield-plugin.ts). */
-const IMPORT_SLICE_MS = 10
 
 export interface SyncOptions {
   db: Db
@@ -77,8 +74,12 @@ export async function syncSources (options: SyncOptions, sources: readonly SyncS
     return { ran: false }
   }
   let renewal: unknown
+  // Not renewed while an import writes: on SQLite the renewal would wait for the import's write lock. LEASE_TTL_MS
+  // covers an import; past it, another process may start a round, and the import lock still orders the imports.
+  const state = { importing: false }
   const renew = () => {
     renewal = timers.setTimeout(() => {
+      if (state.importing) return renew()
       renewLease(options.db, LEASE, holder, now(), LEASE_TTL_MS).then((held) => {
         if (held) renew()
         else log('warn', 'sync: the sync lease lapsed during the round (another process may sync too)')
@@ -89,7 +90,7 @@ export async function syncSources (options: SyncOptions, sources: readonly SyncS
   try {
     await removeLeftovers(options.dataDir)
     const outcomes: SourceOutcome[] = []
-    for (const source of sources) outcomes.push(await syncOne(options, source, now, timers, log))
+    for (const source of sources) outcomes.push(await syncOne(options, source, now, timers, log, state))
     return { ran: true, sources: outcomes }
   } finally {
     timers.clearTimeout(renewal)
@@ -106,7 +107,7 @@ async function removeLeftovers (dataDir: string): Promise<void> {
 }
 
 async function syncOne (options: SyncOptions, source: SyncSource, now: () => Date, timers: Timers,
-  log: NonNullable<SyncOptions['log']>): Promise<SourceOutcome> {
+  log: NonNullable<SyncOptions['log']>, state: { importing: boolean }): Promise<SourceOutcome> {
   const { db } = options
   const name = source.kind
   const checkedAt = now().toISOString()
@@ -147,17 +148,15 @@ async function syncOne (options: SyncOptions, source: SyncSource, now: () => Dat
       return outcome('unchanged', await countSourceRows(db, name))
     }
     const label = fileLabel(source.url, name)
-    // Through a handle that gives requests a turn now and then: serving goes on during a long import.
-    const imported = await options.importers[source.kind](db.withPlugin(new YieldPlugin(IMPORT_SLICE_MS)),
-      [{ path: path.join(folder, 'download'), label }],
-      {
-        ...(options.media !== undefined && { media: options.media }),
-        now: new Date(checkedAt),
-        lock: {
-          waitMs: options.importLockWaitMs,
-          onWait: () => log('info', `sync ${name}: waiting for another import to finish`)
-        }
-      })
+    state.importing = true
+    const imported = await options.importers[source.kind](db, [{ path: path.join(folder, 'download'), label }], {
+      ...(options.media !== undefined && { media: options.media }),
+      now: new Date(checkedAt),
+      lock: {
+        waitMs: options.importLockWaitMs,
+        onWait: () => log('info', `sync ${name}: waiting for another import to finish`)
+      }
+    }).finally(() => { state.importing = false })
     const counts = await countSourceRows(db, name)
     const status = imported.changed ? 'changed' : 'unchanged'
     await saveSource(db, name, {
