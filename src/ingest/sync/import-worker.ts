@@ -17,7 +17,8 @@ interface Job {
 }
 
 const job = workerData as Job
-const store = await openStore({ ...job.config, sqliteReadWorkers: 1 },
+// Few connections: an import writes through one (its transaction); the serving pool keeps its own.
+const store = await openStore({ ...job.config, sqliteReadWorkers: 1, databasePoolSize: 2 },
   { statementTimeoutMs: BATCH_STATEMENT_TIMEOUT_MS })
 try {
   const result = await IMPORTERS[job.kind](store.db, job.files, {
