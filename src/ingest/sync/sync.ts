@@ -67,7 +67,7 @@ export const DEFAULTS = { connectTimeoutMs: 30_000, readTimeoutMs: 60_000, attem
 export async function syncSources (options: SyncOptions, sources: readonly SyncSource[]): Promise<SyncRound> {
   const now = options.now ?? (() => new Date())
   const timers = options.timers ?? REAL_TIMERS
-  const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+  const holder = options.holder ?? `${hostname().slice(0, 100)}:${process.pid}:${randomUUID().slice(0, 8)}`
   const log = options.log ?? (() => undefined)
   if (!await takeLease(options.db, LEASE, holder, now(), LEASE_TTL_MS)) {
     log('info', 'sync: another process is syncing; skipping this round')
