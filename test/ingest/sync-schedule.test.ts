@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { EventEmitter } from 'node:events'
+import { EventEmitter, once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { Writable } from 'node:stream'
@@ -17,6 +17,7 @@ import { copyMigratedSqlite, databaseEnv, forEachDatabase } from '../databases.t
 import { buildTestApp, tempDir } from '../helpers.ts'
 import { fileServer, servedFile } from '../support/file-server.ts'
 import { RAW } from '../support/registries.ts'
+import { startServerProcess } from '../support/server-process.ts'
 
 // `serve` with SYNC_SOURCES: the app syncs when it is ready and again every SYNC_INTERVAL, while it serves.
 
@@ -137,4 +138,28 @@ forEachDatabase((database) => {
       assert.deepEqual([...timers.pending.values()].filter((timer) => timer.ms === twoHours), [])
     })
   })
+})
+
+forEachDatabase((database) => {
+  test(`serve --workers 2 (${database}): one process downloads and imports; the other skips or finds it unchanged`,
+    async (t) => {
+      const server = await fileServer(t)
+      server.routes.set('/verra.csv', servedFile(VERRA_PROJECTS, { etag: '"1"' }))
+      const dataDir = tempDir(t)
+      const running = await startServerProcess(t, {
+        DATA_DIR: dataDir,
+        SYNC_SOURCES: `verra=${server.url('/verra.csv')}`,
+        ...await databaseEnv(t, database)
+      }, ['--workers', '2'])
+      // Each worker runs the schedule and says what its first round did.
+      const said = /sync round finished|another process is syncing/
+      const count = () => running.output.filter((l) => said.test(l)).length
+      // Output lines are read as stdout's chunks arrive: check again after each.
+      while (count() < 2) await once(running.child.stdout!, 'data')
+      const rounds = running.output.filter((l) => said.test(l)).map((l) => (JSON.parse(l) as { msg: string }).msg)
+      assert.equal(rounds.filter((m) => m === 'sync round finished: verra changed').length, 1, rounds.join('\n'))
+      assert.deepEqual(server.requests.filter((r) => r.ifNoneMatch === undefined).length, 1,
+        'one full download; a later round asks conditionally')
+      assert.equal(await running.stop(), 0)
+    })
 })
