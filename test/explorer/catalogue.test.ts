@@ -121,20 +121,20 @@ test('catalogue: key once per tab, URL-driven filters, search, ordering and pagi
 })
 
 test('catalogue: a 429 shows the service\'s message and when to retry', async (t) => {
-  const { baseUrl, key } = await startService(t, { records: fixtureProjects(), env: { RATE_LIMIT_CATALOGUE: '4' } })
+  const { baseUrl, key } = await startService(t, { records: fixtureProjects(), env: { RATE_LIMIT_CATALOGUE: '3' } })
   const browser = await launchBrowser(t)
   const page = await browser.newPage()
   await page.goto(`${baseUrl}/#/projects`)
   await enterKey(page, key)
   await showing(page, 'Showing 1–12 of 12 projects.')
-  // The list took three requests (the page with its facets, the GeoJSON, the sources); one project makes four.
+  // The list took two requests (the page with its facets, the GeoJSON); one project makes three.
   await page.goto(`${baseUrl}/#/projects/1`)
   await page.getByRole('heading', { level: 1, name: 'Kariba Forest Protection' }).waitFor()
   await page.goto(`${baseUrl}/#/projects/2`)
   const problem = page.locator('.problem[data-status="429"]')
   await problem.waitFor()
   assert.match(await problem.textContent() ?? '',
-    /Too many requests[\s\S]*limit is 4 per minute[\s\S]*Try again in \d+ s[\s\S]*rate_limited/)
+    /Too many requests[\s\S]*limit is 3 per minute[\s\S]*Try again in \d+ s[\s\S]*rate_limited/)
   assert.equal(await inPage(page, 'sessionStorage.length'), 1, 'a 429 keeps the key')
   await screenshot(page, 'catalogue-rate-limited')
   assert.deepEqual(browser.problems, [])
