@@ -53,20 +53,12 @@ function registryImporter (key: RegistryKey): SourceImporter {
   }
 }
 
-/** The archive import's signature, as far as a sync uses it (src/ingest/offsetsdb/offsetsdb.import.ts). */
-type ArchiveImport = (db: Db, files: ReadonlyArray<{ path: string, label: string }>,
-  options: { media?: MediaStore, now?: Date, lock?: ImportLockOptions }) =>
-Promise<{ created: number, updated: number, unchanged: number, data_as_of: string | null }>
+// The one line that names the archive import's module (a stand-in that refuses, in a build without it).
+const ARCHIVE_IMPORT = async () => await import('./offsetsdb-unavailable.ts')
 
-async function offsetsDbImportUnavailable (): Promise<never> {
-  throw new Error('OffsetsDB import is not available in this build')
-}
-
-// The one line that names the archive import (it lives beside the registry readers once merged).
-const loadArchiveImport = async (): Promise<ArchiveImport> => offsetsDbImportUnavailable
-
+/** OffsetsDB's archive, through the archive import (`importOffsetsDbArchive`). */
 const offsetsDbImporter: SourceImporter = async (db, files, options) =>
-  result(await (await loadArchiveImport())(db, files, options))
+  result(await (await ARCHIVE_IMPORT()).importOffsetsDbArchive(db, files, options))
 
 export const IMPORTERS: ImporterTable = {
   offsetsdb: offsetsDbImporter,
