@@ -314,8 +314,10 @@ async function importFromRegistry (
   const report = await withStore(config, async (store) => {
     const done = await importRegistryExports(store.db, registry as RegistryKey, exports,
       { media, lock: importLock(config, complain) })
-    // The source's row (GET /sources/) says what the catalogue now holds from it.
+    // The source's row (GET /sources/) says what the catalogue now holds from it; the import has committed already.
     await recordManualImport(store.db, registry as RegistryKey, done.created + done.updated > 0, new Date())
+      .catch((error: unknown) => complain(`Warning: imported, but the source's row was not updated: ${
+        (error as Error).message}`))
     return done
   })
   if (options.json) return say(JSON.stringify(report, null, 2))
