@@ -37,9 +37,10 @@ const USAGE: Record<string, string> = {
                                All or nothing; prints new, updated, unchanged and every skipped row with its
                                line and reason (--json: the report as JSON)`,
   sync: `  tonne sync [KIND=URL...]    download each source (default: SYNC_SOURCES) if it changed since the last sync,
-                               and import it: offsetsdb=URL (OffsetsDB's archive; a bare URL means it) or a
-                               registry's export (KIND: ${REGISTRY_KEYS.join(', ')}). Prints what each source did;
-                               exits 1 if one failed (the catalogue keeps what it had from it)`,
+                               and import it: offsetsdb=URL (OffsetsDB's archive; a bare URL means it) or
+                               KIND=URL, a registry's export (KIND: ${REGISTRY_KEYS.join(', ')}).
+                               Prints what each source did; exits 1 if one failed (the catalogue keeps what
+                               it had from it). Another process syncing: says so and does nothing`,
   export: `  tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
                                stored images are written beside FILE, under media/`,
   'keys create': `  tonne keys create --name NAME [--scopes ${SCOPES.join(',')}] [--rate-limit N/min] [--json]
