@@ -38,7 +38,8 @@ const USAGE: Record<string, string> = {
                                line and reason (--json: the report as JSON)`,
   sync: `  tonne sync [KIND=URL...]    download each source (default: SYNC_SOURCES) if it changed since the last sync,
                                and import it: offsetsdb=URL (OffsetsDB's archive; a bare URL means it) or
-                               KIND=URL, a registry's export (KIND: ${REGISTRY_KEYS.join(', ')}).
+                               KIND=URL, a registry's export, KIND one of:
+                               ${REGISTRY_KEYS.join(', ')}.
                                Prints what each source did; exits 1 if one failed (the catalogue keeps what
                                it had from it). Another process syncing: says so and does nothing`,
   export: `  tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
