@@ -85,6 +85,26 @@ forEachDatabase((database) => {
       assert.ok(listed.count > 10)
     })
 
+    test('an import that fails on its thread changes nothing and is recorded with why', async (t) => {
+      const server = await fileServer(t)
+      server.routes.set('/verra.csv', servedFile('Name,Comment\nnot,an export\n'))
+      const log = logLines()
+      const { inject } = await buildTestApp(t, {
+        database,
+        logStream: log.stream,
+        env: { SYNC_SOURCES: `verra=${server.url('/verra.csv')}` }
+      })
+      const before = (await inject('/api/v1/commerce/products/?limit=1')).json<{ count: number }>().count
+      assert.equal(await log.waitFor(/^sync round finished/), 'sync round finished: verra failed')
+      const why = /^sync verra: failed, the catalogue is unchanged: .*is not a verra export/
+      assert.ok(log.lines.some((l) => why.test(l)))
+      type Listed = { results: Array<{ last_status: string, last_error: string }> }
+      const [source] = (await inject('/api/v1/commerce/sources/')).json<Listed>().results
+      assert.equal(source?.last_status, 'failed')
+      assert.match(source?.last_error ?? '', /is not a verra export/)
+      assert.equal((await inject('/api/v1/commerce/products/?limit=1')).json<{ count: number }>().count, before)
+    })
+
     test('a round every SYNC_INTERVAL after the last ends; a busy lease skips one; close stops it', async (t) => {
       const server = await fileServer(t)
       server.routes.set('/verra.csv', servedFile(VERRA_PROJECTS, { etag: '"1"' }))
