@@ -130,7 +130,8 @@ async function syncOne (options: SyncOptions, source: SyncSource, now: () => Dat
       readTimeoutMs: options.readTimeoutMs ?? DEFAULTS.readTimeoutMs,
       attempts: options.attempts ?? DEFAULTS.attempts,
       backoffMs: options.backoffMs ?? DEFAULTS.backoffMs,
-      sleep: options.sleep ?? (async (ms) => { await sleepFor(ms, undefined, { ref: false }) }),
+      // Kept referenced: during `tonne sync`'s backoff nothing else may keep the process alive (SQLite).
+      sleep: options.sleep ?? (async (ms) => { await sleepFor(ms) }),
       timers,
       onRetry: (attempt, waitMs, reason) => log('warn', `sync ${name}: try ${attempt} failed (${reason}); ` +
         `trying again in ${Math.round(waitMs / 1000)} s`)
