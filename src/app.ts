@@ -11,6 +11,7 @@ import { STOP_DRAIN_MS, type Config } from './config.ts'
 import type { CalculatorData } from './calculator/calculator.data.ts'
 import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
+import { sourcesRoutes } from './catalogue/sources.routes.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
 import { ledgerRoutes } from './ledger/transactions.routes.ts'
 import { AnswerCache } from './http/answer-cache.ts'
@@ -34,6 +35,7 @@ import { mediaRoutes } from './media/media.routes.ts'
 import { signedLinks, type MediaSigner } from './media/signing.ts'
 import type { ChangeFeed } from './store/change-feed.ts'
 import type { Store } from './store/connect.ts'
+import type { SyncSchedule } from './ingest/sync/schedule.ts'
 import { VERSION } from './version.ts'
 
 /** What the app is built from; startup.ts prepares them (prepareParts), tests may hand in their own. */
@@ -59,6 +61,8 @@ export interface AppParts {
   redis?: Redis | undefined
   /** Where log lines go; production writes to stdout, tests may capture them. */
   logStream?: NodeJS.WritableStream
+  /** SYNC_SOURCES kept current on a schedule (src/ingest/sync/schedule.ts): started when ready, stopped on close. */
+  sync?: SyncSchedule | undefined
 }
 
 // The catalogue area: the products (/products/...) and their ledger (/transactions/, /products/{id}/transactions/).
@@ -182,6 +186,7 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     await catalogue.register(catalogueRoutes,
       { prefix: '/products', db: store.readDb, changes, origin, links, answers, charge })
     await catalogue.register(ledgerRoutes, { db: store.readDb, changes, origin, answers, charge })
+    await catalogue.register(sourcesRoutes, { db: store.readDb })
   }, { prefix: COMMERCE_PREFIX })
 
   await app.register(async (calculator) => {
@@ -203,6 +208,11 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     await calculator.register(calculatorRoutes, { data: calculatorData, answers })
   }, { prefix: CALCULATOR_PREFIX })
 
+  if (parts.sync !== undefined) {
+    const sync = parts.sync
+    app.addHook('onReady', async () => { sync.start((level, message) => app.log[level](message)) })
+    app.addHook('onClose', async () => { sync.stop() })
+  }
   await app.register(mediaRoutes, { store: media, signer })
   await app.register(explorerRoutes)
   app.decorate('compileSchemas', schemas.compileAll)

@@ -36,6 +36,12 @@ const USAGE: Record<string, string> = {
                                ledger by identity. A file imported before (same bytes) is not read again.
                                All or nothing; prints new, updated, unchanged and every skipped row with its
                                line and reason (--json: the report as JSON)`,
+  sync: `  tonne sync [KIND=URL...]    download each source (default: SYNC_SOURCES) if it changed since the last sync,
+                               and import it: offsetsdb=URL (OffsetsDB's archive; a bare URL means it) or
+                               KIND=URL, a registry's export, KIND one of:
+                               ${REGISTRY_KEYS.join(', ')}.
+                               Prints what each source did; exits 1 if one failed (the catalogue keeps what
+                               it had from it). Another process syncing: says so and does nothing`,
   export: `  tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
                                stored images are written beside FILE, under media/`,
   'keys create': `  tonne keys create --name NAME [--scopes ${SCOPES.join(',')}] [--rate-limit N/min] [--json]
@@ -192,6 +198,8 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
         `${result.updated} updated, ${result.unchanged} unchanged.`)
       return
     }
+    case 'sync':
+      return await syncCommand(rest, config(), say, complain)
     case 'export': {
       const file = rest[0]
       const settings = config()
@@ -300,15 +308,62 @@ async function importFromRegistry (
     }
     if (problem !== undefined) throw new CommandFailed(`tonne import: nothing was changed. ${file}: ${problem}`)
   }
-  const [{ importRegistryExports }, { MediaStore }] = await Promise.all([
-    import('./catalogue/registries/registry-import.ts'), import('./media/media-store.ts')])
+  const [{ importRegistryExports }, { MediaStore }, { recordManualImport }] = await Promise.all([
+    import('./catalogue/registries/registry-import.ts'), import('./media/media-store.ts'),
+    import('./ingest/sources.ts')])
   const media = new MediaStore(config.media.dir)
   const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
-  const report = await withStore(config, async (store) =>
-    await importRegistryExports(store.db, registry as RegistryKey, exports,
-      { media, lock: importLock(config, complain) }))
+  const report = await withStore(config, async (store) => {
+    const done = await importRegistryExports(store.db, registry as RegistryKey, exports,
+      { media, lock: importLock(config, complain) })
+    // The source's row (GET /sources/) says what the catalogue now holds from it; the import has committed already.
+    await recordManualImport(store.db, registry as RegistryKey, done.created + done.updated > 0, new Date())
+      .catch((error: unknown) => complain(`Warning: imported, but the source's row was not updated: ${
+        (error as Error).message}`))
+    return done
+  })
   if (options.json) return say(JSON.stringify(report, null, 2))
   say(reportText(report))
+}
+
+async function syncCommand (args: string[], config: Config, say: (text: string) => void,
+  complain: (text: string) => void): Promise<void> {
+  const [{ parseSyncSources }, { syncSources }, { IMPORTERS }, { MediaStore }] = await Promise.all([
+    import('./ingest/sync/source-kinds.ts'), import('./ingest/sync/sync.ts'), import('./ingest/sync/importers.ts'),
+    import('./media/media-store.ts')])
+  const given = parseSyncSources(args)
+  if (given.problems.length > 0) throw new UsageError(given.problems.join('; '))
+  const sources = args.length > 0 ? given.sources : config.sync.sources
+  if (sources.length === 0) throw new UsageError('sync needs KIND=URL arguments, or SYNC_SOURCES set')
+  const round = await withStore(config, async (store) => await syncSources({
+    db: store.db,
+    dataDir: config.dataDir,
+    media: new MediaStore(config.media.dir),
+    importers: IMPORTERS,
+    maxBytes: config.sync.maxBytes,
+    importLockWaitMs: config.importLockWaitMs,
+    log: (level, message) => { if (level !== 'info') complain(message) }
+  }, sources))
+  if (!round.ran) return complain('Another process is syncing; this round was skipped.')
+  for (const source of round.sources) {
+    const held = source.projects === null
+      ? ''
+      : `; the catalogue holds ${source.projects} projects and ${source.transactions} transactions from it`
+    const imported = source.imported === null
+      ? ''
+      : ` (${source.imported.created} new, ${source.imported.updated} updated, ${source.imported.unchanged} unchanged)`
+    const said = {
+      changed: `imported${imported}`,
+      unchanged: source.imported === null
+        ? 'unchanged: the same bytes as the last import'
+        : `imported; no project changed${imported}`,
+      not_modified: 'not modified since the last sync',
+      failed: `FAILED, nothing was changed: ${source.error ?? ''}`
+    }[source.status]
+    say(`${source.name} (${source.url}): ${said}${held}.`)
+  }
+  const failed = round.sources.filter((s) => s.status === 'failed').length
+  if (failed > 0) throw new CommandFailed(`tonne sync: ${failed} of ${round.sources.length} sources failed.`)
 }
 
 function reportText (report: RegistryImportReport): string {

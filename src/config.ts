@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import path from 'node:path'
+import { parseSyncSources, type SyncSource } from './ingest/sync/source-kinds.ts'
 
 /**
  * The service's settings. This module is the only reader of `process.env`: everything
@@ -54,6 +55,15 @@ export interface Config {
   readonly answerCacheBytes: number
   /** How long `tonne import` waits for another import to finish before giving up. */
   readonly importLockWaitMs: number
+  /** What `serve` keeps current on a schedule and `tonne sync` syncs once (README, "Keeping the catalogue current"). */
+  readonly sync: {
+    /** SYNC_SOURCES; none by default. */
+    readonly sources: readonly SyncSource[]
+    /** SYNC_INTERVAL: between the end of one round and the start of the next. */
+    readonly intervalMs: number
+    /** SYNC_MAX_MB: a download larger than this is abandoned (and the sync fails, changing nothing). */
+    readonly maxBytes: number
+  }
   /** Limits on client connections, so that slow or idle clients cannot hold the server. */
   readonly http: {
     /** The whole request (headers and body) must arrive within this; else 408 and the connection closes. */
@@ -235,6 +245,19 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const firstByteTimeoutMs = seconds('FIRST_BYTE_TIMEOUT', Math.min(5, headersTimeoutMs / 1000), 3600)
   if (firstByteTimeoutMs > headersTimeoutMs) problems.push('FIRST_BYTE_TIMEOUT must not be longer than HEADERS_TIMEOUT')
 
+  const syncSources = parseSyncSources([read('SYNC_SOURCES') ?? ''])
+  problems.push(...syncSources.problems.map((p) => `SYNC_SOURCES: ${p}`))
+  const syncIntervalMs = parseDuration(read('SYNC_INTERVAL') ?? '6h')
+  // At most a week: a timer's delay must fit 32 bits (24.8 days).
+  if (syncIntervalMs === undefined || syncIntervalMs < 60_000 || syncIntervalMs > 7 * 86_400_000) {
+    problems.push('SYNC_INTERVAL must be seconds or a duration such as 90s, 30m, 6h or 1d, from 60 s to 7 days, ' +
+      `got "${read('SYNC_INTERVAL')}"`)
+  }
+  const syncMaxMb = parseInteger(read('SYNC_MAX_MB') ?? '1024', 1, 1_048_576)
+  if (syncMaxMb === undefined) {
+    problems.push(`SYNC_MAX_MB must be a whole number of megabytes from 1 to 1048576, got "${read('SYNC_MAX_MB')}"`)
+  }
+
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './var')
 
@@ -261,6 +284,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     corsOrigins,
     answerCacheBytes: answerCache === false ? 0 : (answerCacheMb ?? 0) * 1024 * 1024,
     importLockWaitMs,
+    sync: { sources: syncSources.sources, intervalMs: syncIntervalMs!, maxBytes: syncMaxMb! * 1024 * 1024 },
     http: {
       requestTimeoutMs,
       headersTimeoutMs,
@@ -276,6 +300,14 @@ function parseInteger (text: string, min: number, max: number): number | undefin
   if (!/^\d+$/.test(text)) return undefined
   const value = Number(text)
   return value >= min && value <= max ? value : undefined
+}
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `3600` (seconds), `90s`, `30m`, `6h` or `1d`, in milliseconds. */
+export function parseDuration (text: string): number | undefined {
+  const match = /^(\d{1,9})\s*([smhd]?)$/i.exec(text)
+  return match === null ? undefined : Number(match[1]) * DURATION_UNITS[match[2]!.toLowerCase()]!
 }
 
 function parseBoolean (text: string): boolean | undefined {

@@ -55,7 +55,11 @@ export async function prepareParts (
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl)
   // The change feed starts listening here (a PostgreSQL LISTEN connection or SQLite's change counter).
   const changes = store.changes
-  return { config, store, calculatorData, media, signer, changes, redis, ...options }
+  // Loaded only with SYNC_SOURCES: a server that never syncs never loads an importer.
+  const sync = config.sync.sources.length === 0
+    ? undefined
+    : (await import('./ingest/sync/schedule.ts')).createSyncSchedule({ config, db: store.db, media })
+  return { config, store, calculatorData, media, signer, changes, redis, sync, ...options }
 }
 
 /**

@@ -1064,6 +1064,13 @@ export interface paths {
      */
     get: operations["listProjectTransactions"];
   };
+  "/api/v1/commerce/sources/": {
+    /**
+     * List the catalogue's data sources
+     * @description Every source the catalogue is filled from (OffsetsDB's archive, a registry's exports), with when it was last checked and changed, the date its data describes, the last attempt's status and error, what the catalogue holds from it, and the attribution or terms to show with its data. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     */
+    get: operations["listSources"];
+  };
   "/api/v1/co2-calculator/ping": {
     /**
      * Health check
@@ -3849,6 +3856,13 @@ export interface paths {
      */
     get: operations["listProjectTransactions"];
   };
+  "/api/v1/commerce/sources": {
+    /**
+     * List the catalogue's data sources (without the trailing slash)
+     * @description The same operation as GET /api/v1/commerce/sources/: the trailing slash is optional.
+     */
+    get: operations["listSources"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -4169,6 +4183,96 @@ export interface operations {
       };
       /** @description No such resource. */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * List the catalogue's data sources (without the trailing slash)
+   * @description The same operation as GET /api/v1/commerce/sources/: the trailing slash is optional.
+   */
+  listSources: {
+    responses: {
+      /** @description OK: List the catalogue's data sources. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Sources listed (all of them: there are few). */
+            count: number;
+            results: ({
+                /** @description The source's name: its kind (ledger rows name it in their source). */
+                name: string;
+                /** @description `offsetsdb` (OffsetsDB's archive) or a registry's key (e.g. `verra`). */
+                kind: string;
+                url: string | null;
+                last_checked_at: string | null;
+                last_changed_at: string | null;
+                data_as_of: string | null;
+                sha256: string | null;
+                etag: string | null;
+                last_status: ("changed" | "unchanged" | "not_modified" | "failed") | null;
+                last_error: string | null;
+                projects: number | null;
+                transactions: number | null;
+                attribution: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };

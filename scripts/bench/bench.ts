@@ -12,7 +12,7 @@
 // --ledger-sizes transactions (scripts/bench/ledger.ts, `npm run bench:ledger` alone; `--ledger-sizes ''` skips it),
 // which writes docs/ledger-benchmarks.md and .json.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -26,6 +26,7 @@ import {
   startService, stop, type Load
 } from './service.ts'
 
+const KEEP_MARKER = '\n<!-- Below: kept by npm run bench (measured by other scripts). -->\n'
 const ROOT = path.join(import.meta.dirname, '..', '..')
 const bundledCount = readFileSync(path.join(ROOT, 'data', 'catalogue', 'projects.ndjson'), 'utf8').trim()
   .split('\n').length
@@ -341,7 +342,9 @@ if (growth.length > 0) {
     ...names.map((n) => `- ${n}: ×${(last.results[n]!.p50 / Math.max(first.results[n]!.p50, 0.01)).toFixed(2)}`))
 }
 lines.push('')
-writeFileSync(`${values.out}.md`, lines.join('\n'))
+// Sections other scripts measure (bench:sync) are written by hand below this marker and kept.
+const kept = existsSync(`${values.out}.md`) ? readFileSync(`${values.out}.md`, 'utf8').split(KEEP_MARKER)[1] : undefined
+writeFileSync(`${values.out}.md`, lines.join('\n') + (kept === undefined ? '' : `${KEEP_MARKER}${kept}`))
 const raw = {
   machine,
   command,

@@ -215,6 +215,13 @@ export interface ProjectSourceTable {
   source_name: string
 }
 
+/** A named lease (`sync`): who holds it, until when (ISO 8601 UTC); the holder renews it while it works. */
+export interface LeaseTable {
+  name: string
+  holder: string
+  expires_at: string
+}
+
 export interface MetaTable {
   key: string
   value: string
@@ -239,6 +246,7 @@ export interface Database {
   imported_files: ImportedFileTable
   sources: SourceTable
   project_sources: ProjectSourceTable
+  leases: LeaseTable
   meta: MetaTable
   api_keys: ApiKeyTable
 }

@@ -1,6 +1,7 @@
 // The catalogue: a list driven entirely by the URL's hash (#/projects?search=…&offset=…), with filters fed by
 // the facets endpoint, a map of every matching project (the GeoJSON endpoint), and a project page.
 import { ApiError, apiDownload, apiGet } from './api.js'
+import { dataProvenance } from './provenance.js'
 import { formatDate, formatNumber, h, humanize, plainText, replaceChildren } from './dom.js'
 import { creditsLine, projectCredits } from './credits.js'
 import { clearError, shortReason, showError } from './errors.js'
@@ -512,7 +513,8 @@ export async function renderProjectList (main, params, { signal, rerender }) {
           h('summary', {}, 'Search and filters'),
           filterForm(query)),
         h('div', { id: 'chips' }),
-        h('div', { id: 'results' })),
+        h('div', { id: 'results' }),
+        dataProvenance()),
       h('div', { id: 'catalogue-placeholder', class: 'form-placeholder' }))
     main.dataset['view'] = 'list'
   }
