@@ -160,7 +160,7 @@ const REQUIRED_FACTORS: readonly string[] = [
   'param:diet.reference_kcal_per_day', 'param:diet.low_meat_below_g_per_day', 'param:diet.eaten_per_supplied_meat',
   ...CLOTHING_AMOUNTS.map((amount) => `param:clothes.multiplier.${amount}`),
   'param:clothes.secondhand_share_of_new',
-  'param:energy.residential_share_of_electricity', 'param:energy.heat_pump_cop',
+  'param:energy.heat_pump_cop',
   'param:energy.household_scale_exponent', 'param:energy.floor_area_m2_per_person',
   'param:energy.green_tariff.wind_onshore', 'param:energy.green_tariff.wind_onshore.low',
   'param:energy.green_tariff.wind_onshore.high',

@@ -43,6 +43,8 @@ export interface Country {
   electricityDemand: Factor
   /** Per cent of electricity output lost in transmission and distribution; interval = 2021-2023 spread. */
   tdLosses: Factor
+  /** People (OWID, the buildings file's total / per-person value), when the file gives both. */
+  population: number | undefined
 }
 
 export interface UnsupportedCountry {
@@ -551,7 +553,8 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
       householdSize,
       electricityDemand: demand,
       tdLosses: withFallback(row, SPECS.tdLosses, tdLosses.get(code), 'no World Bank figure',
-        (member) => tdLosses.get(member), electricityUse)
+        (member) => tdLosses.get(member), electricityUse),
+      population: population(code)
     })
   }
   const label = 'data/countries/iso3166-un-m49.csv'

@@ -242,9 +242,8 @@ describe('calculator: success', () => {
     assertCalculation(flowcarbon, 'DEU')
     assert.deepEqual(flowcarbon.breakdown.map((e: { category: string }) => e.category), ['electricity', 'heating'])
     assert.equal(flowcarbon.inputs.electricity_source, 'country_default')
-    assert.ok(flowcarbon.assumptions.some((line: string) =>
-      line.includes('param:energy.residential_share_of_electricity') ||
-        line.includes('energy.residential_share_of_electricity')), 'the residential share is listed as unchecked')
+    assert.ok(flowcarbon.assumptions.some((line: string) => line.includes('modelled: no household figure')),
+      'a modelled household figure says so')
     const green = ok(
       await get(
         '/energy?country_code=DEU&household_size=2&home_size=80&energy_type=green&electricity_method=market_based'))

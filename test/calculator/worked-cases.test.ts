@@ -383,56 +383,62 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'energy: Germany, defaults (average household)',
-    source: 'Ember DEU 344.1 g; demand 6167.385 kWh (2023); residential share 0.266; buildings 1.4576374 t (2021); ' +
-      'gas 0.18296 + WTT 0.03021',
-    hand: '6167.385 ' +
-      'x 0.266 x 0.3441 + 1.4576374 x 1000/0.18296 x ' +
-      '(0.18296+0.03021)',
-    expectedKg: 2262.82,
+    source: 'Ember DEU 344.1 g; demand 6167.385 kWh (2023); buildings 1.4576374 t (2021); gas 0.18296 + WTT 0.03021; ' +
+      'residential ratios (issue 35): electricity, mean of Europe\'s anchors ' +
+      'GBR 2700/(4678.402 x (1-0.0987245732671648) ' +
+      'x 2.35) = 0.272484 and RUS 1000 x 2.58/(8089.62 x (1-0.0855662356502817) x 2.58) = 0.135182 -> 0.203833; ' +
+      'heating, GBR 11500/(1.2935063 x 1000/0.18296 x 2.35) = 0.692178',
+    // Losses cancel on the life-cycle boundary: 1081.508 + 526.605 = 1608.113.
+    hand: '6167.385 x 0.203833 x 0.3441 + 1.4576374 x 1000/0.18296 x 0.692178 x (0.18296+0.03021)',
+    expectedKg: 1608.11,
     path: '/energy?country_code=DEU'
   },
   {
     name: 'energy: Germany, defaults, combustion',
     source: 'as above, losses 5.03515465508585 %',
-    hand: '6167.385 x (1-0.0503515465508585) x 0.266 x 0.3441 + 1457.6374',
-    expectedKg: 1993.72,
+    hand: '6167.385 x (1-0.0503515465508585) x 0.203833 x 0.3441 + 1457.6374 x 0.692178',
+    expectedKg: 1419.74,
     path: '/energy?country_code=DEU&boundary=combustion'
   },
   {
     name: 'energy: India, 80 m2, 1 person (the audit case)',
     source: 'IND: demand 1369.825 kWh, losses 14.1614425387877 % (cancel on the life-cycle boundary), household ' +
-      '4.38, buildings 0.09137297 t; Ember 708.3 g; OECD square-root scale; 35 m2 per person (assumption)',
-    // Electricity: the average household's kWh x (1/4.38)^0.5 = x 0.477818; heating: the average household's
-    // kWh / (35 x 4.38 m2) x 80 m2. 540.133 + 243.338 = 783.471.
-    hand: '1369.825 x 0.266 x 4.38 x 0.477818 x 0.7083 + 0.09137297 x 1000/0.18296 x 4.38 x 80/(35 x 4.38) x ' +
-      '(0.18296+0.03021)',
-    expectedKg: 783.47,
+      '4.38, buildings 0.09137297 t; Ember 708.3 g; OECD square-root scale; 35 m2 per person (assumption); ' +
+      'CPR about 90 kWh a month per household; heating ratio: mean of USA 0.562391 and GBR 0.692178 = 0.627284 ' +
+      '(Asia has no heating anchor)',
+    // Electricity: 1080 kWh x (1/4.38)^0.5 = x 0.477818, on the life-cycle boundary / (1 - losses); heating: the
+    // average household's kWh / (35 x 4.38 m2) x 80 m2. 427.818 + 150.640 = 578.458.
+    hand: '1080 x 0.477818 x 0.7083/(1-0.141614425387877) + 0.09137297 x 1000/0.18296 x 4.38 x 0.627284 x ' +
+      '80/(35 x 4.38) x (0.18296+0.03021)',
+    expectedKg: 578.46,
     path: '/energy?country_code=IND&home_size=80&household_size=1'
   },
   {
     name: 'energy: USA, defaults (EIA household electricity)',
     source: 'EIA 10,715 kWh per residential customer (2020); Ember USA 383.5 g; WDI losses 5.48253479643862 %; ' +
       'household 2.49; buildings 1.5407684 t; gas 0.18296 + WTT 0.03021',
-    // 1746.008 + 1795.177 = 3541.185 (the average household, so the square-root scale is x 1).
-    hand: '10715 x 0.3835/(1-0.0548253479643862) / 2.49 + 1.5407684 x 1000/0.18296 x (0.18296+0.03021)',
-    expectedKg: 3541.18,
+    // RECS 2020: 76.8 MMBtu x 293.07107 kWh - 10715 kWh = 11792.858 kWh of fuel per household (issue 35).
+    // 1746.008 + 1009.591 = 2755.599 (the average household, so the square-root scale is x 1).
+    hand: '10715 x 0.3835/(1-0.0548253479643862) / 2.49 + (76.8 x 293.07107 - 10715) / 2.49 x (0.18296+0.03021)',
+    expectedKg: 2755.6,
     path: '/energy?country_code=USA'
   },
   {
     name: 'energy: Germany, defaults, one person',
     source: 'as the German defaults; OECD square-root scale (1/2.14)^0.5 = 0.683586',
-    // 825.799 + 2484.427 = 3310.226
-    hand: '6167.385 x 0.266 x 2.14 x 0.683586 x 0.3441 + 1.4576374 x 1000/0.18296 x 2.14 x 0.683586 x ' +
-      '(0.18296+0.03021)',
-    expectedKg: 3310.23,
+    // 1581.970 + 770.496 = 2352.466
+    hand: '6167.385 x 0.203833 x 2.14 x 0.683586 x 0.3441 + 1.4576374 x 1000/0.18296 x 0.692178 x 2.14 x ' +
+      '0.683586 x (0.18296+0.03021)',
+    expectedKg: 2352.47,
     path: '/energy?country_code=DEU&household_size=1'
   },
   {
-    name: 'energy: Ethiopia, defaults (fallback electricity)',
-    source: 'ETH: demand 111.52544 kWh (2022), residential share 0.266, Ember 23.5 g, buildings 0.0038480877 t',
-    // 0.697 + 4.483 = 5.181
-    hand: '111.52544 x 0.266 x 0.0235 + 0.0038480877 x 1000/0.18296 x (0.18296+0.03021)',
-    expectedKg: 5.18,
+    name: 'energy: Ethiopia, defaults (modelled electricity and heating)',
+    source: 'ETH: demand 111.52544 kWh (2022), Ember 23.5 g, buildings 0.0038480877 t; Africa has no anchor: ' +
+      'electricity ratio = mean of the seven anchors 0.204935, heating ratio = mean of USA and GBR 0.627284',
+    // 0.537 + 2.812 = 3.349
+    hand: '111.52544 x 0.204935 x 0.0235 + 0.0038480877 x 1000/0.18296 x 0.627284 x (0.18296+0.03021)',
+    expectedKg: 3.35,
     path: '/energy?country_code=ETH'
   },
   {
