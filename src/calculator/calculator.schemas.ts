@@ -107,17 +107,22 @@ export type FlightQuery = Static<typeof FlightQuery>
 export const DietQuery = query({
   ...category,
   diet_form: StringEnum(ENUMS.diet_form, {
-    description: 'Diet. everything = an omnivore: the low-meat group where the country\'s meat eaten (FAO supply x ' +
-      '0.76, Colombani and Brunner 2024) is under 50 g a day, else the middle (medium-meat) group; pescetarian and ' +
-      'pescatarian are the same. Required.'
+    description: 'Diet. Every form uses the country\'s food supply mix (FAO) with Poore and Nemecek factors per ' +
+      'food group: everything = the country\'s average; vegetarian drops meat, vegan meat, dairy and eggs, ' +
+      'pescetarian eats farmed fish instead of meat (pescatarian is the same), low_meat / medium_meat eat 25 / 75 g ' +
+      'of meat a day, high_meat at least 100 g and never less than the country\'s average. Required.'
   }),
   calories: Type.Optional(Type.Integer({
     minimum: 1200,
     maximum: 4000,
-    description: 'Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000.'
+    description: 'Daily food energy eaten, in kcal; the food counted adds the 17 % wasted (UNEP 2021). Default the ' +
+      'country\'s food supply x (1 - 0.17).'
   })),
   study: Type.Optional(StringEnum(ENUMS.study,
-    { description: 'Which Scarborough et al. study supplies the factors. Default scarborough_2023.' }))
+    {
+      description: 'Accepted for compatibility; no longer changes the result (every form uses the same method ' +
+        'since issue 35).'
+    }))
 })
 export type DietQuery = Static<typeof DietQuery>
 
@@ -370,8 +375,8 @@ export const FlightResult = result(FlightInputs, {
 export const DietInputs = Type.Object({
   diet_form: Type.String(),
   diet_used: Type.String({
-    description: 'The Scarborough diet group applied, or country_food_supply for diet_form=everything (the ' +
-      'country\'s average diet from its FAO food supply).'
+    description: 'country_food_supply for diet_form=everything (the country\'s average diet from its FAO food ' +
+      'supply), country_food_supply:<form> for a form applied to that mix.'
   }),
   study: Type.String(),
   calories: Type.Integer(),

@@ -247,15 +247,19 @@ describe('warnings and ranges', () => {
     assert.deepEqual((await get('/flight?country_code=USA&frequency=rare')).warnings, [])
   })
 
-  test('diet range is Scarborough\'s 95 % interval; the 2014 study says it has none', async (t) => {
-    const get = await calculator(t)
-    const vegan = await get('/diet?country_code=GBR&diet_form=vegan')
-    assert.deepEqual([vegan.range.low.kg, vegan.range.high.kg], [762.85, 1226.4], '2.09 x 365, 3.36 x 365')
-    const old = await get('/diet?country_code=GBR&diet_form=vegan&study=scarborough_2014')
-    assert.equal(old.range.low.kg, old.co2e.kg)
-    assert.equal(old.range.high.kg, old.co2e.kg)
-    assert.match(old.range.basis.join(' '), /No cited interval/)
-  })
+  test('diet range is a percentile interval of the total, not the sum of every group\'s extreme (issue 35)',
+    async (t) => {
+      const get = await calculator(t)
+      const usa = await get('/diet?country_code=USA&diet_form=everything')
+      // On main the range added every group's lowest and highest product: 2,505-8,994 kg for the USA.
+      const sumOfExtremes = usa.breakdown.reduce((sum: number, entry: Body) => sum + entry.range.high_kg, 0)
+      assert.ok(usa.range.high.kg < sumOfExtremes * 0.8, `${usa.range.high.kg} vs ${sumOfExtremes}`)
+      assert.ok(usa.range.low.kg < usa.co2e.kg && usa.co2e.kg < usa.range.high.kg, JSON.stringify(usa.range))
+      assert.match(usa.range.basis.join(' '), /Monte Carlo \(2000 draws, seed 35\)/)
+      // Deterministic: the same request gives the same range.
+      const again = await get('/diet?country_code=USA&diet_form=everything')
+      assert.deepEqual(again.range, usa.range)
+    })
 
   test('range is uncertainty only: other method choices have fields of their own (issue 22, finding 6)', async (t) => {
     const get = await calculator(t)
