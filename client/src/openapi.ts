@@ -1332,6 +1332,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -1392,7 +1401,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 /** @description The basis asked for. */
@@ -1599,6 +1608,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -1659,7 +1677,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 /** @enum {unknown} */
@@ -1866,6 +1884,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -1926,7 +1953,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 diet_form: string;
@@ -2100,6 +2127,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -2160,7 +2196,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 mode: string;
@@ -2331,6 +2367,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -2391,7 +2436,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 /** @enum {unknown} */
@@ -2558,6 +2603,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -2618,7 +2672,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 /** @description People sharing the home: as given, or the country's average household size. */

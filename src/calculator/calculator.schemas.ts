@@ -309,6 +309,18 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
     country_code: Type.String(),
     measurement_system: StringEnum(ENUMS.measurement_system,
       { description: 'The measurement system the inputs were read in.' }),
+    units_read: Type.Object({
+      distance: Type.String(),
+      area: Type.String(),
+      volume: Type.String(),
+      fuel_economy: Type.String(),
+      electric_fuel_economy: Type.String(),
+      mass: Type.String()
+    }, {
+      additionalProperties: false,
+      description: 'The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the ' +
+        'measurement system\'s, stated so that a number is never read in a unit the caller did not mean.'
+    }),
     t_co2: Type.Number({ description: 'Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible).' }),
     ton: Type.Literal('t', { description: 'Unit label of t_co2 (Flowcarbon-compatible).' }),
     co2e: Mass,
@@ -326,8 +338,10 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
       description: 'Sum of the breakdown entries\' ranges: the cited intervals of factors and defaults only ' +
         '(other method choices have their own fields); low <= co2e <= high.'
     }),
-    warnings: Type.Array(Type.String(),
-      { description: 'Set when the result exceeds the country\'s whole per-person footprint.' }),
+    warnings: Type.Array(Type.String(), {
+      description: 'Set when the result exceeds the country\'s whole per-person footprint, or an input is ' +
+        'implausible in the unit it was read in (e.g. a home under 10 m2 per person).'
+    }),
     inputs,
     ...extra,
     breakdown: Type.Array(BreakdownItem, { description: 'Entries sum to co2e (allowing for rounding).' }),

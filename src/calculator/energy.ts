@@ -9,7 +9,7 @@ import type { EnergyInputs, EnergyQuery } from './calculator.schemas.ts'
 import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from './countries.ts'
 import { greenTariffFactor, gridFactor, type ElectricityFactor } from './electricity.ts'
 import { countryHousehold, type HouseholdFigure } from './household.ts'
-import { UNITS, areaToM2 } from './units.ts'
+import { UNITS, areaToM2, type MeasurementSystem } from './units.ts'
 
 /**
  * Home electricity and heating, per person: household kWh x the electricity or fuel factor,
@@ -41,6 +41,29 @@ interface EnergyAnswer extends PresentedCalculation<EnergyInputs> {
     market_based: Mass,
     market_based_basis: string
   }
+}
+
+/** A home under this many m2 per person is implausible enough to say so (issue 35, item 7). */
+const MIN_M2_PER_PERSON = 10
+/** In an ft2 country a home_size below this is more likely m2 typed into an ft2 field. */
+const MIN_PLAUSIBLE_FT2 = 30
+
+/** Warnings naming the unit the floor area was read in, when it looks like the wrong one. */
+function homeSizeWarnings (homeSize: number | undefined, homeM2: number | undefined, people: number,
+  system: MeasurementSystem): string[] {
+  if (homeSize === undefined || homeM2 === undefined) return []
+  const unit = UNITS[system].area
+  const warnings: string[] = []
+  if (system === 'imperial' && homeSize < MIN_PLAUSIBLE_FT2) {
+    warnings.push(`home_size ${homeSize} was read in ft2 (${r6(homeM2)} m2), this country's unit: a home that small ` +
+      'is unlikely. If you meant m2, send measurement_system=metric.')
+  }
+  if (homeM2 / people < MIN_M2_PER_PERSON) {
+    warnings.push(`home_size ${homeSize} ${unit} (${r6(homeM2)} m2) for ${r6(people)} people is under ` +
+      `${MIN_M2_PER_PERSON} m2 per person: check the number and its unit (${unit}` +
+      `${system === 'imperial' ? '; send measurement_system=metric for m2' : ''}).`)
+  }
+  return warnings
 }
 
 export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyAnswer {
@@ -248,8 +271,10 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   }
   const runs = runScenarios({ boundary, radiativeForcing: false, method, bound: 'central' },
     { radiativeForcing: false, method: true }, run)
+  const answer = present(data, runs, { category: 'home energy', warn: true })
+  answer.warnings.push(...homeSizeWarnings(query.home_size, homeM2, people, system))
   return {
-    ...present(data, runs, { category: 'home energy', warn: true }),
+    ...answer,
     electricity: {
       method,
       location_based: mass(totalKg(runs.get({ method: 'location_based' }))),

@@ -628,7 +628,13 @@ function rangeFor (form, name) {
  * @param {AbortSignal} signal
  */
 async function calculate (values, signal) {
-  const common = { country_code: values['country_code'], measurement_system: values['measurement_system'] }
+  // The unit system is always sent: left to the service, a number could be read in a unit the person did not
+  // see (80 in the USA is 80 ft², issue 35).
+  const { config } = await configFor(values, signal)
+  const common = {
+    country_code: values['country_code'],
+    measurement_system: values['measurement_system'] || config?.measurement_system || 'metric'
+  }
   const parts = CATEGORIES
     .map((category) => ({ category, query: category.query(values) }))
     .filter((part) => part.query !== null)
@@ -712,6 +718,19 @@ function howItWasCalculated (row, sources) {
   return details
 }
 
+/**
+ * The service's warnings (a result above the country's average, a floor area implausible in its unit), each
+ * with the category it came from, so a number read in the wrong unit is seen.
+ * @param {any[]} rows
+ */
+function warningList (rows) {
+  const warnings = rows.flatMap((row) => (row.answer.warnings ?? []).map((/** @type {string} */ text) =>
+    ({ label: row.label, text })))
+  if (warnings.length === 0) return null
+  return h('ul', { class: 'calc-warnings', id: 'calc-warnings' },
+    warnings.map(({ label, text }) => h('li', {}, h('strong', {}, `${label}: `), text)))
+}
+
 /** @param {any} outcome */
 function resultSection ({ rows, skipped, totalT, footprint, whatIf, countryName }) {
   const largest = Math.max(...rows.map((/** @type {any} */ row) => row.answer.co2e.kg / 1000), 0.001)
@@ -732,6 +751,7 @@ function resultSection ({ rows, skipped, totalT, footprint, whatIf, countryName 
     h('p', { class: 'total', id: 'total' }, `${formatNumber(totalT, 2)} t CO₂e a year`),
     h('p', { class: 'stale-note', id: 'stale-note', hidden: true },
       'The inputs above have changed: this result is out of date. Choose Calculate to update it.'),
+    warningList(rows),
     skipped.length > 0
       ? h('p', { class: 'hint' }, `Not included: ${skipped.map((/** @type {Category} */ c) => c.label.toLowerCase())
         .join(', ')} (no input given).`)
