@@ -263,10 +263,14 @@ describe('warnings and ranges', () => {
 
   test('range is uncertainty only: other method choices have fields of their own (issue 22, finding 6)', async (t) => {
     const get = await calculator(t)
-    // Flights: no cited interval (the RF multiplier is a method choice, answered in co2e_with_rf/co2e_without_rf).
+    // Flights: with or without RF is a method choice (co2e_with_rf / co2e_without_rf); the range with RF is the
+    // cited 5-95 % spread of the non-CO2 forcing (issue 35): 96.84 + (148.25 - 96.84) x 21 / 66.6 = 113.05 and
+    // x 111 / 66.6 = 182.52 (Lee et al. 2021 via DESNZ 2025 Table 47), never the span to the without-RF figure.
     const flight = await get('/flight?country_code=DEU&distance=1000')
-    assert.deepEqual([flight.range.low.kg, flight.range.high.kg], [flight.co2e.kg, flight.co2e.kg])
-    assert.match(flight.range.basis.join(' '), /No cited interval/)
+    assert.deepEqual([flight.range.low.kg, flight.range.high.kg], [113.05, 182.52])
+    assert.match(flight.range.basis.join(' '), /non-CO2 forcing/)
+    const withoutRf = await get('/flight?country_code=DEU&distance=1000&radiative_forcing=false')
+    assert.match(withoutRf.range.basis.join(' '), /No cited interval/)
     assert.ok(close(flight.co2e_without_rf.kg, 1000 * (0.07435 + 0.02249)), 'DESNZ 21_316_3165 + 22_912_3164')
     assert.ok(close(flight.co2e_combustion.kg, 1000 * 0.12576), 'DESNZ 21_316_3164_11_1')
     // A green tariff's range is the IPCC wind interval (7-56 g per kWh), not the span to the location-based grid.
