@@ -1311,6 +1311,34 @@ export interface paths {
           boundary?: "life_cycle" | "combustion";
           /** @description Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption. */
           basis?: "consumption" | "territorial" | "ghg";
+          /** @description national (default): the national average. person: a person's whole footprint (CO2e): their answers below per category, the country's defaults for the rest, plus goods, services and public services (the national consumption footprint less the average of the modelled categories). Any answer below implies person. */
+          scope?: "national" | "person";
+          /** @description Person: how often they fly (as /flight frequency). */
+          flight_frequency?: "never" | "rare" | "sometimes" | "often";
+          /** @description Person: diet (as /diet). Default everything. */
+          diet_form?: "everything" | "pescetarian" | "pescatarian" | "vegetarian" | "vegan" | "low_meat" | "medium_meat" | "high_meat";
+          /** @description Person: kcal eaten a day. */
+          calories?: number;
+          /** @description Person: distance travelled a year by car_mode, in km (miles when imperial). */
+          car_distance?: number;
+          /** @description Person: car (default), rail, bus or coach. */
+          car_mode?: "car" | "rail" | "bus" | "coach";
+          /** @description Person: car fuel (as /car). */
+          fuel_type?: "petrol" | "diesel" | "hybrid" | "plug_in_hybrid" | "electric" | "lpg" | "cng" | "unknown";
+          /** @description Person: clothes bought compared with the average (as /clothes amount). Default average. */
+          clothes_amount?: "none" | "little" | "average" | "much";
+          /** @description Person: floor area (as /energy), m2 or ft2 by measurement_system. */
+          home_size?: number;
+          /** @description Person: people in the home. */
+          household_size?: number;
+          /** @description Person: heating (as /energy). */
+          heating_type?: "natural_gas" | "heating_oil" | "lpg" | "electric" | "heat_pump" | "district_heating" | "wood" | "none";
+          /** @description Person: electricity tariff. */
+          energy_type?: "conventional" | "green";
+          /** @description Person: household kWh. */
+          electricity_kwh?: number;
+          /** @description Person: household heating kWh. */
+          heating_kwh?: number;
         };
       };
       responses: {
@@ -1406,6 +1434,8 @@ export interface paths {
               inputs: {
                 /** @description The basis asked for. */
                 basis: string;
+                /** @description national or person. */
+                scope: string;
               };
               /**
                * @description The basis used (consumption falls back to territorial where missing).
@@ -1443,6 +1473,25 @@ export interface paths {
                 unit: string;
                 source: string;
               };
+              /** @description scope=person: the parts of co2e (they add up to it) and where this person differs from the average; null for the national average. */
+              person: ({
+                /** @description Each part of the person's total, with the average person's. */
+                parts: ({
+                    category: string;
+                    label: string;
+                    /** @description This person, kg CO2e a year. */
+                    you_kg: number;
+                    /** @description The country's average person, same category and method. */
+                    average_kg: number;
+                    /** @description you_kg - average_kg. */
+                    difference_kg: number;
+                    /** @enum {unknown} */
+                    from: "your answers" | "country default" | "national average";
+                  })[];
+                /** @description The average person's whole footprint in CO2e: consumption CO2 x (GHG / territorial CO2). */
+                national_co2e_kg: number;
+                national_basis: string;
+              }) | null;
               /** @description Country value / world value, same basis. */
               ratio_to_world: number;
               /** @description The one year of every figure in the answer (values, world): the latest year with consumption-based CO2, so the bases compare like with like. Each figure also carries its own year. */
@@ -2570,7 +2619,7 @@ export interface paths {
           boundary?: "life_cycle" | "combustion";
           /** @description People living in the home; the result is per person. Default: the country's average household size (UN DESA), so the default answer is the average resident's. */
           household_size?: number;
-          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country's average household's heat per m² (its heating over 35 m² per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given. */
+          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country's average household's heat per m² of the country's typical dwelling (cited for the USA and GBR, else 35 m² per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given. */
           home_size?: number;
           /** @description conventional (default): the grid; green: a renewable electricity tariff, whose market-based figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero. */
           energy_type?: "conventional" | "green";

@@ -19,7 +19,8 @@ describe('ranges that are real uncertainty (issue 35, finding 5)', () => {
   test('every category\'s default answer has a non-degenerate range with its basis', async (t) => {
     const { app } = await buildTestApp(t)
     const paths = ['/flight?frequency=sometimes', '/diet?diet_form=everything', '/car?distance=10000',
-      '/car?distance=10000&mode=rail', '/clothes?amount=average', '/energy?heating_type=natural_gas']
+      '/car?distance=10000&mode=rail', '/clothes?amount=average', '/energy?heating_type=natural_gas',
+      '/footprint?scope=person']
     for (const code of ['DEU', 'USA', 'IND', 'BRA']) {
       for (const path of paths) {
         const body = (await app.inject(`${BASE}${path}&country_code=${code}`)).json() as Body
