@@ -5,6 +5,7 @@ import path from 'node:path'
 import { loadCalculatorData, type CalculatorData, type Factor } from '../src/calculator/calculator.data.ts'
 import { dietAnswer } from '../src/calculator/diet.ts'
 import { energyAnswer } from '../src/calculator/energy.ts'
+import { countryHousehold } from '../src/calculator/household.ts'
 
 export const COUNTRY_DEFAULTS_FILE = path.join(import.meta.dirname, '..', 'docs', 'country-defaults.md')
 
@@ -22,6 +23,9 @@ export function countryDefaultsText (data: CalculatorData): string {
     const diet = dietAnswer(data, { country_code: country.code, diet_form: 'everything' })
     const reference = country.ghgForComparison
     const people = energy.inputs.household_size
+    const household = countryHousehold(data, country)
+    // A cited national household figure is marked with a dagger; the others are the calibrated model.
+    const cited = (figure: { interval: string | undefined }): string => figure.interval === undefined ? '†' : ''
     return [
       country.code,
       country.name,
@@ -31,8 +35,9 @@ export function countryDefaultsText (data: CalculatorData): string {
       figure(country.electricityDemand),
       figure(country.householdSize, 3),
       figure(country.buildingsCo2, 3),
-      digits(energy.inputs.electricity_kwh / people),
-      digits(energy.inputs.heating_kwh / people),
+      `${digits(energy.inputs.electricity_kwh / people)}${cited(household.electricity)}`,
+      `${digits(energy.inputs.heating_kwh / people)}${cited(household.heating)}`,
+      digits(household.floorArea.m2, 3),
       energy.co2e.kg.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
       figure(reference, 4),
       diet.co2e.kg.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
@@ -50,15 +55,18 @@ export function countryDefaultsText (data: CalculatorData): string {
     'Columns: grid intensity (g CO2e per kWh generated, Ember via OWID); T&D losses (% of output, World Bank WDI);',
     'electricity demand (kWh per person, all sectors, Ember via OWID); household size (people, UN DESA); buildings',
     'CO2 (t per person, residential and commercial, Climate Watch via OWID); the default household electricity and',
-    'heating per person (kWh a year); the default `/energy` result per person for the average household (kg CO2e,',
+    'heating per person (kWh a year; `†` a cited national household figure, otherwise the model calibrated on the',
+    'countries that have one, methodology.md "Home energy"); the typical dwelling\'s floor area (m2; cited for',
+    'the USA and GBR, otherwise 35 m2 per person x household size, a Tonne assumption); the default `/energy` result',
+    'per person for the average household (kg CO2e,',
     'life cycle); the country\'s greenhouse gases per person every CO2e result is compared with for the warnings',
     '(t CO2e, all gases including land use, OWID);',
     'the default diet (`diet_form=everything`: the country\'s FAO food supply by group, 2,000 kcal eaten, Poore and',
     'Nemecek factors; kg CO2e a year).',
     '',
     '| Code | Country | UN M49 sub-region | Grid | T&D % | Demand kWh | Household | Buildings t | Electricity kWh | ' +
-      'Heating kWh | /energy kg | GHG per person t CO2e | Diet kg |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      'Heating kWh | Dwelling m2 | /energy kg | GHG per person t CO2e | Diet kg |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row} |`),
     ''
   ].join('\n')

@@ -1318,6 +1318,34 @@ export interface paths {
           boundary?: "life_cycle" | "combustion";
           /** @description Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption. */
           basis?: "consumption" | "territorial" | "ghg";
+          /** @description national (default): the national average. person: a person's whole footprint (CO2e): their answers below per category, the country's defaults for the rest, plus goods, services and public services (the national consumption footprint less the average of the modelled categories). Any answer below implies person. */
+          scope?: "national" | "person";
+          /** @description Person: how often they fly (as /flight frequency). */
+          flight_frequency?: "never" | "rare" | "sometimes" | "often";
+          /** @description Person: diet (as /diet). Default everything. */
+          diet_form?: "everything" | "pescetarian" | "pescatarian" | "vegetarian" | "vegan" | "low_meat" | "medium_meat" | "high_meat";
+          /** @description Person: kcal eaten a day. */
+          calories?: number;
+          /** @description Person: distance travelled a year by car_mode, in km (miles when imperial). */
+          car_distance?: number;
+          /** @description Person: car (default), rail, bus or coach. */
+          car_mode?: "car" | "rail" | "bus" | "coach";
+          /** @description Person: car fuel (as /car). */
+          fuel_type?: "petrol" | "diesel" | "hybrid" | "plug_in_hybrid" | "electric" | "lpg" | "cng" | "unknown";
+          /** @description Person: clothes bought compared with the average (as /clothes amount). Default average. */
+          clothes_amount?: "none" | "little" | "average" | "much";
+          /** @description Person: floor area (as /energy), m2 or ft2 by measurement_system. */
+          home_size?: number;
+          /** @description Person: people in the home. */
+          household_size?: number;
+          /** @description Person: heating (as /energy). */
+          heating_type?: "natural_gas" | "heating_oil" | "lpg" | "electric" | "heat_pump" | "district_heating" | "wood" | "none";
+          /** @description Person: electricity tariff. */
+          energy_type?: "conventional" | "green";
+          /** @description Person: household kWh. */
+          electricity_kwh?: number;
+          /** @description Person: household heating kWh. */
+          heating_kwh?: number;
         };
       };
       responses: {
@@ -1339,6 +1367,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -1399,11 +1436,13 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 /** @description The basis asked for. */
                 basis: string;
+                /** @description national or person. */
+                scope: string;
               };
               /**
                * @description The basis used (consumption falls back to territorial where missing).
@@ -1441,6 +1480,25 @@ export interface paths {
                 unit: string;
                 source: string;
               };
+              /** @description scope=person: the parts of co2e (they add up to it) and where this person differs from the average; null for the national average. */
+              person: ({
+                /** @description Each part of the person's total, with the average person's. */
+                parts: ({
+                    category: string;
+                    label: string;
+                    /** @description This person, kg CO2e a year. */
+                    you_kg: number;
+                    /** @description The country's average person, same category and method. */
+                    average_kg: number;
+                    /** @description you_kg - average_kg. */
+                    difference_kg: number;
+                    /** @enum {unknown} */
+                    from: "your answers" | "country default" | "national average";
+                  })[];
+                /** @description The average person's whole footprint in CO2e: consumption CO2 x (GHG / territorial CO2). */
+                national_co2e_kg: number;
+                national_basis: string;
+              }) | null;
               /** @description Country value / world value, same basis. */
               ratio_to_world: number;
               /** @description The one year of every figure in the answer (values, world): the latest year with consumption-based CO2, so the bases compare like with like. Each figure also carries its own year. */
@@ -1606,6 +1664,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -1666,7 +1733,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 /** @enum {unknown} */
@@ -1846,11 +1913,11 @@ export interface paths {
           measurement_system?: "metric" | "imperial";
           /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
           boundary?: "life_cycle" | "combustion";
-          /** @description Diet. everything = an omnivore: the low-meat group where the country's meat eaten (FAO supply x 0.76, Colombani and Brunner 2024) is under 50 g a day, else the middle (medium-meat) group; pescetarian and pescatarian are the same. Required. */
+          /** @description Diet. Every form uses the country's food supply mix (FAO) with Poore and Nemecek factors per food group: everything = the country's average; vegetarian drops meat, vegan meat, dairy and eggs, pescetarian eats farmed fish instead of meat (pescatarian is the same), low_meat / medium_meat eat 25 / 75 g of meat a day, high_meat at least 100 g and never less than the country's average. Required. */
           diet_form: "everything" | "pescetarian" | "pescatarian" | "vegetarian" | "vegan" | "low_meat" | "medium_meat" | "high_meat";
-          /** @description Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000. */
+          /** @description Daily food energy eaten, in kcal; the food counted adds the 17 % wasted (UNEP 2021). Default the country's food supply x (1 - 0.17). */
           calories?: number;
-          /** @description Which Scarborough et al. study supplies the factors. Default scarborough_2023. */
+          /** @description Accepted for compatibility; no longer changes the result (every form uses the same method since issue 35). */
           study?: "scarborough_2023" | "scarborough_2014";
         };
       };
@@ -1873,6 +1940,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -1933,11 +2009,11 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 diet_form: string;
-                /** @description The Scarborough diet group applied, or country_food_supply for diet_form=everything (the country's average diet from its FAO food supply). */
+                /** @description country_food_supply for diet_form=everything (the country's average diet from its FAO food supply), country_food_supply:<form> for a form applied to that mix. */
                 diet_used: string;
                 study: string;
                 calories: number;
@@ -2107,6 +2183,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -2167,7 +2252,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 mode: string;
@@ -2338,6 +2423,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -2398,7 +2492,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 /** @enum {unknown} */
@@ -2532,7 +2626,7 @@ export interface paths {
           boundary?: "life_cycle" | "combustion";
           /** @description People living in the home; the result is per person. Default: the country's average household size (UN DESA), so the default answer is the average resident's. */
           household_size?: number;
-          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country's average household's heat per m² (its heating over 35 m² per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given. */
+          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country's average household's heat per m² of the country's typical dwelling (cited for the USA and GBR, else 35 m² per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given. */
           home_size?: number;
           /** @description conventional (default): the grid; green: a renewable electricity tariff, whose market-based figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero. */
           energy_type?: "conventional" | "green";
@@ -2565,6 +2659,15 @@ export interface paths {
                * @enum {unknown}
                */
               measurement_system: "metric" | "imperial";
+              /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+              units_read: {
+                distance: string;
+                area: string;
+                volume: string;
+                fuel_economy: string;
+                electric_fuel_economy: string;
+                mass: string;
+              };
               /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
               t_co2: number;
               /**
@@ -2625,7 +2728,7 @@ export interface paths {
                 };
                 basis: string[];
               };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
+              /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
               warnings: string[];
               inputs: {
                 /** @description People sharing the home: as given, or the country's average household size. */

@@ -3,6 +3,7 @@
 import type { Db, NewProjectRow } from '../../src/store/database.ts'
 import * as repository from '../../src/catalogue/projects.repository.ts'
 import { refreshProjectJson } from '../../src/catalogue/project-json.ts'
+import { seededRandom } from '../../src/reference/seeded-random.ts'
 
 const WORDS = ['forest', 'mangrove', 'wind', 'solar', 'cookstove', 'peatland', 'biochar', 'landfill', 'grassland',
   'river', 'valley', 'highland', 'coastal', 'savanna', 'delta', 'basin', 'ridge', 'lagoon', 'steppe', 'tundra']
@@ -14,16 +15,7 @@ export const SYNTHETIC_REGISTRIES = 7
 export const SYNTHETIC_CREDIT_TYPES = 12
 
 /** A small deterministic generator (mulberry32), so every run builds the same catalogue and ledger. */
-export function random (seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6D2B79F5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export const random = seededRandom
 
 export async function buildSyntheticCatalogue (db: Db, size: number, batch = 5000): Promise<void> {
   const next = random(42)

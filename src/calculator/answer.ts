@@ -3,7 +3,7 @@ import {
   BOUNDARIES, ELECTRICITY_METHODS, isDerived, leafFactors, totalKg,
   type Boundary, type BreakdownItem, type Calculation, type DefaultUsed, type Scenario
 } from './calculation.ts'
-import { kgToLb, type MeasurementSystem } from './units.ts'
+import { UNITS, kgToLb, type MeasurementSystem } from './units.ts'
 
 /**
  * Turns a calculation into the answer a client sees. A calculation is run once for every
@@ -200,6 +200,7 @@ function itemRanges<Inputs> (runs: Runs<Inputs>): Range[] {
 export interface PresentedCalculation<Inputs> {
   country_code: string
   measurement_system: MeasurementSystem
+  units_read: typeof UNITS[MeasurementSystem]
   t_co2: number
   ton: 't'
   co2e: Mass
@@ -268,6 +269,7 @@ export function present<Inputs> (data: CalculatorData, runs: Runs<Inputs>,
   return {
     country_code: calculation.countryCode,
     measurement_system: calculation.measurementSystem,
+    units_read: { ...UNITS[calculation.measurementSystem] },
     t_co2: round(kg / 1000, 2),
     ton: 't',
     co2e: mass(kg),

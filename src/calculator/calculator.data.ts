@@ -158,9 +158,11 @@ const REQUIRED_FACTORS: readonly string[] = [
     'often'].flatMap((f) =>
     ['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.frequency.${f}.${band}`)),
   'param:diet.reference_kcal_per_day', 'param:diet.low_meat_below_g_per_day', 'param:diet.eaten_per_supplied_meat',
+  'param:diet.consumer_waste_share', 'param:diet.low_meat_g_per_day', 'param:diet.medium_meat_g_per_day',
+  'param:diet.high_meat_min_g_per_day', 'food:Fish (farmed)',
   ...CLOTHING_AMOUNTS.map((amount) => `param:clothes.multiplier.${amount}`),
   'param:clothes.secondhand_share_of_new',
-  'param:energy.residential_share_of_electricity', 'param:energy.heat_pump_cop',
+  'param:energy.heat_pump_cop',
   'param:energy.household_scale_exponent', 'param:energy.floor_area_m2_per_person',
   'param:energy.green_tariff.wind_onshore', 'param:energy.green_tariff.wind_onshore.low',
   'param:energy.green_tariff.wind_onshore.high',
@@ -173,7 +175,8 @@ function requiredFactorFile (key: string): string {
     desnz: 'desnz_2025_factors.csv',
     diet: 'diet_factors.csv',
     clothing: 'clothing_factors.csv',
-    param: 'parameters.csv'
+    param: 'parameters.csv',
+    food: 'food_group_factors.csv'
   }[namespace] ?? 'unknown file'
   return `data/calculator/${file}`
 }

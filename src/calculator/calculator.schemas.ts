@@ -43,7 +43,38 @@ export const FootprintQuery = query({
     description: 'Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back ' +
       'to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all ' +
       'greenhouse gases including land use, CO2e). Default: consumption.'
-  }))
+  })),
+  scope: Type.Optional(StringEnum(ENUMS.scope, {
+    description: 'national (default): the national average. person: a person\'s whole footprint (CO2e): their ' +
+      'answers below per category, the country\'s defaults for the rest, plus goods, services and public services ' +
+      '(the national consumption footprint less the average of the modelled categories). Any answer below implies ' +
+      'person.'
+  })),
+  flight_frequency: Type.Optional(StringEnum(ENUMS.frequency,
+    { description: 'Person: how often they fly (as /flight frequency).' })),
+  diet_form: Type.Optional(StringEnum(ENUMS.diet_form,
+    { description: 'Person: diet (as /diet). Default everything.' })),
+  calories: Type.Optional(Type.Integer({ minimum: 1200, maximum: 4000, description: 'Person: kcal eaten a day.' })),
+  car_distance: Type.Optional(Type.Number({
+    minimum: 0,
+    maximum: 1_000_000,
+    description: 'Person: distance travelled a year by car_mode, in km (miles when imperial).'
+  })),
+  car_mode: Type.Optional(StringEnum(ENUMS.mode, { description: 'Person: car (default), rail, bus or coach.' })),
+  fuel_type: Type.Optional(StringEnum(ENUMS.fuel_type, { description: 'Person: car fuel (as /car).' })),
+  clothes_amount: Type.Optional(StringEnum(ENUMS.amount,
+    { description: 'Person: clothes bought compared with the average (as /clothes amount). Default average.' })),
+  home_size: Type.Optional(Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 60_000,
+    description: 'Person: floor area (as /energy), m2 or ft2 by measurement_system.'
+  })),
+  household_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'Person: people in the home.' })),
+  heating_type: Type.Optional(StringEnum(ENUMS.heating_type, { description: 'Person: heating (as /energy).' })),
+  energy_type: Type.Optional(StringEnum(ENUMS.energy_type, { description: 'Person: electricity tariff.' })),
+  electricity_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 200_000, description: 'Person: household kWh.' })),
+  heating_kwh: Type.Optional(Type.Number(
+    { minimum: 0, maximum: 200_000, description: 'Person: household heating kWh.' }))
 })
 export type FootprintQuery = Static<typeof FootprintQuery>
 
@@ -107,17 +138,22 @@ export type FlightQuery = Static<typeof FlightQuery>
 export const DietQuery = query({
   ...category,
   diet_form: StringEnum(ENUMS.diet_form, {
-    description: 'Diet. everything = an omnivore: the low-meat group where the country\'s meat eaten (FAO supply x ' +
-      '0.76, Colombani and Brunner 2024) is under 50 g a day, else the middle (medium-meat) group; pescetarian and ' +
-      'pescatarian are the same. Required.'
+    description: 'Diet. Every form uses the country\'s food supply mix (FAO) with Poore and Nemecek factors per ' +
+      'food group: everything = the country\'s average; vegetarian drops meat, vegan meat, dairy and eggs, ' +
+      'pescetarian eats farmed fish instead of meat (pescatarian is the same), low_meat / medium_meat eat 25 / 75 g ' +
+      'of meat a day, high_meat at least 100 g and never less than the country\'s average. Required.'
   }),
   calories: Type.Optional(Type.Integer({
     minimum: 1200,
     maximum: 4000,
-    description: 'Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000.'
+    description: 'Daily food energy eaten, in kcal; the food counted adds the 17 % wasted (UNEP 2021). Default the ' +
+      'country\'s food supply x (1 - 0.17).'
   })),
   study: Type.Optional(StringEnum(ENUMS.study,
-    { description: 'Which Scarborough et al. study supplies the factors. Default scarborough_2023.' }))
+    {
+      description: 'Accepted for compatibility; no longer changes the result (every form uses the same method ' +
+        'since issue 35).'
+    }))
 })
 export type DietQuery = Static<typeof DietQuery>
 
@@ -201,8 +237,8 @@ export const EnergyQuery = query({
     exclusiveMinimum: 0,
     maximum: 60_000,
     description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country\'s ' +
-      'average household\'s heat per m² (its heating over 35 m² per person, an assumption) times this area (see ' +
-      'docs/methodology.md). Not used when heating_kwh is given.'
+      'average household\'s heat per m² of the country\'s typical dwelling (cited for the USA and GBR, else 35 m² ' +
+      'per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given.'
   })),
   energy_type: Type.Optional(StringEnum(ENUMS.energy_type,
     {
@@ -304,6 +340,18 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
     country_code: Type.String(),
     measurement_system: StringEnum(ENUMS.measurement_system,
       { description: 'The measurement system the inputs were read in.' }),
+    units_read: Type.Object({
+      distance: Type.String(),
+      area: Type.String(),
+      volume: Type.String(),
+      fuel_economy: Type.String(),
+      electric_fuel_economy: Type.String(),
+      mass: Type.String()
+    }, {
+      additionalProperties: false,
+      description: 'The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the ' +
+        'measurement system\'s, stated so that a number is never read in a unit the caller did not mean.'
+    }),
     t_co2: Type.Number({ description: 'Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible).' }),
     ton: Type.Literal('t', { description: 'Unit label of t_co2 (Flowcarbon-compatible).' }),
     co2e: Mass,
@@ -321,8 +369,10 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
       description: 'Sum of the breakdown entries\' ranges: the cited intervals of factors and defaults only ' +
         '(other method choices have their own fields); low <= co2e <= high.'
     }),
-    warnings: Type.Array(Type.String(),
-      { description: 'Set when the result exceeds the country\'s whole per-person footprint.' }),
+    warnings: Type.Array(Type.String(), {
+      description: 'Set when the result exceeds the country\'s whole per-person footprint, or an input is ' +
+        'implausible in the unit it was read in (e.g. a home under 10 m2 per person).'
+    }),
     inputs,
     ...extra,
     breakdown: Type.Array(BreakdownItem, { description: 'Entries sum to co2e (allowing for rounding).' }),
@@ -370,8 +420,8 @@ export const FlightResult = result(FlightInputs, {
 export const DietInputs = Type.Object({
   diet_form: Type.String(),
   diet_used: Type.String({
-    description: 'The Scarborough diet group applied, or country_food_supply for diet_form=everything (the ' +
-      'country\'s average diet from its FAO food supply).'
+    description: 'country_food_supply for diet_form=everything (the country\'s average diet from its FAO food ' +
+      'supply), country_food_supply:<form> for a form applied to that mix.'
   }),
   study: Type.String(),
   calories: Type.Integer(),
@@ -453,7 +503,17 @@ export const EnergyResult = result(EnergyInputs, {
 }, 'A year of home electricity and heating, per person.')
 
 export const FootprintInputs = Type.Object({
-  basis: Type.String({ description: 'The basis asked for.' })
+  basis: Type.String({ description: 'The basis asked for.' }),
+  scope: Type.String({ description: 'national or person.' })
+}, { additionalProperties: false })
+
+const PersonPart = Type.Object({
+  category: Type.String(),
+  label: Type.String(),
+  you_kg: Type.Number({ description: 'This person, kg CO2e a year.' }),
+  average_kg: Type.Number({ description: 'The country\'s average person, same category and method.' }),
+  difference_kg: Type.Number({ description: 'you_kg - average_kg.' }),
+  from: StringEnum(['your answers', 'country default', 'national average'] as const)
 }, { additionalProperties: false })
 export type FootprintInputs = Static<typeof FootprintInputs>
 
@@ -468,6 +528,16 @@ export const FootprintResult = result(FootprintInputs, {
     ghg_co2e: Type.Union([Stat, Type.Null()])
   }, { additionalProperties: false }),
   world: Stat,
+  person: Type.Union([Type.Object({
+    parts: Type.Array(PersonPart, { description: 'Each part of the person\'s total, with the average person\'s.' }),
+    national_co2e_kg: Type.Number({
+      description: 'The average person\'s whole footprint in CO2e: consumption CO2 x (GHG / territorial CO2).'
+    }),
+    national_basis: Type.String()
+  }, { additionalProperties: false }), Type.Null()], {
+    description: 'scope=person: the parts of co2e (they add up to it) and where this person differs from the ' +
+      'average; null for the national average.'
+  }),
   ratio_to_world: Type.Number({ description: 'Country value / world value, same basis.' }),
   year: Type.Integer({
     description: 'The one year of every figure in the answer (values, world): the latest year with ' +

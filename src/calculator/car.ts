@@ -173,6 +173,15 @@ export function carAnswer (data: CalculatorData, query: CarQuery): PresentedCalc
           assumptions.push(`Light rail, trams and metros run on electricity: DESNZ's ${factorOf(data,
             'param:rail.electric_kwh_per_passenger_km').value} kWh per passenger-km (UK systems) x the ${
               country.name} grid.`)
+        } else if (railType === 'national' && country.code !== 'GBR' && scenario.bound !== 'central') {
+          // The UK figure abroad is an assumption: the range spans it and an all-electric train on the country's
+          // grid, since no per-country electric share is cited.
+          const uk = desnzOnBoundary(data, RAIL_KEYS[railType], RAIL_KEYS[railType], scenario.boundary)
+          const electric = electricRail(data, country, { ...scenario, bound: 'central' }).factor
+          factor = (scenario.bound === 'low') === (electric.value < uk.value) ? electric : uk
+          intervals = [`National rail outside the UK: from the DESNZ UK figure to an all-electric train on the ${
+            country.name} grid (DESNZ ${factorOf(data, 'param:rail.electric_kwh_per_passenger_km').value} kWh per ` +
+            'passenger-km)']
         } else {
           factor = desnzOnBoundary(data, RAIL_KEYS[railType], RAIL_KEYS[railType], scenario.boundary)
           assumptions.push(railType === 'international'
@@ -255,8 +264,14 @@ export function carAnswer (data: CalculatorData, query: CarQuery): PresentedCalc
         const label = fuelType === 'unknown'
           ? `${size} car (fuel unknown)`
           : `${size} ${fuelType.replaceAll('_', ' ')} car`
-        entry = item(desnzOnBoundary(data, key, key, scenario.boundary), 'car', label, distanceKm / occupancy,
-          'vehicle-km', `${distanceKm.toFixed(1)} km${share}`)
+        // Size not given: the low and high runs use DESNZ's small and large car of the fuel, the fleet's spread.
+        const end = scenario.bound === 'low' ? 'small' : 'large'
+        const spread = size === 'average' && scenario.bound !== 'central' &&
+          data.factors.has(`desnz:car.${end}.${fuelType}`)
+        entry = item(desnzOnBoundary(data, spread ? `car.${end}.${fuelType}` : key,
+          spread ? `car.${end}.${fuelType}` : key, scenario.boundary), 'car', label, distanceKm / occupancy,
+        'vehicle-km', `${distanceKm.toFixed(1)} km${share}`,
+        spread ? ['Car size not given: DESNZ\'s small and large car of the same fuel, the spread of the fleet'] : [])
       }
       if (occupancy > 1) assumptions.push(`The car's emissions are shared equally by ${occupancy} people.`)
     }

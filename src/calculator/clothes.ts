@@ -64,7 +64,7 @@ export function clothesAnswer (data: CalculatorData, query: ClothesQuery): Prese
   const boundary = query.boundary ?? 'life_cycle'
   const assumptions: string[] = [
     'Clothes factors cover production and the supply chain up to purchase, with no combustion-only part: both ' +
-      'boundaries give the same figure. No interval is cited for them.']
+      'boundaries give the same figure.']
   const used: Factor[] = []
   let breakdown: BreakdownItem[]
   const inputs: ClothesInputs = { mode: mode.mode, factor_region: 'EU-27' }
@@ -134,8 +134,41 @@ export function clothesAnswer (data: CalculatorData, query: ClothesQuery): Prese
     ]
   }
   const defaults = [...systemDefault(country, query), ...defaultsFor(query, ['boundary'])]
-  const run = (_scenario: Scenario): Calculation<ClothesInputs> =>
-    ({ countryCode: country.code, measurementSystem: system, inputs, breakdown, assumptions, used, defaults })
+  // No interval is cited for any clothing factor; the two global estimates of the same industry differ by their
+  // ratio, which Tonne takes as the spread: value / sqrt(ratio) to value x sqrt(ratio), a band centred on the value.
+  const quantis = factorOf(data, 'param:clothes.global_estimate.quantis_mt')
+  const gfa = factorOf(data, 'param:clothes.global_estimate.gfa_mt')
+  const spread = Math.sqrt(quantis.value / gfa.value)
+  used.push(quantis, gfa)
+  assumptions.push('Range: no interval is cited for clothing factors; the two global estimates of the industry ' +
+    `(Quantis 2018: ${quantis.value} Mt, Global Fashion Agenda and McKinsey 2020: ${gfa.value} Mt CO2e a year) ` +
+    `differ ${round1(quantis.value / gfa.value)}-fold, taken as the spread: value / ${round1(spread)} to value x ` +
+    `${round1(spread)}.`)
+  const band = `Clothes: the ${round1(quantis.value / gfa.value)}-fold spread between Quantis (2018) and Global ` +
+    'Fashion Agenda / McKinsey (2020) global estimates, as a band centred on the value (Tonne assumption)'
+  const run = (scenario: Scenario): Calculation<ClothesInputs> => ({
+    countryCode: country.code,
+    measurementSystem: system,
+    inputs,
+    breakdown: scenario.bound === 'central'
+      ? breakdown
+      : breakdown.map((entry) => {
+        const scale = scenario.bound === 'low' ? 1 / spread : spread
+        const factor = derive([entry.factor, quantis, gfa], {
+          key: `${entry.factor.key}:band.${scenario.bound}`,
+          id: entry.factor.id,
+          value: entry.factor.value * scale,
+          unit: entry.factor.unit,
+          description: `${entry.factor.description}, ${scenario.bound} end of the global estimates' spread`,
+          derivation: `${entry.factor.value} ${scenario.bound === 'low' ? '/' : 'x'} sqrt(${quantis.value} / ${
+            gfa.value})`
+        })
+        return item(factor, entry.category, entry.label, entry.quantity, entry.quantityUnit, entry.note, [band])
+      }),
+    assumptions,
+    used,
+    defaults
+  })
   const runs = runScenarios({ boundary, radiativeForcing: false, method: 'location_based', bound: 'central' },
     { radiativeForcing: false, method: false }, run)
   return present(data, runs, { category: 'clothes', warn: true })

@@ -23,6 +23,7 @@ export const ENUMS = {
   rail_type: ['national', 'international', 'light_rail', 'underground'],
   fuel_economy_unit: FUEL_ECONOMY_UNITS,
   basis: ['consumption', 'territorial', 'ghg'],
+  scope: ['national', 'person'],
   boundary: BOUNDARIES,
   electricity_method: ELECTRICITY_METHODS
 } as const

@@ -43,6 +43,10 @@ export interface Country {
   electricityDemand: Factor
   /** Per cent of electricity output lost in transmission and distribution; interval = 2021-2023 spread. */
   tdLosses: Factor
+  /** t CO2 per person per year from transport inside the country (all road, rail, domestic air and shipping). */
+  transportCo2: Factor
+  /** People (OWID, the buildings file's total / per-person value), when the file gives both. */
+  population: number | undefined
 }
 
 export interface UnsupportedCountry {
@@ -126,6 +130,14 @@ const SPECS = {
     what: 'CO2 burned on site in residential and commercial buildings per person',
     min: 0,
     max: 20
+  },
+  transportCo2: {
+    figure: 'transport_co2',
+    source: 'climate-watch-owid',
+    unit: 't CO2 per person per year',
+    what: 'CO2 from transport (passengers and freight, domestic) per person',
+    min: 0,
+    max: 50
   },
   householdSize: {
     figure: 'household_size',
@@ -387,7 +399,9 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     meatSupply: loadPerCountry(read('meat_supply_per_capita.csv'), 'meat_supply_kg_per_capita_per_year',
       SPECS.meatSupply),
     electricityDemand: loadPerCountry(read('electricity_demand_per_capita.csv'), 'electricity_demand_per_capita_kwh',
-      SPECS.electricityDemand)
+      SPECS.electricityDemand),
+    transportCo2: loadPerCountry(read('transport_co2_per_capita.csv'), 'transport_co2_t_per_capita',
+      SPECS.transportCo2)
   }
   const buildings = loadBuildings(read('buildings_co2_per_capita.csv'))
   const households = loadHouseholds(read('household_size.csv'))
@@ -551,7 +565,10 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
       householdSize,
       electricityDemand: demand,
       tdLosses: withFallback(row, SPECS.tdLosses, tdLosses.get(code), 'no World Bank figure',
-        (member) => tdLosses.get(member), electricityUse)
+        (member) => tdLosses.get(member), electricityUse),
+      population: population(code),
+      transportCo2: withFallback(row, SPECS.transportCo2, tables.transportCo2.get(code), 'no transport CO2 figure',
+        (member) => tables.transportCo2.get(member), population)
     })
   }
   const label = 'data/countries/iso3166-un-m49.csv'

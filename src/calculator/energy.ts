@@ -1,6 +1,6 @@
 import { mass, present, runScenarios, type Mass, type PresentedCalculation } from './answer.ts'
 import { CalculatorInputError } from './calculator.errors.ts'
-import { directKey, factorOf, type CalculatorData, type Country, type Factor } from './calculator.data.ts'
+import { directKey, factorOf, type CalculatorData, type Factor } from './calculator.data.ts'
 import {
   item, onBoundary, plural, totalKg, type BreakdownItem, type Calculation, type DefaultUsed,
   type Scenario
@@ -8,21 +8,17 @@ import {
 import type { EnergyInputs, EnergyQuery } from './calculator.schemas.ts'
 import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from './countries.ts'
 import { greenTariffFactor, gridFactor, type ElectricityFactor } from './electricity.ts'
-import { UNITS, areaToM2 } from './units.ts'
+import { countryHousehold, type HouseholdFigure } from './household.ts'
+import { UNITS, areaToM2, type MeasurementSystem } from './units.ts'
 
 /**
  * Home electricity and heating, per person: household kWh x the electricity or fuel factor,
  * divided by the people in the home. Without measured kWh the household's kWh come from the
- * country's average household (see docs/methodology.md, section "Home energy"):
- * - electricity: a cited household figure for the country where there is one (US: EIA kWh per
- *   residential customer); otherwise the labelled fallback electricity demand per person x
- *   (1 - T&D losses) x the residential share of final electricity use (IEA, world 2019) x the
- *   average household size (UN DESA);
- * - heating: the CO2 burned on site in buildings per person (Climate Watch; residential and
- *   commercial, so an upper bound for homes) x the household size, expressed as the natural-gas
- *   kWh that emit it.
+ * country's average household (household.ts; docs/methodology.md, section "Home energy"): a cited
+ * national household figure where one exists, else a model calibrated on the countries that have one.
  * A household of another size uses the average household's kWh x (people / average) ^ 0.5 (the OECD
- * square-root equivalence scale); a given floor area sets heating from the average household's heat per m2.
+ * square-root equivalence scale); a given floor area sets heating from the heat per m2 of the country's
+ * typical dwelling.
  */
 
 const HOME_M2_RANGE = { min: 1, max: 5000 }
@@ -36,70 +32,7 @@ const HEATING_FUEL: Partial<Record<HeatingType, string>> = {
   wood: 'wood_logs.kwh'
 }
 
-interface CountryHousehold {
-  people: Factor
-  electricityKwh: number
-  /** Natural-gas kWh whose combustion emits the household's share of buildings CO2. */
-  heatingKwh: number
-  /** Where the electricity figure comes from, for defaults_used. */
-  electricityBasis: string
-  /** The figures behind each default. */
-  electricityUsed: Factor[]
-  heatingUsed: Factor[]
-  assumptions: string[]
-}
-
 const r6 = (value: number): number => Number(value.toPrecision(6))
-
-/** The country's average household: people, electricity kWh and heating kWh a year. */
-function countryHousehold (data: CalculatorData, country: Country): CountryHousehold {
-  const people = country.householdSize
-  const gas = factorOf(data, 'desnz:fuel.natural_gas.kwh_gross_cv')
-  const buildings = country.buildingsCo2
-  const heatingKwh = buildings.value * 1000 / gas.value * people.value
-  const heatingLine = `Household heating (${country.name} default): ${r6(
-    buildings.value)} t CO2 per person burned in buildings (${buildings.year ??
-      ''}) / ${gas.value} kg CO2e per kWh of natural gas x ${r6(people.value)} people = ${
-        r6(heatingKwh)} kWh a year. Buildings CO2 includes commercial buildings and cooking, so this is an upper ` +
-        'bound for home heating.'
-  const own = data.factors.get(`param:energy.household_electricity_kwh.${country.code}`)
-  if (own !== undefined) {
-    return {
-      people,
-      electricityKwh: own.value,
-      heatingKwh,
-      electricityBasis: `${country.name}'s own figure: ${own.value} ${own.unit}, ${
-        data.sources.get(own.source)?.publisher ?? own.source} (${own.id})`,
-      electricityUsed: [people, own],
-      heatingUsed: [people, buildings, gas],
-      assumptions: [
-        `Household electricity (${country.name} default): ${own.value} ${own.unit}, the country's own figure ` +
-          `(${own.id}), taken as the household of ${r6(people.value)} people.`,
-        heatingLine
-      ]
-    }
-  }
-  const share = factorOf(data, 'param:energy.residential_share_of_electricity')
-  const demand = country.electricityDemand
-  const losses = country.tdLosses
-  const electricityKwh = demand.value * (1 - losses.value / 100) * share.value * people.value
-  return {
-    people,
-    electricityKwh,
-    heatingKwh,
-    electricityBasis: `fallback (no household electricity figure is cited for ${country.name}): electricity demand ` +
-      'per person x (1 - T&D losses) x the world residential share x household size (see assumptions)',
-    electricityUsed: [people, share, demand, losses],
-    heatingUsed: [people, buildings, gas],
-    assumptions: [
-      `Household electricity (${country.name} default, fallback: no household figure is cited for the country): ${
-        r6(demand.value)} kWh demand per person (${demand.year ?? ''}) x (1 - ${r6(losses.value)} % losses) x ${
-          share.value} residential share (IEA, world 2019) x ${r6(people.value)} people = ${
-            r6(electricityKwh)} kWh a year. The residential share is a world figure: countries differ.`,
-      heatingLine
-    ]
-  }
-}
 
 interface EnergyAnswer extends PresentedCalculation<EnergyInputs> {
   electricity: {
@@ -108,6 +41,29 @@ interface EnergyAnswer extends PresentedCalculation<EnergyInputs> {
     market_based: Mass,
     market_based_basis: string
   }
+}
+
+/** A home under this many m2 per person is implausible enough to say so (issue 35, item 7). */
+const MIN_M2_PER_PERSON = 10
+/** In an ft2 country a home_size below this is more likely m2 typed into an ft2 field. */
+const MIN_PLAUSIBLE_FT2 = 30
+
+/** Warnings naming the unit the floor area was read in, when it looks like the wrong one. */
+function homeSizeWarnings (homeSize: number | undefined, homeM2: number | undefined, people: number,
+  system: MeasurementSystem): string[] {
+  if (homeSize === undefined || homeM2 === undefined) return []
+  const unit = UNITS[system].area
+  const warnings: string[] = []
+  if (system === 'imperial' && homeSize < MIN_PLAUSIBLE_FT2) {
+    warnings.push(`home_size ${homeSize} was read in ft2 (${r6(homeM2)} m2), this country's unit: a home that small ` +
+      'is unlikely. If you meant m2, send measurement_system=metric.')
+  }
+  if (homeM2 / people < MIN_M2_PER_PERSON) {
+    warnings.push(`home_size ${homeSize} ${unit} (${r6(homeM2)} m2) for ${r6(people)} people is under ` +
+      `${MIN_M2_PER_PERSON} m2 per person: check the number and its unit (${unit}` +
+      `${system === 'imperial' ? '; send measurement_system=metric for m2' : ''}).`)
+  }
+  return warnings
 }
 
 export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyAnswer {
@@ -133,23 +89,26 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   const people = query.household_size ?? household.people.value
   const average = household.people.value
   const exponent = factorOf(data, 'param:energy.household_scale_exponent')
-  const areaPerPerson = factorOf(data, 'param:energy.floor_area_m2_per_person')
-  // The average household's kWh, scaled to this household's size (square-root scale) or floor area.
+  const typical = household.floorArea
+  // The average household's kWh, scaled to this household's size (square-root scale); heating for a given
+  // floor area from the heat per m2 of the country's typical dwelling instead.
   const scale = (people / average) ** exponent.value
-  const defaultElectricityKwh = household.electricityKwh * scale
-  const averageM2 = areaPerPerson.value * average
-  const heatDemandKwh = homeM2 === undefined
-    ? household.heatingKwh * scale
-    : household.heatingKwh * homeM2 / averageM2
+  const scaled = (figure: HouseholdFigure, bound: Scenario['bound']): number =>
+    (bound === 'low' ? figure.low : bound === 'high' ? figure.high : figure.kwh) * scale
+  const heatDemandFor = (bound: Scenario['bound']): number => homeM2 === undefined
+    ? scaled(household.heating, bound)
+    : scaled(household.heating, bound) / scale * homeM2 / typical.m2
+  const defaultElectricityKwh = scaled(household.electricity, 'central')
+  const heatDemandKwh = heatDemandFor('central')
   const scaleLine = `A household of ${r6(people)} people uses the country's average household's kWh (${
     r6(average)} people) x (${r6(people)} / ${r6(average)}) ^ ${exponent.value} = x ${r6(scale)}: the OECD ` +
     'square-root equivalence scale, since a home\'s energy grows with the number of people but less than in ' +
     'proportion.'
   const areaLine = homeM2 === undefined
     ? ''
-    : `Heating for ${r6(homeM2)} m2: the average household's ${r6(household.heatingKwh)} kWh over its ${
-      r6(averageM2)} m2 (${areaPerPerson.value} m2 per person, a Tonne assumption: no per-country floor area is ` +
-      `cited yet) = ${r6(household.heatingKwh / averageM2)} kWh per m2, x ${r6(homeM2)} m2 = ${r6(heatDemandKwh)} kWh.`
+    : `Heating for ${r6(homeM2)} m2: the average household's ${r6(household.heating.kwh)} kWh over the country's ` +
+      `typical dwelling of ${typical.line} = ${r6(household.heating.kwh / typical.m2)} kWh per m2, x ${r6(homeM2)} ` +
+      `m2 = ${r6(heatDemandKwh)} kWh (heat grows in proportion to floor area: no cited sub-linear scale).`
   const defaults: DefaultUsed[] = [
     ...systemDefault(country, query),
     ...(query.household_size === undefined
@@ -163,7 +122,7 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
       ? [{
           parameter: 'electricity_kwh',
           value: Number(defaultElectricityKwh.toPrecision(6)),
-          basis: `${country.name}'s average household, ${household.electricityBasis}; scaled to the household's ` +
+          basis: `${country.name}'s average household, ${household.electricity.basis}; scaled to the household's ` +
             'size by the OECD square-root scale'
         }]
       : []),
@@ -171,10 +130,10 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
       ? [{
           parameter: 'heating_kwh',
           value: Number(heatDemandKwh.toPrecision(6)),
-          basis: `${country.name}'s average household: buildings CO2 per person as natural-gas kWh x household size, ` +
+          basis: `${country.name}'s average household's heating fuel, ${household.heating.basis}; ` +
             (homeM2 === undefined
               ? 'scaled to the household\'s size by the OECD square-root scale'
-              : 'as heat per m2 of its assumed floor area, x home_size') + ' (see assumptions)'
+              : 'as heat per m2 of the country\'s typical dwelling, x home_size') + ' (see assumptions)'
         }]
       : []),
     ...defaultsFor(query, ['heating_type', 'energy_type', 'electricity_method', 'boundary'])
@@ -182,22 +141,21 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   // A green tariff's market-based figure is in every answer: its source and status are listed too.
   const used: Factor[] = green ? [factorOf(data, 'param:energy.green_tariff.wind_onshore')] : []
   const baseAssumptions: string[] = []
-  const [electricityLine, heatingLine] = household.assumptions
   if (query.household_size === undefined) used.push(household.people)
   const defaultHeating = query.heating_kwh === undefined && heating !== 'none'
   if (query.electricity_kwh === undefined || defaultHeating) {
     used.push(exponent)
     baseAssumptions.push(scaleLine)
   }
-  if (query.electricity_kwh === undefined && electricityLine !== undefined) {
-    used.push(...household.electricityUsed)
-    baseAssumptions.push(electricityLine)
+  if (query.electricity_kwh === undefined) {
+    used.push(...household.electricity.used)
+    baseAssumptions.push(household.electricity.line)
   }
-  if (defaultHeating && heatingLine !== undefined) {
-    used.push(...household.heatingUsed)
-    baseAssumptions.push(heatingLine)
+  if (defaultHeating) {
+    used.push(...household.heating.used)
+    baseAssumptions.push(household.heating.line)
     if (homeM2 !== undefined) {
-      used.push(areaPerPerson)
+      used.push(...typical.used)
       baseAssumptions.push(areaLine)
     }
   }
@@ -205,32 +163,36 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
     baseAssumptions.push('home_size sets only the default heating; the heating here is measured (or none), so the ' +
       'floor area does not change it.')
   }
-  const electricityKwh = query.electricity_kwh ?? defaultElectricityKwh
+  const electricityKwhFor = (bound: Scenario['bound']): number => query.electricity_kwh ??
+    scaled(household.electricity, bound)
+  const electricityKwh = electricityKwhFor('central')
+  const electricityInterval = query.electricity_kwh === undefined ? household.electricity.interval : undefined
+  const heatingInterval = defaultHeating ? household.heating.interval : undefined
   const perPerson = people === 1 ? '' : ` / ${Number(people.toPrecision(4))} people`
   const cop = factorOf(data, 'param:energy.heat_pump_cop')
-  let heatingKwh = 0
+  const heatingFor = (bound: Scenario['bound']): number => {
+    if (heating === 'none') return 0
+    if (query.heating_kwh !== undefined) return query.heating_kwh
+    return heating === 'heat_pump' ? heatDemandFor(bound) / cop.value : heatDemandFor(bound)
+  }
+  const heatingKwh = heatingFor('central')
   if (heating !== 'none') {
     if (query.heating_kwh !== undefined) {
-      heatingKwh = query.heating_kwh
       if (heating === 'heat_pump') {
         baseAssumptions.push(
           'Measured heating_kwh for a heat pump is read as the electricity it used.')
       }
     } else if (heating === 'heat_pump') {
       used.push(cop)
-      heatingKwh = heatDemandKwh / cop.value
       baseAssumptions.push(
         `A heat pump delivers ${cop.value} kWh of heat per kWh of electricity (seasonal performance), so it uses ` +
           `${heatDemandKwh.toFixed(0)} / ${cop.value} kWh.`)
-    } else {
-      heatingKwh = heatDemandKwh
-      if (heating === 'electric') {
-        baseAssumptions.push(
-          'Electric heating: the country\'s heat demand (as natural-gas kWh) is met by as many kWh of electricity. ' +
-            'The ' +
-          'default household electricity already includes the country\'s average electric heating, so this may count ' +
-          'some of it twice.')
-      }
+    } else if (heating === 'electric') {
+      baseAssumptions.push(
+        'Electric heating: the country\'s heat demand (as natural-gas kWh) is met by as many kWh of electricity. ' +
+          'The ' +
+        'default household electricity already includes the country\'s average electric heating, so this may count ' +
+        'some of it twice.')
     }
   }
   if (heating === 'wood') {
@@ -275,8 +237,11 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
       ? 'renewable tariff, market-based'
       : `${country.name} grid, location-based`
     const breakdown: BreakdownItem[] = [
-      item(electricity.factor, 'electricity', `electricity (${tariff})`, electricityKwh / people, 'kWh',
-        `${electricityKwh.toFixed(1)} kWh for the household${perPerson}`, electricity.intervals)
+      item(electricity.factor, 'electricity', `electricity (${tariff})`, electricityKwhFor(scenario.bound) / people,
+        'kWh', `${electricityKwh.toFixed(1)} kWh for the household${perPerson}`,
+        [...electricity.intervals, ...(scenario.bound === 'central' || electricityInterval === undefined
+          ? []
+          : [electricityInterval])])
     ]
     if (heating !== 'none') {
       const fuel = HEATING_FUEL[heating]
@@ -292,8 +257,10 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
       } else {
         ({ factor, intervals } = electricityFor(scenario))
       }
-      breakdown.push(item(factor, 'heating', `heating (${heating.replaceAll('_', ' ')})`, heatingKwh / people, 'kWh',
-        `${heatingKwh.toFixed(1)} kWh for the household${perPerson}`, intervals))
+      const modelInterval = scenario.bound === 'central' || heatingInterval === undefined ? [] : [heatingInterval]
+      breakdown.push(item(factor, 'heating', `heating (${heating.replaceAll('_', ' ')})`,
+        heatingFor(scenario.bound) / people, 'kWh', `${heatingKwh.toFixed(1)} kWh for the household${perPerson}`,
+        [...intervals, ...modelInterval]))
     }
     if (scenario.method === 'market_based' && !green) {
       assumptions.push(
@@ -304,8 +271,10 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   }
   const runs = runScenarios({ boundary, radiativeForcing: false, method, bound: 'central' },
     { radiativeForcing: false, method: true }, run)
+  const answer = present(data, runs, { category: 'home energy', warn: true })
+  answer.warnings.push(...homeSizeWarnings(query.home_size, homeM2, people, system))
   return {
-    ...present(data, runs, { category: 'home energy', warn: true }),
+    ...answer,
     electricity: {
       method,
       location_based: mass(totalKg(runs.get({ method: 'location_based' }))),

@@ -251,6 +251,33 @@ interface FlightAnswer extends PresentedCalculation<FlightInputs> {
 }
 
 /** The /flight answer: every scenario run, presented. */
+/**
+ * With radiative forcing, the low and high runs scale the non-CO2 uplift (with RF - without RF) by the 5th and 95th
+ * percentile of aviation's net non-CO2 forcing over its best estimate (Lee et al. 2021, DESNZ 2025 Table 47):
+ * the RF multiplier is "subject to significant uncertainty" (DESNZ 8.40), and this is its cited spread.
+ */
+function rfInterval (data: CalculatorData, withRf: Factor, scenario: Scenario, withoutRf: () => Factor):
+{ factor: Factor, intervals: string[] } {
+  if (!scenario.radiativeForcing || scenario.bound === 'central') return { factor: withRf, intervals: [] }
+  const central = factorOf(data, 'param:flight.rf.non_co2_erf')
+  const end = factorOf(data, `param:flight.rf.non_co2_erf.${scenario.bound}`)
+  const without = withoutRf()
+  const share = end.value / central.value
+  return {
+    factor: derive([withRf, without, central, end], {
+      key: `${withRf.key}:rf.${scenario.bound}`,
+      id: withRf.id,
+      value: without.value + (withRf.value - without.value) * share,
+      unit: withRf.unit,
+      description: `${withRf.description}, non-CO2 uplift at the ${scenario.bound === 'low' ? '5th' : '95th'} ` +
+        'percentile of aviation\'s non-CO2 forcing',
+      derivation: `${without.value} + (${withRf.value} - ${without.value}) x ${end.value} / ${central.value}`
+    }),
+    intervals: ['Radiative forcing: the non-CO2 uplift scaled by the 5-95 % range of aviation\'s net non-CO2 ' +
+      'forcing (21-111 mW/m2 around 66.6; Lee et al. 2021, DESNZ 2025 methodology Table 47)']
+  }
+}
+
 export function flightAnswer (data: CalculatorData, query: FlightQuery): FlightAnswer {
   const country = resolveCountry(data, query.country_code)
   const system = measurementSystemFor(country, query.measurement_system)
@@ -394,8 +421,10 @@ export function flightAnswer (data: CalculatorData, query: FlightQuery): FlightA
             'straight line across 300-700 km, the per-km factor by the same ratio every km across 2,700-4,700 km ' +
             '(docs/methodology.md, "transitions").')
       }
-      return item(charged.factor, group.category, group.label, group.distanceKm * group.flights, 'passenger-km',
-        charged.transition === undefined ? flights : `${flights}, ${charged.transition}`)
+      const { factor, intervals } = rfInterval(data, charged.factor, scenario,
+        () => chargeFlight(data, group.distanceKm, cabin, { ...scenario, radiativeForcing: false }).factor)
+      return item(factor, group.category, group.label, group.distanceKm * group.flights, 'passenger-km',
+        charged.transition === undefined ? flights : `${flights}, ${charged.transition}`, intervals)
     })
     notes.push(scenario.radiativeForcing
       ? 'Radiative forcing included: DESNZ 2025 "with RF" factors (non-CO2 effects of aviation, a 1.7 multiplier on ' +

@@ -3,6 +3,7 @@ import type { CalculatorData, Factor } from './calculator.data.ts'
 import { derive, item, type Calculation } from './calculation.ts'
 import type { FootprintInputs, FootprintQuery } from './calculator.schemas.ts'
 import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from './countries.ts'
+import { isPersonQuery, personFootprint, personRange, type PersonPart } from './person-footprint.ts'
 
 /**
  * The average footprint of a person in a country: a national per-capita figure, no model.
@@ -82,7 +83,7 @@ function calculateFootprint (data: CalculatorData, query: FootprintQuery): Footp
   return {
     countryCode: country.code,
     measurementSystem: system,
-    inputs: { basis: requested },
+    inputs: { basis: requested, scope: 'national' },
     breakdown,
     assumptions,
     used: [],
@@ -105,13 +106,25 @@ interface FootprintAnswer extends PresentedCalculation<FootprintInputs> {
   gases: 'co2' | 'co2e'
   values: FootprintCalculation['values']
   world: Stat
+  person: { parts: PersonPart[], national_co2e_kg: number, national_basis: string } | null
   ratio_to_world: number
   year: number
 }
 
 export function footprintAnswer (data: CalculatorData, query: FootprintQuery): FootprintAnswer {
-  const calculation = calculateFootprint(data, query)
-  const country = data.countries.get(calculation.countryCode)
+  const national = calculateFootprint(data, query)
+  const country = data.countries.get(national.countryCode)
+  const person = country !== undefined && isPersonQuery(query) ? personFootprint(data, country, query) : undefined
+  const calculation: FootprintCalculation = person === undefined
+    ? national
+    : {
+        ...national,
+        inputs: { basis: national.inputs.basis, scope: 'person' },
+        breakdown: person.breakdown,
+        assumptions: person.assumptions,
+        used: person.used,
+        defaults: [...systemDefault(country as NonNullable<typeof country>, query), ...defaultsFor(query, ['boundary'])]
+      }
   const shown = [calculation.worldFactor, country?.territorialCo2FootprintYear, country?.consumptionCo2,
     country?.ghg].filter((factor) => factor !== undefined)
   const runs = runScenarios({
@@ -120,10 +133,19 @@ export function footprintAnswer (data: CalculatorData, query: FootprintQuery): F
     method: 'location_based',
     bound: 'central'
   }, { radiativeForcing: false, method: false }, () => calculation)
+  const answer = present(data, runs, { category: 'national average', warn: false, shown })
+  if (person !== undefined) {
+    answer.range = personRange(answer.co2e.kg, person.spreads)
+    const known = new Set(answer.sources.map((source) => source.id))
+    answer.sources.push(...person.sources.filter((source) => !known.has(source.id)))
+  }
   return {
-    ...present(data, runs, { category: 'national average', warn: false, shown }),
+    ...answer,
+    person: person === undefined
+      ? null
+      : { parts: person.parts, national_co2e_kg: person.nationalKg, national_basis: person.nationalBasis },
     basis: calculation.basis,
-    gases: calculation.basis === 'ghg' ? 'co2e' : 'co2',
+    gases: person !== undefined || calculation.basis === 'ghg' ? 'co2e' : 'co2',
     values: calculation.values,
     world: calculation.world,
     ratio_to_world: Math.round(calculation.ratioToWorld * 1000) / 1000,

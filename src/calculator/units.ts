@@ -7,7 +7,9 @@
 export type MeasurementSystem = 'metric' | 'imperial'
 
 const KM_PER_MILE = 1.609344
-const M2_PER_FT2 = 0.09290304
+export const M2_PER_FT2 = 0.09290304
+/** 1 Btu (International Table) = 1,055.05585262 J, so 10^6 Btu = 293.07107 kWh. */
+export const KWH_PER_MMBTU = 1055.05585262e6 / 3.6e6
 const LITRES_PER_US_GALLON = 3.785411784
 const LITRES_PER_UK_GALLON = 4.54609
 const KG_PER_LB = 0.45359237

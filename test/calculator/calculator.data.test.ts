@@ -269,7 +269,7 @@ describe('shipped data files', () => {
   test('values read from secondary sources stay marked unverified; DESNZ values checked against the flat file are ' +
     'published', () => {
     for (const key of ['diet:scarborough_2023.vegan', 'clothing:levis_501.cradle_to_retail',
-      'param:energy.residential_share_of_electricity', 'param:energy.green_tariff.wind_onshore']) {
+      'param:energy.residential_electricity_twh.CHN', 'param:energy.green_tariff.wind_onshore']) {
       assert.equal(data.factors.get(key)?.status, 'unverified', key)
     }
     for (const key of ['desnz:flight.long_haul.economy.with_rf', 'desnz:fuel.natural_gas.kwh_gross_cv',

@@ -43,10 +43,11 @@ function assertRanges (answer: Answer): void {
     assert.ok(entry.range.low_kg <= entry.kg_co2e + 1e-9 && entry.kg_co2e <= entry.range.high_kg + 1e-9,
       `entry ${entry.range.low_kg} <= ${entry.kg_co2e} <= ${entry.range.high_kg}`)
   }
+  // The total's range lies within the sum of the entries' extremes (equal to it where no propagation is done;
+  // narrower where inputs are drawn independently, issue 35).
   const rounding = 0.005 * (answer.breakdown.length + 1)
-  assert.ok(close(answer.breakdown.reduce((sum, entry) => sum + entry.range.low_kg, 0), answer.range.low.kg, rounding))
-  assert.ok(close(answer.breakdown.reduce((sum, entry) => sum + entry.range.high_kg, 0), answer.range.high.kg,
-    rounding))
+  assert.ok(answer.breakdown.reduce((sum, entry) => sum + entry.range.low_kg, 0) <= answer.range.low.kg + rounding)
+  assert.ok(answer.breakdown.reduce((sum, entry) => sum + entry.range.high_kg, 0) >= answer.range.high.kg - rounding)
 }
 
 const flightKg = (distance: number, cabin: string, rf: boolean, b: 'life_cycle' | 'combustion'): number =>

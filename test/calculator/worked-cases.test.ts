@@ -145,17 +145,25 @@ const cases: WorkedCase[] = [
     path: '/flight?country_code=USA&distance=1000'
   },
   {
-    name: 'diet: vegan (2023)',
-    source: 'Scarborough 2023 Table 3: 2.47',
-    hand: '2.47 x 365',
-    expectedKg: 901.55,
+    // Issue 35: every form is the country's FAO mix with Poore and Nemecek group medians (listed below), at the
+    // intake of supply x (1 - 0.17) (UNEP 2021) rounded to whole kcal, counted with its waste: / (1 - 0.17).
+    // UK: round(3423.68 x 0.83) = 2842 kcal eaten; 2842 / 0.83 = 3424.096 kcal counted a day.
+    name: 'diet: vegan in the UK (the UK mix without meat, dairy and eggs)',
+    source: 'FAO GBR 2020 kcal (see the UK case below) without meat and dairy/eggs: plant kcal 2548.996; group ' +
+      'medians 0.586843492, 0.40408184, 0.99182572, 0.713675214, 0.51979638, 1.392342342, 1.213010377 (x2)',
+    // (1023.461 x 0.586843 + 23.283 x 0.404082 + 131.602 x 0.991826 + 260.168 x 0.713675 + 665.098 x 0.519796 +
+    //  208.539 x 1.392342 + (132.615 + 104.270) x 1.213010) / 2548.996 = 0.7256226 kg per 1,000 kcal
+    hand: '0.7256226 x 3424.096 x 365 / 1000',
+    expectedKg: 906.88,
     path: '/diet?country_code=GBR&diet_form=vegan'
   },
   {
-    name: 'diet: high meat (2023)',
-    source: 'Scarborough 2023: 10.24',
-    hand: '10.24 x 365',
-    expectedKg: 3737.6,
+    // The UK eats 80.07 kg x 0.7623 / 365 x 1000 = 167 g of meat a day, above the high_meat floor of 100 g
+    // (Scarborough's high group): high_meat keeps the UK's mix, so it equals the default.
+    name: 'diet: high meat in the UK (the UK mix: more than 100 g of meat a day already)',
+    source: 'as the UK default below',
+    hand: '2.5416061 x 3424.096 x 365 / 1000',
+    expectedKg: 3176.49,
     path: '/diet?country_code=GBR&diet_form=high_meat'
   },
   // diet_form=everything: the FAO food supply by group (kcal a day, via OWID, 2020) x Poore and Nemecek kg CO2e
@@ -169,8 +177,8 @@ const cases: WorkedCase[] = [
     source: 'FAO GBR 2020 kcal: 1023.461, 23.283485, 131.60231, 260.16763, 665.0978, 486.92853 (meat), 387.72064, ' +
       '208.53903, 132.61462, 104.269516 (sum 3423.68); meat kg 33.13341, 17.563847, 3.988562, 24.336304, 1.0528184',
     // meat factor 9.891567; sum of share x factor 2.5416061 kg per 1,000 kcal
-    hand: '2.5416061 x 3424 x 365 / 1000',
-    expectedKg: 3176.40,
+    hand: '2.5416061 x (round(3423.68 x 0.83) = 2842) / 0.83 x 365 / 1000',
+    expectedKg: 3176.49,
     path: '/diet?country_code=GBR&diet_form=everything'
   },
   {
@@ -179,8 +187,8 @@ const cases: WorkedCase[] = [
       '175.91167, 142.31056, 13.83575, 32.612835 (sum 2569.50); meat kg 2.5694962, 1.1266253, 0.5929607, ' +
       '0.23718427, 0',
     // meat factor 10.993183; sum of share x factor 1.0940424 kg per 1,000 kcal
-    hand: '1.0940424 x 2569 x 365 / 1000',
-    expectedKg: 1025.87,
+    hand: '1.0940424 x (round(2569.50 x 0.83) = 2133) / 0.83 x 365 / 1000',
+    expectedKg: 1026.22,
     path: '/diet?country_code=IND&diet_form=everything'
   },
   {
@@ -188,8 +196,8 @@ const cases: WorkedCase[] = [
     source: 'FAO AGO 2020 kcal: 757.0497, 70.78906, 707.8906, 133.71268, 333.2985, 142.56131 (meat), 11.798177, ' +
       '113.065865, 68.8227, 8.848633 (sum 2347.84); meat kg 8.268556, 3.3723123, 0.73738605, 6.921597, 0.29495442',
     // meat factor 8.911129; sum of share x factor 1.2895350 kg per 1,000 kcal
-    hand: '1.2895350 x 2348 x 365 / 1000',
-    expectedKg: 1105.16,
+    hand: '1.2895350 x (round(2347.84 x 0.83) = 1949) / 0.83 x 365 / 1000',
+    expectedKg: 1105.25,
     path: '/diet?country_code=AGO&diet_form=everything'
   },
   {
@@ -206,8 +214,8 @@ const cases: WorkedCase[] = [
     source: 'FAO USA 2020 kcal: 832.5759, 47.294254, 85.72084, 577.38403, 929.1351, 589.2076 (meat), 431.5601, ' +
       '204.94177, 135.97098, 33.5001 (sum 3867.29); meat kg 57.82708, 37.313194, 0.6010312, 30.189499, 0.7980906',
     // meat factor 10.957909; sum of share x factor 2.7670124 kg per 1,000 kcal
-    hand: '2.7670124 x 3867 x 365 / 1000',
-    expectedKg: 3905.51,
+    hand: '2.7670124 x (round(3867.29 x 0.83) = 3210) / 0.83 x 365 / 1000',
+    expectedKg: 3905.99,
     path: '/diet?country_code=USA&diet_form=everything'
   },
   {
@@ -220,17 +228,18 @@ const cases: WorkedCase[] = [
     path: '/diet?country_code=ETH&diet_form=everything'
   },
   {
-    name: 'diet: vegetarian (2014 study)',
-    source: 'Scarborough 2014: 3.81',
-    hand: '3.81 x 365',
-    expectedKg: 1390.65,
+    name: 'diet: vegetarian in the UK (study=scarborough_2014 no longer changes it)',
+    source: 'the UK mix without meat: kcal 2936.756, adding dairy/eggs 387.72064 x 5.25 to the vegan sum',
+    // (0.7256226 x 2548.996 + 387.721 x 5.25) / 2936.756 = 1.3229465 kg per 1,000 kcal
+    hand: '1.3229465 x 3424.096 x 365 / 1000',
+    expectedKg: 1653.41,
     path: '/diet?country_code=GBR&diet_form=vegetarian&study=scarborough_2014'
   },
   {
     name: 'diet: vegan at 2,500 kcal',
-    source: 'Scarborough 2023: 2.47 at 2,000 kcal',
-    hand: '2.47 x 365 x 2500/2000',
-    expectedKg: 1126.94,
+    source: 'the UK vegan mix at 2,500 kcal eaten, counted with its waste',
+    hand: '0.7256226 x 2500 / 0.83 x 365 / 1000',
+    expectedKg: 797.75,
     path: '/diet?country_code=GBR&diet_form=vegan&calories=2500'
   },
   {
@@ -383,56 +392,62 @@ const cases: WorkedCase[] = [
   },
   {
     name: 'energy: Germany, defaults (average household)',
-    source: 'Ember DEU 344.1 g; demand 6167.385 kWh (2023); residential share 0.266; buildings 1.4576374 t (2021); ' +
-      'gas 0.18296 + WTT 0.03021',
-    hand: '6167.385 ' +
-      'x 0.266 x 0.3441 + 1.4576374 x 1000/0.18296 x ' +
-      '(0.18296+0.03021)',
-    expectedKg: 2262.82,
+    source: 'Ember DEU 344.1 g; demand 6167.385 kWh (2023); buildings 1.4576374 t (2021); gas 0.18296 + WTT 0.03021; ' +
+      'residential ratios (issue 35): electricity, mean of Europe\'s anchors ' +
+      'GBR 2700/(4678.402 x (1-0.0987245732671648) ' +
+      'x 2.35) = 0.272484 and RUS 1000 x 2.58/(8089.62 x (1-0.0855662356502817) x 2.58) = 0.135182 -> 0.203833; ' +
+      'heating, GBR 11500/(1.2935063 x 1000/0.18296 x 2.35) = 0.692178',
+    // Losses cancel on the life-cycle boundary: 1081.508 + 526.605 = 1608.113.
+    hand: '6167.385 x 0.203833 x 0.3441 + 1.4576374 x 1000/0.18296 x 0.692178 x (0.18296+0.03021)',
+    expectedKg: 1608.11,
     path: '/energy?country_code=DEU'
   },
   {
     name: 'energy: Germany, defaults, combustion',
     source: 'as above, losses 5.03515465508585 %',
-    hand: '6167.385 x (1-0.0503515465508585) x 0.266 x 0.3441 + 1457.6374',
-    expectedKg: 1993.72,
+    hand: '6167.385 x (1-0.0503515465508585) x 0.203833 x 0.3441 + 1457.6374 x 0.692178',
+    expectedKg: 1419.74,
     path: '/energy?country_code=DEU&boundary=combustion'
   },
   {
     name: 'energy: India, 80 m2, 1 person (the audit case)',
     source: 'IND: demand 1369.825 kWh, losses 14.1614425387877 % (cancel on the life-cycle boundary), household ' +
-      '4.38, buildings 0.09137297 t; Ember 708.3 g; OECD square-root scale; 35 m2 per person (assumption)',
-    // Electricity: the average household's kWh x (1/4.38)^0.5 = x 0.477818; heating: the average household's
-    // kWh / (35 x 4.38 m2) x 80 m2. 540.133 + 243.338 = 783.471.
-    hand: '1369.825 x 0.266 x 4.38 x 0.477818 x 0.7083 + 0.09137297 x 1000/0.18296 x 4.38 x 80/(35 x 4.38) x ' +
-      '(0.18296+0.03021)',
-    expectedKg: 783.47,
+      '4.38, buildings 0.09137297 t; Ember 708.3 g; OECD square-root scale; 35 m2 per person (assumption); ' +
+      'CPR about 90 kWh a month per household; heating ratio: mean of USA 0.562391 and GBR 0.692178 = 0.627284 ' +
+      '(Asia has no heating anchor)',
+    // Electricity: 1080 kWh x (1/4.38)^0.5 = x 0.477818, on the life-cycle boundary / (1 - losses); heating: the
+    // average household's kWh / (35 x 4.38 m2) x 80 m2. 427.818 + 150.640 = 578.458.
+    hand: '1080 x 0.477818 x 0.7083/(1-0.141614425387877) + 0.09137297 x 1000/0.18296 x 4.38 x 0.627284 x ' +
+      '80/(35 x 4.38) x (0.18296+0.03021)',
+    expectedKg: 578.46,
     path: '/energy?country_code=IND&home_size=80&household_size=1'
   },
   {
     name: 'energy: USA, defaults (EIA household electricity)',
     source: 'EIA 10,715 kWh per residential customer (2020); Ember USA 383.5 g; WDI losses 5.48253479643862 %; ' +
       'household 2.49; buildings 1.5407684 t; gas 0.18296 + WTT 0.03021',
-    // 1746.008 + 1795.177 = 3541.185 (the average household, so the square-root scale is x 1).
-    hand: '10715 x 0.3835/(1-0.0548253479643862) / 2.49 + 1.5407684 x 1000/0.18296 x (0.18296+0.03021)',
-    expectedKg: 3541.18,
+    // RECS 2020: 76.8 MMBtu x 293.07107 kWh - 10715 kWh = 11792.858 kWh of fuel per household (issue 35).
+    // 1746.008 + 1009.591 = 2755.599 (the average household, so the square-root scale is x 1).
+    hand: '10715 x 0.3835/(1-0.0548253479643862) / 2.49 + (76.8 x 293.07107 - 10715) / 2.49 x (0.18296+0.03021)',
+    expectedKg: 2755.6,
     path: '/energy?country_code=USA'
   },
   {
     name: 'energy: Germany, defaults, one person',
     source: 'as the German defaults; OECD square-root scale (1/2.14)^0.5 = 0.683586',
-    // 825.799 + 2484.427 = 3310.226
-    hand: '6167.385 x 0.266 x 2.14 x 0.683586 x 0.3441 + 1.4576374 x 1000/0.18296 x 2.14 x 0.683586 x ' +
-      '(0.18296+0.03021)',
-    expectedKg: 3310.23,
+    // 1581.970 + 770.496 = 2352.466
+    hand: '6167.385 x 0.203833 x 2.14 x 0.683586 x 0.3441 + 1.4576374 x 1000/0.18296 x 0.692178 x 2.14 x ' +
+      '0.683586 x (0.18296+0.03021)',
+    expectedKg: 2352.47,
     path: '/energy?country_code=DEU&household_size=1'
   },
   {
-    name: 'energy: Ethiopia, defaults (fallback electricity)',
-    source: 'ETH: demand 111.52544 kWh (2022), residential share 0.266, Ember 23.5 g, buildings 0.0038480877 t',
-    // 0.697 + 4.483 = 5.181
-    hand: '111.52544 x 0.266 x 0.0235 + 0.0038480877 x 1000/0.18296 x (0.18296+0.03021)',
-    expectedKg: 5.18,
+    name: 'energy: Ethiopia, defaults (modelled electricity and heating)',
+    source: 'ETH: demand 111.52544 kWh (2022), Ember 23.5 g, buildings 0.0038480877 t; Africa has no anchor: ' +
+      'electricity ratio = mean of the seven anchors 0.204935, heating ratio = mean of USA and GBR 0.627284',
+    // 0.537 + 2.812 = 3.349
+    hand: '111.52544 x 0.204935 x 0.0235 + 0.0038480877 x 1000/0.18296 x 0.627284 x (0.18296+0.03021)',
+    expectedKg: 3.35,
     path: '/energy?country_code=ETH'
   },
   {

@@ -623,12 +623,42 @@ function rangeFor (form, name) {
 }
 
 /**
+ * The form's answers as /footprint's person parameters (prefixed where two endpoints share a name).
+ * @param {Values} v
+ * @returns {Values}
+ */
+function personQuery (v) {
+  /** @type {Values} */
+  const query = {}
+  const copy = (/** @type {string} */ from, /** @type {string} */ to) => {
+    if (v[from] !== undefined && v[from] !== '') query[to] = v[from]
+  }
+  if (v['legs'] === undefined) copy('frequency', 'flight_frequency')
+  copy('diet_form', 'diet_form')
+  copy('calories', 'calories')
+  copy('distance', 'car_distance')
+  if (v['distance'] !== undefined) copy('mode', 'car_mode')
+  if (v['distance'] !== undefined && (v['mode'] ?? 'car') === 'car') copy('fuel_type', 'fuel_type')
+  if (v['spend_usd'] === undefined) copy('amount', 'clothes_amount')
+  for (const name of ['home_size', 'household_size', 'heating_type', 'energy_type', 'electricity_kwh', 'heating_kwh']) {
+    copy(name, name)
+  }
+  return query
+}
+
+/**
  * Every category the inputs cover, plus the country's average (with the world's), in parallel.
  * @param {Values} values
  * @param {AbortSignal} signal
  */
 async function calculate (values, signal) {
-  const common = { country_code: values['country_code'], measurement_system: values['measurement_system'] }
+  // The unit system is always sent: left to the service, a number could be read in a unit the person did not
+  // see (80 in the USA is 80 ft², issue 35).
+  const { config } = await configFor(values, signal)
+  const common = {
+    country_code: values['country_code'],
+    measurement_system: values['measurement_system'] || config?.measurement_system || 'metric'
+  }
   const parts = CATEGORIES
     .map((category) => ({ category, query: category.query(values) }))
     .filter((part) => part.query !== null)
@@ -638,9 +668,11 @@ async function calculate (values, signal) {
       ? []
       : [{ change, query: change.query(values, part.query) }]
   })
-  const [footprint, ...answers] = await Promise.all([
+  const [footprint, whole, ...answers] = await Promise.all([
     // Greenhouse gases in CO₂e, the basis of the categories' figures, so the comparison is like for like.
     apiGet(`${CALCULATOR}/footprint`, { country_code: values['country_code'], basis: 'ghg' }, { signal }),
+    // The whole picture: the person's answers, the country's defaults for the rest, goods and services.
+    apiGet(`${CALCULATOR}/footprint`, { ...common, scope: 'person', ...personQuery(values) }, { signal }),
     ...parts.map((part) => apiGet(`${CALCULATOR}/${part.category.id}`, { ...common, ...part.query }, { signal })),
     ...changes.map(({ change, query }) => query === null
       ? Promise.resolve({ co2e: { kg: 0 } })
@@ -659,7 +691,9 @@ async function calculate (values, signal) {
   const totalT = rows.reduce((sum, row) => sum + row.answer.co2e.kg, 0) / 1000
   const skipped = CATEGORIES.filter((category) => !parts.some((part) => part.category === category))
   const country = (await loadCountries(signal)).find((c) => c.country_code === footprint.country_code)
-  return { rows, skipped, totalT, footprint, whatIf, countryName: country?.country_name ?? footprint.country_code }
+  return {
+    rows, skipped, totalT, footprint, whole, whatIf, countryName: country?.country_name ?? footprint.country_code
+  }
 }
 
 /**
@@ -712,8 +746,59 @@ function howItWasCalculated (row, sources) {
   return details
 }
 
+/**
+ * The service's warnings (a result above the country's average, a floor area implausible in its unit), each
+ * with the category it came from, so a number read in the wrong unit is seen.
+ * @param {any[]} rows
+ */
+function warningList (rows) {
+  const warnings = rows.flatMap((row) => (row.answer.warnings ?? []).map((/** @type {string} */ text) =>
+    ({ label: row.label, text })))
+  if (warnings.length === 0) return null
+  return h('ul', { class: 'calc-warnings', id: 'calc-warnings' },
+    warnings.map(({ label, text }) => h('li', {}, h('strong', {}, `${label}: `), text)))
+}
+
+/**
+ * The person's whole footprint beside the average resident's, part by part (issue 35).
+ * @param {any} whole
+ * @param {string} countryName
+ */
+function wholeSection (whole, countryName) {
+  const parts = whole.person?.parts ?? []
+  return [
+    h('h3', {}, 'Your whole footprint'),
+    h('p', { class: 'hint', id: 'whole-basis' },
+      `${formatNumber(whole.co2e.t, 2)} t CO₂e a year (range ${formatNumber(whole.range.low.t, 1)}–` +
+      `${formatNumber(whole.range.high.t, 1)} t): your answers, ${countryName}'s averages for what you left out, ` +
+      'and the goods, services and public services of an average resident.'),
+    h('div', { class: 'table-wrap' },
+      h('table', { id: 'whole-footprint' },
+        h('caption', { class: 'visually-hidden' },
+          `Your whole footprint and the average resident's of ${countryName}, kg of CO₂e a year`),
+        h('thead', {}, h('tr', {},
+          h('th', { scope: 'col' }, 'Part'),
+          h('th', { scope: 'col', class: 'number' }, 'You, t'),
+          h('th', { scope: 'col', class: 'number' }, 'Average, t'),
+          h('th', { scope: 'col', class: 'number' }, 'Difference, t'),
+          h('th', { scope: 'col' }, 'From'))),
+        h('tbody', {}, parts.map((/** @type {any} */ part) => h('tr', { 'data-part': part.category },
+          h('th', { scope: 'row' }, part.label),
+          h('td', { class: 'number' }, formatNumber(part.you_kg / 1000, 2)),
+          h('td', { class: 'number' }, formatNumber(part.average_kg / 1000, 2)),
+          h('td', { class: 'number' },
+            `${part.difference_kg > 0 ? '+' : ''}${formatNumber(part.difference_kg / 1000, 2)}`),
+          h('td', {}, part.from)))),
+        h('tfoot', {}, h('tr', {},
+          h('th', { scope: 'row' }, 'Total'),
+          h('td', { class: 'number' }, formatNumber(whole.co2e.t, 2)),
+          h('td', { class: 'number' }, formatNumber((whole.person?.national_co2e_kg ?? 0) / 1000, 2)),
+          h('td', {}), h('td', {})))))
+  ]
+}
+
 /** @param {any} outcome */
-function resultSection ({ rows, skipped, totalT, footprint, whatIf, countryName }) {
+function resultSection ({ rows, skipped, totalT, footprint, whole, whatIf, countryName }) {
   const largest = Math.max(...rows.map((/** @type {any} */ row) => row.answer.co2e.kg / 1000), 0.001)
   /** @type {Array<[string, number, string]>} */
   const comparison = [
@@ -724,7 +809,7 @@ function resultSection ({ rows, skipped, totalT, footprint, whatIf, countryName 
   const comparisonMax = Math.max(...comparison.map(([, t]) => t))
   /** @type {Map<string, any>} */
   const sources = new Map()
-  for (const answer of [...rows.map((/** @type {any} */ row) => row.answer), footprint]) {
+  for (const answer of [...rows.map((/** @type {any} */ row) => row.answer), footprint, whole]) {
     for (const source of answer.sources) sources.set(source.id, source)
   }
   return h('section', { class: 'result', 'aria-labelledby': 'result-heading' },
@@ -732,6 +817,7 @@ function resultSection ({ rows, skipped, totalT, footprint, whatIf, countryName 
     h('p', { class: 'total', id: 'total' }, `${formatNumber(totalT, 2)} t CO₂e a year`),
     h('p', { class: 'stale-note', id: 'stale-note', hidden: true },
       'The inputs above have changed: this result is out of date. Choose Calculate to update it.'),
+    warningList(rows),
     skipped.length > 0
       ? h('p', { class: 'hint' }, `Not included: ${skipped.map((/** @type {Category} */ c) => c.label.toLowerCase())
         .join(', ')} (no input given).`)
@@ -773,6 +859,7 @@ function resultSection ({ rows, skipped, totalT, footprint, whatIf, countryName 
             `${item.label}: ${formatNumber(item.savedT, 2)} t CO₂e a year less ` +
             `(${formatNumber((item.savedT / totalT) * 100, 0)}% of your total).`)))
         ],
+    wholeSection(whole, countryName),
     h('h3', {}, 'Compared with the averages'),
     h('p', { class: 'hint', id: 'comparison-basis' },
       'All three in CO₂e, counting all greenhouse gases, per person per year. The averages are everything emitted ' +

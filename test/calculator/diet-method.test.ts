@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { buildTestApp } from '../helpers.ts'
+
+/**
+ * Issue 35, finding 3: one diet method for the default and every form (the country's supply mix, intake with a
+ * cited waste factor, forms that swap food groups), so vegan <= vegetarian <= default <= high_meat everywhere.
+ */
+
+const BASE = '/api/v1/co2-calculator'
+
+interface DietBody { co2e: { kg: number }, inputs: { calories: number }, assumptions: string[] }
+
+describe('one diet method (issue 35, finding 3)', () => {
+  test('vegan <= vegetarian <= default <= high_meat in every supported country', async (t) => {
+    const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+    const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
+    assert.ok(countries.length > 150)
+    const off: string[] = []
+    for (const { country_code: code } of countries) {
+      const kg = async (form: string): Promise<number> =>
+        ((await app.inject(`${BASE}/diet?country_code=${code}&diet_form=${form}`)).json() as DietBody).co2e.kg
+      const [vegan, vegetarian, everything, high] = [await kg('vegan'), await kg('vegetarian'),
+        await kg('everything'), await kg('high_meat')]
+      if (!(vegan <= vegetarian && vegetarian <= everything && everything <= high)) {
+        off.push(`${code}: ${vegan} ${vegetarian} ${everything} ${high}`)
+      }
+    }
+    assert.deepEqual(off, [])
+  })
+
+  test('the audit\'s cases: USA everything below high_meat, India vegetarian below its default', async (t) => {
+    const { app } = await buildTestApp(t)
+    const kg = async (code: string, form: string): Promise<number> =>
+      ((await app.inject(`${BASE}/diet?country_code=${code}&diet_form=${form}`)).json() as DietBody).co2e.kg
+    // On main: USA everything 3,906 kg > high_meat 3,738 kg; India vegetarian 1,518 kg, 48 % above its default.
+    assert.ok(await kg('USA', 'everything') <= await kg('USA', 'high_meat'))
+    assert.ok(await kg('IND', 'vegetarian') < await kg('IND', 'everything'))
+  })
+
+  test('the default intake is the supply less the UNEP waste share, and the waste is counted', async (t) => {
+    const { app } = await buildTestApp(t)
+    const body = (await app.inject(`${BASE}/diet?country_code=GBR&diet_form=everything`)).json() as DietBody
+    // FAO GBR 2020 supply 3,423.68 kcal x (1 - 0.17) = 2,841.65, rounded to 2,842 kcal eaten (UNEP 2021: 17 % of
+    // food available to consumers is wasted by households, food service and retail).
+    assert.equal(body.inputs.calories, 2842)
+    assert.ok(body.assumptions.some((line) => line.includes('UNEP') && line.includes('2842 / (1 - 0.17)')))
+  })
+})

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { buildTestApp } from '../helpers.ts'
+
+/**
+ * Issue 35, finding 6: /footprint gives a person's whole footprint (their answers, the country's defaults for the
+ * rest, and goods, services and public services from consumption-based data), whose parts add up to the total;
+ * the national average stays available. On main /footprint had no person mode and answered 400 to diet_form.
+ */
+
+const BASE = '/api/v1/co2-calculator'
+
+interface Part { category: string, you_kg: number, average_kg: number, difference_kg: number, from: string }
+interface Body {
+  co2e: { kg: number }
+  gases: string
+  range: { low: { kg: number }, high: { kg: number }, basis: string[] }
+  breakdown: Array<{ category: string, kg_co2e: number }>
+  person: { parts: Part[], national_co2e_kg: number, national_basis: string } | null
+  code?: string
+  parameter?: string
+}
+
+const sum = (body: Body): number => body.breakdown.reduce((total, entry) => total + entry.kg_co2e, 0)
+
+describe('a person\'s whole footprint (issue 35, finding 6)', () => {
+  test('with no answers, the person is the average resident: the national CO2e footprint, in parts', async (t) => {
+    const { app } = await buildTestApp(t)
+    const response = await app.inject(`${BASE}/footprint?country_code=DEU&scope=person`)
+    assert.equal(response.statusCode, 200, response.body)
+    const body = response.json() as Body
+    // Germany 2021: consumption CO2 9.957 t x GHG 8.943 t / territorial CO2 8.110 t = 10.9797 t CO2e.
+    assert.ok(Math.abs(body.co2e.kg - 10979.71) < 0.02, String(body.co2e.kg))
+    assert.equal(body.gases, 'co2e')
+    assert.ok(Math.abs(sum(body) - body.co2e.kg) < 0.05, 'the parts add up to the total')
+    // Goods, services and public services: 10,979.71 - (home energy 1,608.11 + food 2,927.39 + clothes 160.54 +
+    // transport 1.7592012 t x 1000 = 1,759.20) = 4,524.47 kg.
+    const rest = body.breakdown.find((entry) => entry.category === 'goods_services_public')
+    assert.ok(rest !== undefined && Math.abs(rest.kg_co2e - 4524.47) < 0.05, JSON.stringify(rest))
+    assert.ok(body.person?.parts.every((part) => part.difference_kg === 0))
+    assert.ok(body.range.low.kg < body.co2e.kg && body.co2e.kg < body.range.high.kg, JSON.stringify(body.range))
+  })
+
+  test('a vegan who flies often and drives 10,000 km: their parts, the rest unchanged, the differences shown',
+    async (t) => {
+      const { app } = await buildTestApp(t)
+      const get = async (path: string): Promise<Body> => (await app.inject(`${BASE}${path}`)).json() as Body
+      const body = await get('/footprint?country_code=DEU&diet_form=vegan&flight_frequency=often&car_distance=10000')
+      const vegan = await get('/diet?country_code=DEU&diet_form=vegan')
+      const flights = await get('/flight?country_code=DEU&frequency=often')
+      const car = await get('/car?country_code=DEU&distance=10000')
+      const kg = (category: string): number =>
+        body.breakdown.find((entry) => entry.category === category)?.kg_co2e ?? -1
+      assert.equal(kg('diet'), vegan.co2e.kg)
+      assert.ok(Math.abs(kg('transport') - (flights.co2e.kg + car.co2e.kg)) < 0.01)
+      assert.ok(Math.abs(kg('goods_services_public') - 4524.47) < 0.05, 'the rest is the average\'s')
+      assert.ok(Math.abs(sum(body) - body.co2e.kg) < 0.05)
+      const diet = body.person?.parts.find((part) => part.category === 'diet')
+      assert.equal(diet?.from, 'your answers')
+      assert.ok(diet !== undefined && Math.abs(diet.difference_kg - (vegan.co2e.kg - 2927.39)) < 0.02)
+      assert.equal(body.person?.parts.find((part) => part.category === 'clothes')?.from, 'country default')
+    })
+
+  test('the national average stays the default, and a person\'s answer with scope=national is refused',
+    async (t) => {
+      const { app } = await buildTestApp(t)
+      const national = (await app.inject(`${BASE}/footprint?country_code=DEU`)).json() as Body
+      assert.equal(national.co2e.kg, 9957, 'consumption CO2, 9.957 t (GCB 2023 via OWID)')
+      assert.equal(national.person, null)
+      const refused = await app.inject(`${BASE}/footprint?country_code=DEU&scope=national&diet_form=vegan`)
+      assert.equal(refused.statusCode, 400)
+      assert.equal((refused.json() as Body).code, 'conflicting_parameters')
+      assert.equal((refused.json() as Body).parameter, 'diet_form')
+    })
+})

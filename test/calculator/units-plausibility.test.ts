@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { buildTestApp } from '../helpers.ts'
+
+/**
+ * Issue 35, finding 7: every answer states the unit it read, and a floor area that is implausible in that unit
+ * gets a warning naming it (home_size=80 in the USA is 80 ft2, 7.4 m2, accepted silently on main).
+ */
+
+const BASE = '/api/v1/co2-calculator'
+
+interface Body {
+  units_read: { distance: string, area: string, mass: string }
+  warnings: string[]
+  inputs: { home_size_m2?: number }
+}
+
+describe('units and plausibility (issue 35, finding 7)', () => {
+  test('every category answer states the units it read: the country\'s, or the one asked for', async (t) => {
+    const { app } = await buildTestApp(t)
+    const paths = ['/flight?distance=1000', '/diet?diet_form=vegan', '/car?distance=1000', '/clothes?amount=average',
+      '/energy?home_size=1000', '/footprint?basis=consumption']
+    for (const path of paths) {
+      const usa = (await app.inject(`${BASE}${path}&country_code=USA`)).json() as Body
+      assert.deepEqual([usa.units_read.distance, usa.units_read.area, usa.units_read.mass], ['mi', 'ft2', 'lb'], path)
+      const metric = (await app.inject(`${BASE}${path}&country_code=USA&measurement_system=metric`)).json() as Body
+      assert.deepEqual([metric.units_read.distance, metric.units_read.area], ['km', 'm2'], path)
+      const deu = (await app.inject(`${BASE}${path}&country_code=DEU`)).json() as Body
+      assert.equal(deu.units_read.area, 'm2', path)
+    }
+  })
+
+  test('home_size under 30 in an ft2 country is flagged, naming ft2', async (t) => {
+    const { app } = await buildTestApp(t)
+    // 80 ft2 x 0.09290304 = 7.432 m2: the audit's case.
+    const body = (await app.inject(`${BASE}/energy?country_code=USA&home_size=25&household_size=1`)).json() as Body
+    assert.ok(body.warnings.some((line) => /home_size 25 was read in ft2 \(2\.32258 m2\)/.test(line)),
+      body.warnings.join(' | '))
+    assert.ok(body.warnings.some((line) => line.includes('measurement_system=metric')))
+    const audit = (await app.inject(`${BASE}/energy?country_code=USA&home_size=80&household_size=2`)).json() as Body
+    // 7.432 m2 / 2 people = 3.716 m2 per person, under 10.
+    assert.ok(audit.warnings.some((line) => /home_size 80 ft2 \(7\.43224 m2\) for 2 people is under 10 m2 per/
+      .test(line)), audit.warnings.join(' | '))
+    // The same number in m2, asked for explicitly, is a plausible home: no unit warning.
+    const metric = (await app.inject(
+      `${BASE}/energy?country_code=USA&home_size=80&household_size=2&measurement_system=metric`)).json() as Body
+    assert.ok(!metric.warnings.some((line) => line.includes('home_size')), metric.warnings.join(' | '))
+  })
+
+  test('a home under 10 m2 per person is flagged, naming m2', async (t) => {
+    const { app } = await buildTestApp(t)
+    // The audit's case: 1 m2 for 20 people.
+    const body = (await app.inject(`${BASE}/energy?country_code=DEU&home_size=1&household_size=20`)).json() as Body
+    assert.ok(body.warnings.some((line) => /home_size 1 m2 \(1 m2\) for 20 people is under 10 m2 per person/
+      .test(line)), body.warnings.join(' | '))
+    const fine = (await app.inject(`${BASE}/energy?country_code=DEU&home_size=60&household_size=2`)).json() as Body
+    assert.ok(!fine.warnings.some((line) => line.includes('home_size')))
+  })
+})
