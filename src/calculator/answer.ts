@@ -73,7 +73,7 @@ export function mass (kg: number): Mass {
   return { kg: round(kg, 2), t: round(kg / 1000, 4), lb: round(kgToLb(kg), 2) }
 }
 
-interface PresentedSource {
+export interface PresentedSource {
   id: string
   name: string
   publisher: string

@@ -11,7 +11,7 @@ import { number, text, WORLD, type Factor, type Read } from './data-files.ts'
 
 const FOOD_GROUPS = ['cereals_grains', 'pulses', 'starchy_roots', 'sugar', 'oils_fats', 'meat', 'dairy_eggs',
   'fruits_vegetables', 'alcoholic_beverages', 'other'] as const
-type FoodGroup = typeof FOOD_GROUPS[number]
+export type FoodGroup = typeof FOOD_GROUPS[number]
 const MEAT_TYPES = ['poultry', 'beef', 'sheep_goat', 'pig', 'other_meat'] as const
 type MeatType = typeof MEAT_TYPES[number]
 
