@@ -15,7 +15,9 @@ import { ProtocolMappings } from './credit-types.ts'
 import { readCsvExport, readCsvHeader } from './csv-export.ts'
 import { goldStandard } from './gold-standard.ts'
 import { isometric } from './isometric.ts'
-import { importedFiles, latestTransactionDates, recordImportedFiles } from './registry-import.repository.ts'
+import {
+  exportDates, importedFiles, latestTransactionDates, recordExportDates, recordImportedFiles
+} from './registry-import.repository.ts'
 import { Drafts, type Named, type ProjectDraft, type RowWarning, type SkippedRow } from './project-draft.ts'
 import type { ExportDefinition, ExportKind, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
 import { verra } from './verra.ts'
@@ -113,7 +115,7 @@ function cleanFields (record: { fields: string[], header: string[], raw: string 
 /** Reads every row of the files into drafts; rows that cannot be used are skipped and reported. */
 async function readExports (
   plans: Awaited<ReturnType<typeof planFiles>>, base: Pick<RowContext, 'drafts' | 'countries' | 'mappings'>,
-  report: RegistryImportReport
+  report: RegistryImportReport, asOf: Map<string, string>, today: string
 ): Promise<void> {
   for (const { file, reader } of plans) {
     let rows = 0
@@ -148,6 +150,12 @@ async function readExports (
         warn: (field, reason) => report.warnings.push({ ...at, field, reason }),
         skip: (reason) => { report.skipped.push({ ...at, reason }) },
         state: (draft, fields) => {
+          // A project export is as recent as the latest date its rows state that is not in the future.
+          for (const stated of [fields.date, fields.listed_date]) {
+            if (typeof stated === 'string' && stated <= today && stated > (asOf.get(file.label) ?? '')) {
+              asOf.set(file.label, stated)
+            }
+          }
           const replaced = draft.stateFields(fields, at)
           if (replaced !== undefined) {
             const reason = `${draft.externalId} again at ${at.file} line ${at.line}, which is used instead`
@@ -206,14 +214,14 @@ function mergeSource (stored: Source | undefined, read: NonNullable<Source>): So
  * than the stored ledger's latest: an older or date-filtered export adds its transactions and changes nothing else.
  */
 function merge (
-  draft: ProjectDraft, stored: ImportRecord | undefined, current: boolean, registry: Named,
+  draft: ProjectDraft, stored: ImportRecord | undefined, current: boolean, stated: boolean, registry: Named,
   goals: ReadonlyMap<number, string>
 ): ImportRecord {
   // The stored ledger stays as it is: only this import's transactions are given, to be upserted.
   const { transactions: _stored, ...base } = stored ?? newRecord(registry, draft)
   const defined = (fields: object) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
-  const fields = { ...current ? defined(draft.ledgerFields()) : {}, ...defined(draft.projectFields()) }
-  const described = current || draft.stated()
+  const fields = { ...current ? defined(draft.ledgerFields()) : {}, ...stated ? defined(draft.projectFields()) : {} }
+  const described = current || (stated && draft.stated())
   const sdgs = described ? draft.sdgs() : undefined
   const certifications = described ? draft.certifications() : undefined
   const credits = draft.credits()
@@ -300,7 +308,9 @@ export async function importRegistryExports (
     }
     const drafts = new Drafts()
     const countries = new Map((await repository.countryAliases(trx)).map((a) => [a.alias_key, a.name]))
-    await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report)
+    const asOf = new Map<string, string>()
+    await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report, asOf,
+      now.toISOString().slice(0, 10))
 
     for (const draft of drafts.all()) report.skipped.push(...draft.replacedRows)
     const goals = new Map([...await repository.sdgNumbersByNameId(trx)].map(([nameId, number]) => [number, nameId]))
@@ -324,6 +334,8 @@ export async function importRegistryExports (
       const storedRows = await repository.projectsOfRegistry(trx, registry.name_id, group.map((d) => d.externalId))
       const relations = await repository.loadRelations(trx, storedRows.map((r) => r.id))
       const latest = await latestTransactionDates(trx, storedRows.map((r) => r.id))
+      const exported = await exportDates(trx, registry.name_id, storedRows.map((r) => r.external_id))
+      const dated: Array<{ externalId: string, asOf: string }> = []
       const stored = new Map(storedRows.map((row) =>
         [row.external_id, { record: toImportRecord(row, relations, inStore), latest: latest.get(row.id) }]))
       for (const draft of group) {
@@ -334,7 +346,19 @@ export async function importRegistryExports (
         const latest = draft.latestDate()
         const current = found === undefined || (definition.targets === undefined &&
           (found.latest === undefined || (latest !== null && latest >= found.latest)))
-        const record = merge(draft, found?.record, current, registry, goals)
+        // A project export older than the one that last stated the project adds nothing to it (docs/registries.md,
+        // "Older exports"): by the latest date each export's rows state.
+        const statedAt = draft.statedAt()
+        const fileAsOf = statedAt === undefined ? undefined : asOf.get(statedAt.file)
+        const storedAsOf = found === undefined ? undefined : exported.get(draft.externalId)
+        const older = fileAsOf !== undefined && storedAsOf !== undefined && fileAsOf < storedAsOf
+        if (older) {
+          report.skipped.push({ ...statedAt!, reason: `${draft.externalId}: the export's rows date it ${fileAsOf}, ` +
+            `older than the export of ${storedAsOf} that stated the project: its fields are kept` })
+        } else if (fileAsOf !== undefined) {
+          dated.push({ externalId: draft.externalId, asOf: fileAsOf })
+        }
+        const record = merge(draft, found?.record, current, !older, registry, goals)
         if (record.name === '') {
           const reason = `${draft.externalId}: no row of the files given names the project`
           if (first !== undefined) report.skipped.push({ ...first, reason })
@@ -345,6 +369,7 @@ export async function importRegistryExports (
         records.push(record)
         origins.push(draft)
       }
+      await recordExportDates(trx, registry.name_id, dated)
     }
     oneNamePerId(records)
     await recordImportedFiles(trx, definition.registry.name_id,
@@ -356,6 +381,7 @@ export async function importRegistryExports (
     const result = await importRecords(db, prepare, {
       replace: false,
       idsByExternalId: true,
+      sourceName: key,
       ...(options.media !== undefined && { baseDir: options.media.dir, media: options.media }),
       now,
       ...(options.lock !== undefined && { lock: options.lock })
