@@ -4,8 +4,12 @@ import type { CsvColumn } from '../http/csv.ts'
 
 /** Largest id the catalogue stores: a 32-bit signed integer, the same on SQLite and PostgreSQL. */
 export const MAX_PROJECT_ID = 2_147_483_647
-/** The longest methodology a project may name (registry exports write whole UNFCCC titles; migration 0011). */
-export const PROTOCOL_MAX_LENGTH = 1000
+/**
+ * The longest methodology a project may name: registry exports write whole UNFCCC titles (a Gold Standard export
+ * has one of 213 characters; migration 0011 widened the column). 600 characters are at most 2,400 bytes of UTF-8,
+ * under the 2,704 bytes PostgreSQL's index on protocols takes per row.
+ */
+export const PROTOCOL_MAX_LENGTH = 600
 export const LIMIT_DEFAULT = 50
 export const LIMIT_MAX = 1000
 /** Offsets past this are refused rather than handed to the database (2^53 - 1). */
@@ -451,7 +455,6 @@ export const ImportRecordSchema = strictObject({
   })),
   source: Type.Optional(SourceSchema),
   // The ledger and the OffsetsDB project fields (docs/registries.md). Optional: files without them still import.
-  // 1,000 characters: registries write whole UNFCCC titles (a Gold Standard export has one of 213); migration 0011.
   protocol: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: PROTOCOL_MAX_LENGTH }), {
     maxItems: 50, description: 'Methodology ids or titles as the registry writes them (e.g. VM0007, ACM0002).'
   })),

@@ -290,9 +290,12 @@ export class ProjectDraft {
     return eligible === undefined ? {} : { corsia_eligible: eligible }
   }
 
-  source (): NonNullable<Source> {
-    return [...this.#lines].filter(([, lines]) => lines.size > 0)
-      .map(([file, lines]) => ({ file, lines: [...lines].sort((a, b) => a - b) }))
+  /** The files and lines that speak of the project, but `without` (a row whose statements are not used). */
+  source (without?: RowRef): NonNullable<Source> {
+    return [...this.#lines].map(([file, lines]) => [file, [...lines].filter((line) =>
+      without === undefined || without.file !== file || without.line !== line)] as const)
+      .filter(([, lines]) => lines.length > 0)
+      .map(([file, lines]) => ({ file, lines: lines.sort((a, b) => a - b) }))
   }
 
   /** The first row that spoke of the project, to point at in reports. */

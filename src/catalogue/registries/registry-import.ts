@@ -237,7 +237,7 @@ function merge (
     certifications: certifications ?? base.certifications,
     vintages: credits === undefined ? base.vintages : credits.vintages.map((v) => v.vintage),
     ...(credits !== undefined ? { credits } : base.credits !== undefined && { credits: base.credits }),
-    source: mergeSource(base.source, draft.source()),
+    source: mergeSource(base.source, draft.source(stated ? undefined : draft.statedAt())),
     ...(transactions !== undefined && { transactions })
   }
 }
