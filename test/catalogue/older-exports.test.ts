@@ -211,5 +211,32 @@ forEachDatabase((database) => {
       assert.deepEqual([...new Set(artProjects.map((p) => p.category))], ['forest'])
       assert.equal(artProjects.find((p) => p.id === art102.id)!.protocol_version, 'Version 2.0')
     })
+
+    test('one rule for stated totals: a project whose transactions are read takes its totals from them alone ' +
+      '(Isometric EN4R too)', async (t) => {
+      const ws = await workspace(t, database)
+      await importExports(ws, 'isometric', ['projects', 'issuances', 'retirements']
+        .map((name) => path.join(RAW, 'isometric', `${name}.csv`)))
+      const ledger = await page<Transaction & { project_id: number }>(ws,
+        `${LEDGER}?registry=ISOMETRIC&limit=1000`)
+      const sums = new Map<number, { issued: number, retired: number }>()
+      for (const row of ledger.results) {
+        const sum = sums.get(row.project_id) ?? { issued: 0, retired: 0 }
+        if (row.type === 'issuance') sum.issued += row.quantity
+        if (row.type === 'retirement') sum.retired += row.quantity
+        sums.set(row.project_id, sum)
+      }
+      const listed = (await page<Listed & { credits_retired: number | null }>(ws,
+        '/api/v1/commerce/products/?registry=ISOMETRIC&limit=1000')).results
+      const differing = listed.filter((p) => sums.has(p.id)).filter((p) => {
+        const sum = sums.get(p.id)!
+        const close = (a: number | null, b: number) => Math.abs((a ?? 0) - b) < 1e-6
+        return !close(p.credits_issued, sum.issued) || !close(p.credits_retired, sum.retired)
+      })
+      assert.equal(sums.size, 16)
+      assert.deepEqual(differing.map((p) => p.id), [])
+      const en4r = (await projects(ws, ['ISOEN4R'])).get('ISOEN4R')!
+      assert.equal((en4r.credits as Credits).retired ?? 0, sums.get(en4r.id)?.retired ?? 0)
+    })
   })
 })

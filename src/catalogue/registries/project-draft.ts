@@ -146,7 +146,7 @@ export class ProjectDraft {
     this.#corsia.set(vintage, eligible || this.#corsia.get(vintage) === true)
   }
 
-  /** Totals the registry states for the project (Isometric), whatever its vintages add up to. */
+  /** Totals the registry states for the project (Isometric): used when the import reads none of its transactions. */
   stateTotals (issued: number | null, retired: number | null): void {
     this.#totals = { issued, retired }
   }
@@ -258,7 +258,9 @@ export class ProjectDraft {
 
   /** Credits, when the files say anything about them. */
   credits (): Credits | undefined {
-    if (this.#transactions.size > 0 && this.#totals === undefined) return this.#ledgerCredits()
+    // One rule for every registry (docs/registries.md, "Totals"): a project whose transactions the import reads
+    // takes its totals from them alone; a total the registry states stands only where it reads none.
+    if (this.#transactions.size > 0) return this.#ledgerCredits()
     if (this.#vintages === undefined && this.#totals === undefined) return undefined
     const vintages = [...this.#vintages ?? []].sort(([a], [b]) => a - b)
       .map(([vintage, q]) => ({ vintage, ...q, ...this.#corsiaOf(vintage) }))
