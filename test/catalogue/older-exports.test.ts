@@ -235,7 +235,7 @@ forEachDatabase((database) => {
       })
       assert.equal(sums.size, 16)
       assert.deepEqual(differing.map((p) => p.id), [])
-      const en4r = (await projects(ws, ['ISOEN4R'])).get('ISOEN4R')!
+      const en4r = (await projects(ws, ['EN4R'])).get('EN4R')!
       assert.equal((en4r.credits as Credits).retired ?? 0, sums.get(en4r.id)?.retired ?? 0)
     })
   })
