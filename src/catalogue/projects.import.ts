@@ -594,11 +594,12 @@ function toTransactionRecord (row: repository.TransactionRow): TransactionRecord
     quantity: row.quantity,
     beneficiary: row.beneficiary,
     reason: row.reason,
-    note: row.note,
-    account: row.account,
-    serials: row.serials,
-    vintage_start: row.vintage_start,
-    vintage_end: row.vintage_end,
+    // The buyer fields are optional in the format: written where known, so older files' shape stays.
+    ...row.note !== null && { note: row.note },
+    ...row.account !== null && { account: row.account },
+    ...row.serials !== null && { serials: row.serials },
+    ...row.vintage_start !== null && { vintage_start: row.vintage_start },
+    ...row.vintage_end !== null && { vintage_end: row.vintage_end },
     source: row.source_file === null || row.source_line === null
       ? null
       : { file: row.source_file, line: row.source_line }

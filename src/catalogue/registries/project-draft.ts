@@ -146,6 +146,11 @@ export class ProjectDraft {
     this.#corsia.set(vintage, eligible || this.#corsia.get(vintage) === true)
   }
 
+  /** Whether the registry states the project's totals itself (Isometric's project export). */
+  statesTotals (): boolean {
+    return this.#totals !== undefined
+  }
+
   /** Totals the registry states for the project (Isometric): used when the import reads none of its transactions. */
   stateTotals (issued: number | null, retired: number | null): void {
     this.#totals = { issued, retired }
@@ -279,10 +284,14 @@ export class ProjectDraft {
       else known.retired = (known.retired ?? 0) + t.quantity
       vintages.set(t.vintage, known)
     }
+    // A type these files list in full that the project has no row of: none (0), whatever a vintage says.
+    const rows = new Set([...this.#transactions.values()].map((t) => t.type))
+    const none = (type: TransactionType) => types.has(type) && !rows.has(type) ? 0 : null
     return {
-      issued: null,
-      retired: null,
-      vintages: [...vintages].sort(([a], [b]) => a - b).map(([vintage, q]) => ({ vintage, ...q, ...this.#corsiaOf(vintage) }))
+      issued: none('issuance'),
+      retired: none('retirement'),
+      vintages: [...vintages].sort(([a], [b]) => a - b)
+        .map(([vintage, q]) => ({ vintage, ...q, ...this.#corsiaOf(vintage) }))
     }
   }
 

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
-import type { ImportRecord, Source } from '../catalogue.schemas.ts'
+import type { ImportRecord, Source, TransactionType } from '../catalogue.schemas.ts'
 import { toImportRecord } from '../project.mapper.ts'
 import { ExportFileError, ImportError } from '../catalogue.errors.ts'
 import { importRecords, type ImportOptions } from '../projects.import.ts'
@@ -59,6 +59,15 @@ export interface RegistryImportOptions {
   now?: Date
   /** Imports run one at a time: how long to wait for another, and what to say when waiting begins. */
   lock?: ImportOptions['lock']
+}
+
+/** The transaction types each kind of export lists. */
+const LISTS: Record<ExportKind, readonly TransactionType[]> = {
+  projects: [],
+  issuances: ['issuance'],
+  retirements: ['retirement'],
+  cancellations: ['cancellation'],
+  transactions: ['issuance', 'retirement']
 }
 
 /** Whether a header has a column, in one of its spellings. */
@@ -313,6 +322,10 @@ export async function importRegistryExports (
       now.toISOString().slice(0, 10))
 
     for (const draft of drafts.all()) report.skipped.push(...draft.replacedRows)
+    // A project whose totals the registry states, and whose transactions of a type this import's exports list in
+    // full, has none of that type where it has no row (docs/registries.md, "Totals: one rule").
+    const listed = fresh.flatMap((p) => LISTS[p.reader.kind])
+    for (const draft of drafts.all()) if (draft.statesTotals()) draft.listsTypes(listed)
     const goals = new Map([...await repository.sdgNumbersByNameId(trx)].map(([nameId, number]) => [number, nameId]))
     const byRegistry = new Map<string, { registry: Named, drafts: ProjectDraft[] }>()
     for (const draft of drafts.all()) {
