@@ -16,7 +16,9 @@ export interface LedgerSum {
 }
 
 export type Kind = 'issued' | 'retired' | 'cancelled'
-export const KIND: Record<TransactionType, Kind> = { issuance: 'issued', retirement: 'retired', cancellation: 'cancelled' }
+export const KIND: Record<TransactionType, Kind> = {
+  issuance: 'issued', retirement: 'retired', cancellation: 'cancelled'
+}
 export const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
 
 export type Amounts = Record<Kind, number | null>

@@ -223,8 +223,9 @@ async function deriveAgain (db: Db, ids: readonly number[]): Promise<void> {
 }
 
 function vintageRows (id: number, credits: ProjectCredits): repository.ProjectChildren['vintages'] {
-  return credits.years.map((vintage) =>
-    ({ project_id: id, vintage, ...credits.vintages.get(vintage)!, corsia_eligible: credits.corsia.get(vintage) ?? null }))
+  return credits.years.map((vintage) => ({
+    project_id: id, vintage, ...credits.vintages.get(vintage)!, corsia_eligible: credits.corsia.get(vintage) ?? null
+  }))
 }
 
 function vocabulary (records: readonly ImportRecord[],

@@ -19,7 +19,8 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 export const TransactionSchema = Type.Object({
   id: Type.Integer({ minimum: 1, description: 'The transaction\'s id in this service (stable across re-imports).' }),
   transaction_id: Type.String({
-    description: 'The registry\'s identity of the transaction, prefixed by its type: a serial range or transaction id ' +
+    description: 'The registry\'s identity of the transaction, prefixed by its type: a serial range or transaction ' +
+      'id ' +
       '(retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none ' +
       '(issuance:sha256:…). Unique within the registry and the same in every database and after every re-import ' +
       '(docs/registries.md, "The ledger").',

@@ -87,9 +87,13 @@ forEachDatabase((database) => {
 
       const [csv] = await ws.api([`${LEDGER}?format=csv&ordering=quantity`])
       const [header, ...lines] = csv!.trim().split('\n')
-      assert.match(header!, /^id,transaction_id,project_id,type,date,vintage,quantity,beneficiary,reason,note,account,serials,vintage_start,vintage_end,/)
+      assert.equal(header!.split(',').slice(0, 14).join(','), 'id,transaction_id,project_id,type,date,vintage,' +
+        'quantity,beneficiary,reason,note,account,serials,vintage_start,vintage_end')
       assert.equal(lines.length, 3)
-      assert.match(lines[0]!, /,retirement:ACR-US-1107-2024-2766-64358 to 67205,\d+,retirement,2026-04-13,2024,2848,,Environmental Benefit,Duke University closing registry account and taking ownership of credits,Duke University,ACR-US-1107-2024-2766-64358 to 67205,,,/)
+      assert.deepEqual(lines[0]!.split(',').slice(1, 14).filter((_, i) => i !== 1), ['retirement:ACR-US-1107-2024-' +
+        '2766-64358 to 67205', 'retirement', '2026-04-13', '2024', '2848', '', 'Environmental Benefit',
+      'Duke University closing registry account and taking ownership of credits', 'Duke University',
+      'ACR-US-1107-2024-2766-64358 to 67205', '', ''])
 
       // The identity is the registry's: the same rows imported into another database have the same ids.
       const other = await workspace(t, database)
@@ -146,7 +150,8 @@ forEachDatabase((database) => {
       await importExports(ws, 'verra', [ws.write('projects-2026-06.csv', newer)])
       const report = await importExports(ws, 'verra', [ws.write('projects-2026-04.csv', original)])
       assert.equal(report.updated, 0)
-      assert.ok(report.skipped.some((s) => /VCS5957: the export's rows date it 2026-04-10, older than the export of 2026-05-20/.test(s.reason)), JSON.stringify(report.skipped.slice(0, 2)))
+      assert.ok(report.skipped.some((s) => s.reason === 'VCS5957: the export\'s rows date it 2026-04-10, older ' +
+        'than the export of 2026-05-20 that stated the project: its fields are kept'))
       const found = await projects(ws, ['VCS5962', 'VCS5957'])
       assert.match(found.get('VCS5962')!.name, /^Recovery and avoidance of methane/)
       assert.equal((found.get('VCS5957')! as unknown as { status: string }).status, 'Registered')

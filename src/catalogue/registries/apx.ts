@@ -239,7 +239,8 @@ export const acr: RegistryDefinition = {
     // Credits, Status Effective, Retirement Reason Details, and no beneficiary column.
     retirements: {
       columns: [['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
-        ['Quantity of Credits', 'Quantity of Offset Credits'], 'Project ID', ['Retired on Behalf of', 'Retirement Reason']],
+        ['Quantity of Credits', 'Quantity of Offset Credits'], 'Project ID',
+        ['Retired on Behalf of', 'Retirement Reason']],
       quantity: ['Quantity of Credits', 'Quantity of Offset Credits'],
       serial: ['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
       date: ['Status Effective (GMT)', 'Status Effective'],

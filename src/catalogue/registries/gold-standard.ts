@@ -1,7 +1,7 @@
 import type { TransactionType } from '../catalogue.schemas.ts'
 import {
-  country, date, protocols, protocolVersion, quantity, sdgNumbers, transactionQuantity, type RegistryDefinition, type Row,
-  type RowContext
+  country, date, protocols, protocolVersion, quantity, sdgNumbers, transactionQuantity, type RegistryDefinition,
+  type Row, type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, firstSentence, integerId, parseYear } from './values.ts'
 

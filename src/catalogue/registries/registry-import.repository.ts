@@ -57,7 +57,8 @@ export async function recordExportDates (db: Db, registry: string,
   for (let i = 0; i < dates.length; i += CHUNK) {
     await db.insertInto('project_export_dates')
       .values(dates.slice(i, i + CHUNK).map((d) => ({ registry, external_id: d.externalId, as_of: d.asOf })))
-      .onConflict((oc) => oc.columns(['registry', 'external_id']).doUpdateSet((eb) => ({ as_of: eb.ref('excluded.as_of') })))
+      .onConflict((oc) => oc.columns(['registry', 'external_id'])
+        .doUpdateSet((eb) => ({ as_of: eb.ref('excluded.as_of') })))
       .execute()
   }
 }

@@ -366,8 +366,11 @@ export async function importRegistryExports (
         const storedAsOf = found === undefined ? undefined : exported.get(draft.externalId)
         const older = fileAsOf !== undefined && storedAsOf !== undefined && fileAsOf < storedAsOf
         if (older) {
-          report.skipped.push({ ...statedAt!, reason: `${draft.externalId}: the export's rows date it ${fileAsOf}, ` +
-            `older than the export of ${storedAsOf} that stated the project: its fields are kept` })
+          report.skipped.push({
+            ...statedAt!,
+            reason: `${draft.externalId}: the export's rows date it ${fileAsOf}, ` +
+            `older than the export of ${storedAsOf} that stated the project: its fields are kept`
+          })
         } else if (fileAsOf !== undefined) {
           dated.push({ externalId: draft.externalId, asOf: fileAsOf })
         }
