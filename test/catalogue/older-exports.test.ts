@@ -196,7 +196,9 @@ forEachDatabase((database) => {
       const ws = await workspace(t, database)
       const art = ['projects', 'issuances', 'retirements', 'cancellations']
         .map((name) => path.join(RAW, 'art-trees', `${name}.csv`))
-      await importExports(ws, 'art', art)
+      await importExports(ws, 'art', art.slice(0, 2))
+      // The retirements and cancellations read later keep what the issuances said of each vintage.
+      await importExports(ws, 'art', art.slice(2))
       const car = ['projects', 'issuances', 'retirements', 'cancellations']
         .map((name) => path.join(RAW, 'climate-action-reserve', `${name}.csv`))
       await importExports(ws, 'car', car)

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
-import type { ImportRecord, Source, TransactionType } from '../catalogue.schemas.ts'
+import type { Credits, ImportRecord, Source, TransactionType } from '../catalogue.schemas.ts'
 import { toImportRecord } from '../project.mapper.ts'
 import { ExportFileError, ImportError } from '../catalogue.errors.ts'
 import { importRecords, type ImportOptions } from '../projects.import.ts'
@@ -233,7 +233,7 @@ function merge (
   const described = current || (stated && draft.stated())
   const sdgs = described ? draft.sdgs() : undefined
   const certifications = described ? draft.certifications() : undefined
-  const credits = draft.credits()
+  const credits = withStoredVintages(draft.credits(), base.credits)
   const transactions = draft.transactions()
   return {
     ...base,
@@ -248,6 +248,26 @@ function merge (
     ...(credits !== undefined ? { credits } : base.credits !== undefined && { credits: base.credits }),
     source: mergeSource(base.source, draft.source(stated ? undefined : draft.statedAt())),
     ...(transactions !== undefined && { transactions })
+  }
+}
+
+/**
+ * The files' credits with the stored vintages they do not name, and each vintage's stored CORSIA flag where the files
+ * do not state one: a retirements export read alone keeps what the issuances said of every vintage.
+ */
+function withStoredVintages (read: Credits | undefined, stored: Credits | undefined): Credits | undefined {
+  if (read === undefined || stored === undefined) return read
+  const storedByYear = new Map(stored.vintages.map((v) => [v.vintage, v]))
+  const vintages = read.vintages.map((v) => {
+    const corsia = storedByYear.get(v.vintage)?.corsia_eligible
+    const keep = v.corsia_eligible === undefined && corsia !== undefined && corsia !== null
+    return keep ? { ...v, corsia_eligible: corsia } : v
+  })
+  const named = new Set(read.vintages.map((v) => v.vintage))
+  return {
+    ...read,
+    vintages: [...vintages, ...stored.vintages.filter((v) => !named.has(v.vintage))]
+      .sort((a, b) => a.vintage - b.vintage)
   }
 }
 
