@@ -482,7 +482,9 @@ const CASES: Case[] = [{
       estimated_annual_reductions: null,
       project_developer: 'Equilibrium',
       vintages: [],
-      credits: { issued: 1.47, retired: 0, vintages: [] },
+      // Its issuances are read, so its totals are theirs alone; no retirements export is read: retired unknown
+      // (docs/registries.md, "Totals: one rule"), though the project export states 0.
+      credits: { issued: 1.47, retired: null, vintages: [] },
       sdgs: [],
       certifications: [],
       source: [{ file: 'projects.csv', lines: [2] }, { file: 'issuances.csv', lines: [21] }]
