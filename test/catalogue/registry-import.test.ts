@@ -482,9 +482,9 @@ const CASES: Case[] = [{
       estimated_annual_reductions: null,
       project_developer: 'Equilibrium',
       vintages: [],
-      // Its issuances are read, so its totals are theirs alone; no retirements export is read: retired unknown
-      // (docs/registries.md, "Totals: one rule"), though the project export states 0.
-      credits: { issued: 1.47, retired: null, vintages: [] },
+      // Its issuances are read: issued is theirs; no retirements export is read: retired is what the project
+      // export states (docs/registries.md, "Totals: one rule").
+      credits: { issued: 1.47, retired: 0, vintages: [] },
       sdgs: [],
       certifications: [],
       source: [{ file: 'projects.csv', lines: [2] }, { file: 'issuances.csv', lines: [21] }]

@@ -151,7 +151,7 @@ export class ProjectDraft {
     return this.#totals !== undefined
   }
 
-  /** Totals the registry states for the project (Isometric): used when the import reads none of its transactions. */
+  /** Totals the registry states for the project (Isometric): used for a type whose export the import does not read. */
   stateTotals (issued: number | null, retired: number | null): void {
     this.#totals = { issued, retired }
   }
@@ -263,8 +263,8 @@ export class ProjectDraft {
 
   /** Credits, when the files say anything about them. */
   credits (): Credits | undefined {
-    // One rule for every registry (docs/registries.md, "Totals"): a project whose transactions the import reads
-    // takes its totals from them alone; a total the registry states stands only where it reads none.
+    // One rule for every registry (docs/registries.md, "Totals: one rule"): per type, the rows where the import
+    // reads that type's export; a total the registry states only for a type whose export it does not read.
     if (this.#transactions.size > 0) return this.#ledgerCredits()
     if (this.#vintages === undefined && this.#totals === undefined) return undefined
     const vintages = [...this.#vintages ?? []].sort(([a], [b]) => a - b)
@@ -284,12 +284,13 @@ export class ProjectDraft {
       else known.retired = (known.retired ?? 0) + t.quantity
       vintages.set(t.vintage, known)
     }
-    // A type these files list in full that the project has no row of: none (0), whatever a vintage says.
+    // Per type: rows where these files list the type (none of them: 0); else what the registry states, if it does.
     const rows = new Set([...this.#transactions.values()].map((t) => t.type))
-    const none = (type: TransactionType) => types.has(type) && !rows.has(type) ? 0 : null
+    const total = (type: TransactionType, stated: number | null | undefined) =>
+      types.has(type) ? (rows.has(type) ? null : 0) : stated ?? null
     return {
-      issued: none('issuance'),
-      retired: none('retirement'),
+      issued: total('issuance', this.#totals?.issued),
+      retired: total('retirement', this.#totals?.retired),
       vintages: [...vintages].sort(([a], [b]) => a - b)
         .map(([vintage, q]) => ({ vintage, ...q, ...this.#corsiaOf(vintage) }))
     }
