@@ -217,6 +217,9 @@ forEachDatabase((database) => {
       assert.deepEqual(carProjects.filter((p) => p.category === null).map((p) => p.id), [])
       assert.deepEqual([...new Set(artProjects.map((p) => p.category))], ['forest'])
       assert.equal(artProjects.find((p) => p.id === art102.id)!.protocol_version, 'Version 2.0')
+      // climate-action-reserve/issuances.csv: "Landfill Gas Capture/Combustion - Version 6.0".
+      const car888 = (await projects(ws, ['CAR888'])).get('CAR888')!
+      assert.equal((car888 as unknown as Listed).protocol_version, 'Version 6.0')
     })
 
     test('one rule for stated totals: a project whose transactions are read takes its totals from them alone ' +

@@ -20,6 +20,9 @@ test('two-digit years are dates: 00-68 are 2000-2068, 69-99 are 1969-1999 (POSIX
 test('a methodology\'s version as the registry writes it', () => {
   assert.equal(protocolVersion('GS TPDDTEC V4.0: REDUCED EMISSIONS FROM COOKING AND HEATING'), 'V4.0')
   assert.equal(protocolVersion('Improved Forest Management Version 2.1'), 'Version 2.1')
+  assert.equal(protocolVersion('Forestry - MX - Version 3.0'), 'Version 3.0')
+  assert.equal(protocolVersion('Livestock - ARB Compliance - ARB Compliance Offset Protocol Livestock Projects, ' +
+    'November 14, 2014'), 'November 14, 2014')
   assert.equal(protocolVersion('VM0007'), undefined)
   assert.equal(protocolVersion('AMS-II.G. Energy Efficiency Measures'), undefined)
 })

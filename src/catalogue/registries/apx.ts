@@ -1,7 +1,8 @@
 import type { TransactionType } from '../catalogue.schemas.ts'
 import type { Named, ProjectDraft, StatedFields } from './project-draft.ts'
 import {
-  complianceStandard, country, date, either, protocols, sdgNumbers, transactionQuantity, type ExportDefinition,
+  complianceStandard, country, date, either, protocols, protocolVersion, sdgNumbers, transactionQuantity,
+  type ExportDefinition,
   type RegistryDefinition, type Row, type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, isYes, parseYear, upperSnake } from './values.ts'
@@ -291,6 +292,7 @@ function carCommon (context: RowContext, row: Row, id: string, programme: Progra
     // The Reserve names a developer for most projects, else only the owner.
     project_developer: cleanText(row.get('Project Developer')) || cleanText(row.get('Project Owner')),
     // The project export names no protocol; the ledger exports do ("Protocol and Version").
+    protocol_version: protocolVersion(row.get('Protocol and Version')),
     ...offsetsDbFields(context, type, row.get('Protocol and Version'), programme, true)
   }
 }

@@ -151,9 +151,14 @@ export function protocols (value: string, context?: RowContext): string[] {
   }))]
 }
 
-/** The version a methodology names ("GS TPDDTEC V4.0: …" → "V4.0", "… Version 2.1" → "Version 2.1"), or undefined. */
+/**
+ * The version a methodology names ("GS TPDDTEC V4.0: …" → "V4.0", "Forestry - MX - Version 3.0" → "Version 3.0"),
+ * or the date California's compliance protocols are versioned by ("…, April 25, 2014"); else undefined.
+ */
 export function protocolVersion (value: string): string | undefined {
-  return /\b(?:Version\s*|V)\d+(?:\.\d+)*\b/i.exec(value)?.[0]
+  return /\b(?:Version\s*|V)\d+(?:\.\d+)*\b/i.exec(value)?.[0] ??
+    /\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}$/
+      .exec(value.trim())?.[0]
 }
 
 /** A credited quantity of an issuance row: a positive number, or the row is skipped (returns undefined). */
