@@ -218,9 +218,11 @@ function mergeSource (stored: Source | undefined, read: NonNullable<Source>): So
 
 /**
  * What the files say over what the catalogue has (or a new project's defaults). A project export's row states the
- * project as the registry lists it now. What ledger rows repeat about a project (its name, developer, SDGs,
- * certifications) replaces the stored fields only when the file's latest transaction of the project is not older
- * than the stored ledger's latest: an older or date-filtered export adds its transactions and changes nothing else.
+ * project as the registry listed it when the export was made (`stated`: not older than the export that last stated
+ * it; else its fields, and its line in `source`, are left out). What ledger rows repeat about a project (its name,
+ * developer, SDGs, certifications) replaces the stored fields only when the file's latest transaction of the project
+ * is not older than the stored ledger's latest: an older or date-filtered export adds its transactions and changes
+ * nothing else.
  */
 function merge (
   draft: ProjectDraft, stored: ImportRecord | undefined, current: boolean, stated: boolean, registry: Named,
@@ -380,7 +382,7 @@ export async function importRegistryExports (
         const current = found === undefined || (definition.targets === undefined &&
           (found.latest === undefined || (latest !== null && latest >= found.latest)))
         // A project export older than the one that last stated the project adds nothing to it (docs/registries.md,
-        // "Older exports"): by the latest date each export's rows state.
+        // "Older files do not replace newer fields"): by the latest date each export's rows state.
         const statedAt = draft.statedAt()
         const fileAsOf = statedAt === undefined ? undefined : asOf.get(statedAt.file)
         const storedAsOf = found === undefined ? undefined : exported.get(draft.externalId)
