@@ -210,6 +210,7 @@ export interface paths {
                   category: string | null;
                   project_type: string | null;
                   status: string | null;
+                  protocol_version: string | null;
                   is_compliance: boolean | null;
                   listed_date: string | null;
                   first_issuance_date: string | null;
@@ -959,6 +960,7 @@ export interface paths {
               category: string | null;
               project_type: string | null;
               status: string | null;
+              protocol_version: string | null;
               is_compliance: boolean | null;
               listed_date: string | null;
               first_issuance_date: string | null;
@@ -985,6 +987,7 @@ export interface paths {
                     issued: number | null;
                     retired: number | null;
                     cancelled: number | null;
+                    corsia_eligible: boolean | null;
                   })[];
               };
               source: (({
@@ -3105,6 +3108,7 @@ export interface paths {
                   category: string | null;
                   project_type: string | null;
                   status: string | null;
+                  protocol_version: string | null;
                   is_compliance: boolean | null;
                   listed_date: string | null;
                   first_issuance_date: string | null;
@@ -3854,6 +3858,7 @@ export interface paths {
               category: string | null;
               project_type: string | null;
               status: string | null;
+              protocol_version: string | null;
               is_compliance: boolean | null;
               listed_date: string | null;
               first_issuance_date: string | null;
@@ -3880,6 +3885,7 @@ export interface paths {
                     issued: number | null;
                     retired: number | null;
                     cancelled: number | null;
+                    corsia_eligible: boolean | null;
                   })[];
               };
               source: (({
@@ -4075,6 +4081,8 @@ export interface operations {
             results: ({
                 /** @description The transaction's id in this service (stable across re-imports). */
                 id: number;
+                /** @description The registry's identity of the transaction, prefixed by its type: a serial range or transaction id (retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none (issuance:sha256:…). Unique within the registry and the same in every database and after every re-import (docs/registries.md, "The ledger"). */
+                transaction_id: string;
                 /** @description The project (`/products/{id}/`). */
                 project_id: number;
                 /**
@@ -4088,6 +4096,11 @@ export interface operations {
                 quantity: number;
                 beneficiary: string | null;
                 reason: string | null;
+                note: string | null;
+                account: string | null;
+                serials: string | null;
+                vintage_start: string | null;
+                vintage_end: string | null;
                 source: ({
                   /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
                   file: string;
@@ -4225,6 +4238,8 @@ export interface operations {
             results: ({
                 /** @description The transaction's id in this service (stable across re-imports). */
                 id: number;
+                /** @description The registry's identity of the transaction, prefixed by its type: a serial range or transaction id (retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none (issuance:sha256:…). Unique within the registry and the same in every database and after every re-import (docs/registries.md, "The ledger"). */
+                transaction_id: string;
                 /** @description The project (`/products/{id}/`). */
                 project_id: number;
                 /**
@@ -4238,6 +4253,11 @@ export interface operations {
                 quantity: number;
                 beneficiary: string | null;
                 reason: string | null;
+                note: string | null;
+                account: string | null;
+                serials: string | null;
+                vintage_start: string | null;
+                vintage_end: string | null;
                 source: ({
                   /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
                   file: string;

@@ -4,8 +4,14 @@ import type { CsvColumn } from '../http/csv.ts'
 
 /** Largest id the catalogue stores: a 32-bit signed integer, the same on SQLite and PostgreSQL. */
 export const MAX_PROJECT_ID = 2_147_483_647
-const LIMIT_DEFAULT = 50
-const LIMIT_MAX = 1000
+/**
+ * The longest methodology a project may name: registry exports write whole UNFCCC titles (a Gold Standard export
+ * has one of 213 characters; migration 0011 widened the column). 600 characters are at most 2,400 bytes of UTF-8,
+ * under the 2,704 bytes PostgreSQL's index on protocols takes per row.
+ */
+export const PROTOCOL_MAX_LENGTH = 600
+export const LIMIT_DEFAULT = 50
+export const LIMIT_MAX = 1000
 /** Offsets past this are refused rather than handed to the database (2^53 - 1). */
 const OFFSET_MAX = Number.MAX_SAFE_INTEGER
 
@@ -102,6 +108,10 @@ const ProjectFields = {
   status: Nullable(Type.String({
     description: 'Registry status as the registry writes it, e.g. Registered (addition).'
   })),
+  protocol_version: Nullable(Type.String({
+    description: 'The methodology\'s version as the registry writes it, e.g. Version 1.0; null when its exports do ' +
+      'not say (addition).'
+  })),
   is_compliance: Nullable(Type.Boolean({
     description: 'Whether the project issues credits for a compliance market (e.g. California\'s); null when ' +
       'unknown (addition).'
@@ -137,7 +147,10 @@ const CreditsSchema = Type.Object({
     vintage: Type.Integer({ minimum: 1000, maximum: 9999, description: 'The vintage year.' }),
     issued: Quantity('Credits issued in this vintage.'),
     retired: Quantity('Credits of this vintage retired.'),
-    cancelled: Quantity('Credits of this vintage cancelled.')
+    cancelled: Quantity('Credits of this vintage cancelled.'),
+    corsia_eligible: Nullable(Type.Boolean({
+      description: 'Whether the registry states this vintage eligible for CORSIA (its issuance rows); null: not stated.'
+    }))
   }), { description: 'One entry per vintage year, in year order; the same years as `vintages`.' })
 }, {
   description: 'Credits issued, retired and cancelled, per vintage and in total (an addition beyond the original ' +
@@ -375,6 +388,18 @@ const TransactionRecordSchema = strictObject({
   quantity: Type.Number({ minimum: 0, description: 'Credits (tonnes CO2e).' }),
   beneficiary: Nullable(Type.String({ maxLength: 2000, description: 'For retirements: on whose behalf.' })),
   reason: Nullable(Type.String({ maxLength: 2000, description: 'For retirements: why, as the registry gives it.' })),
+  // What a buyer needs (docs/registries.md, "The ledger"); optional, so files written before them still import.
+  note: Type.Optional(Nullable(Type.String({
+    maxLength: 10_000, description: 'The free text beside the reason (the registry\'s details or purpose).'
+  }))),
+  account: Type.Optional(Nullable(Type.String({
+    maxLength: 2000, description: 'The account holder that retired or cancelled the credits.'
+  }))),
+  serials: Type.Optional(Nullable(Type.String({
+    maxLength: 2000, description: 'Serial numbers or block range, as the registry writes them.'
+  }))),
+  vintage_start: Type.Optional(Nullable(Type.String({ format: 'date', description: 'The vintage\'s first day.' }))),
+  vintage_end: Type.Optional(Nullable(Type.String({ format: 'date', description: 'The vintage\'s last day.' }))),
   source: Nullable(strictObject({
     file: Type.String({ minLength: 1, maxLength: 500 }),
     line: Type.Integer({ minimum: 1 })
@@ -391,7 +416,7 @@ export const ImportRecordSchema = strictObject({
   ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images', 'credits_issued',
     'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at', 'credits', 'source',
     'credits_cancelled', 'first_issuance_date', 'first_retirement_date', 'protocol', 'category', 'project_type',
-    'status', 'is_compliance', 'listed_date'),
+    'status', 'is_compliance', 'listed_date', 'protocol_version'),
   images: Type.Array(strictObject({
     title: Type.String(),
     url: Type.String({
@@ -418,7 +443,10 @@ export const ImportRecordSchema = strictObject({
       vintage: Type.Integer({ minimum: 1000, maximum: 9999 }),
       issued: Quantity('Credits issued in this vintage.'),
       retired: Quantity('Credits of this vintage retired.'),
-      cancelled: Type.Optional(Quantity('Credits of this vintage cancelled.'))
+      cancelled: Type.Optional(Quantity('Credits of this vintage cancelled.')),
+      corsia_eligible: Type.Optional(Nullable(Type.Boolean({
+        description: 'Whether the registry states this vintage CORSIA eligible; null or absent: not stated.'
+      })))
     }), { description: 'The same years as `vintages`, each once.' })
   }, {
     description: 'Optional: credits per vintage. Absent: every year of `vintages` with unknown quantities. For each ' +
@@ -427,9 +455,12 @@ export const ImportRecordSchema = strictObject({
   })),
   source: Type.Optional(SourceSchema),
   // The ledger and the OffsetsDB project fields (docs/registries.md). Optional: files without them still import.
-  protocol: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
-    maxItems: 50, description: 'Methodology ids as the registry writes them (e.g. VM0007, ACM0002).'
+  protocol: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: PROTOCOL_MAX_LENGTH }), {
+    maxItems: 50, description: 'Methodology ids or titles as the registry writes them (e.g. VM0007, ACM0002).'
   })),
+  protocol_version: Type.Optional(Nullable(Type.String({
+    maxLength: 200, description: 'The methodology\'s version as the registry writes it (e.g. Version 1.0).'
+  }))),
   status: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'As the registry writes it.' }))),
   project_type: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   category: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),

@@ -3,9 +3,11 @@
 // PostgreSQL refuses the file with a raw error (NUL; an index row over 2,704 bytes) while SQLite stores it, and a
 // terminal that shows a stored name obeys its escape sequences.
 
+import { PROTOCOL_MAX_LENGTH } from './catalogue.schemas.ts'
+
 /** Fields (paths with `[]` for any index) that may hold line breaks and tabs: prose. */
 const MULTILINE = new Set(['short_description', 'description', 'co_benefits', 'transactions[].beneficiary',
-  'transactions[].reason'])
+  'transactions[].reason', 'transactions[].note'])
 
 const LINKS = new Set(['url', 'images[].url'])
 
@@ -13,9 +15,11 @@ const LINKS = new Set(['url', 'images[].url'])
 const TEXT_LIMITS: ReadonlyMap<string, number> = new Map([
   ['external_id', 200], ['name', 500], ['symbol', 200], ['location', 200], ['project_developer', 500],
   ['short_description', 5000], ['description', 200_000], ['co_benefits', 20_000], ['url', 2000],
-  ['images[].title', 500], ['images[].url', 2000], ['protocol[]', 200], ['status', 100], ['project_type', 200],
-  ['category', 100], ['transactions[].identity', 500], ['transactions[].beneficiary', 2000],
-  ['transactions[].reason', 2000], ['source[].file', 500], ['transactions[].source.file', 500]
+  ['images[].title', 500], ['images[].url', 2000], ['protocol[]', PROTOCOL_MAX_LENGTH], ['status', 100],
+  ['project_type', 200], ['category', 100], ['protocol_version', 200], ['transactions[].identity', 500],
+  ['transactions[].beneficiary', 2000], ['transactions[].reason', 2000], ['transactions[].note', 10_000],
+  ['transactions[].account', 2000], ['transactions[].serials', 2000], ['source[].file', 500],
+  ['transactions[].source.file', 500]
 ])
 /** Any other text (vocabulary names, SDG names, bundle contents). */
 const OTHER_TEXT_LIMIT = 500

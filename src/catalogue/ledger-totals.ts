@@ -15,9 +15,11 @@ export interface LedgerSum {
   first_date: string | null
 }
 
-type Kind = 'issued' | 'retired' | 'cancelled'
-const KIND: Record<TransactionType, Kind> = { issuance: 'issued', retirement: 'retired', cancellation: 'cancelled' }
-const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
+export type Kind = 'issued' | 'retired' | 'cancelled'
+export const KIND: Record<TransactionType, Kind> = {
+  issuance: 'issued', retirement: 'retired', cancellation: 'cancelled'
+}
+export const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
 
 type Amounts = Record<Kind, number | null>
 
@@ -26,6 +28,8 @@ export interface ProjectCredits {
   /** Every vintage year, in the record's order (a project with a ledger: the record's and the ledger's, sorted). */
   years: number[]
   vintages: Map<number, Amounts>
+  /** CORSIA eligibility per vintage as the record states it (not derived from the ledger). */
+  corsia: Map<number, boolean | null>
   firstIssuanceDate: string | null
   firstRetirementDate: string | null
 }
@@ -38,14 +42,20 @@ function recordTotal (record: ImportRecord, kind: Kind): number | null {
   return known.length === 0 ? null : known.reduce((sum, q) => sum + q, 0)
 }
 
-/** The record's credits, with the ledger's in place of every kind the ledger has transactions of. */
-export function projectCredits (record: ImportRecord, ledger: readonly LedgerSum[]): ProjectCredits {
+/**
+ * The record's credits, with the ledger's in place of every kind the ledger has transactions of, and of every kind
+ * in `emptied` (kinds it had transactions of until this import removed them all: 0, not the record's stale total).
+ */
+export function projectCredits (
+  record: ImportRecord, ledger: readonly LedgerSum[], emptied: ReadonlySet<Kind> = new Set()
+): ProjectCredits {
   const given = new Map((record.credits?.vintages ?? []).map((v) => [v.vintage, v]))
   const recordAmounts = (year: number): Amounts => {
     const v = given.get(year)
     return { issued: v?.issued ?? null, retired: v?.retired ?? null, cancelled: v?.cancelled ?? null }
   }
-  if (ledger.length === 0) {
+  const corsia = new Map((record.credits?.vintages ?? []).map((v) => [v.vintage, v.corsia_eligible ?? null]))
+  if (ledger.length === 0 && emptied.size === 0) {
     const years = [...new Set(record.vintages)]
     return {
       totals: {
@@ -55,11 +65,12 @@ export function projectCredits (record: ImportRecord, ledger: readonly LedgerSum
       },
       years: record.vintages,
       vintages: new Map(years.map((year) => [year, recordAmounts(year)])),
+      corsia,
       firstIssuanceDate: null,
       firstRetirementDate: null
     }
   }
-  const covered = new Set(ledger.map((s) => KIND[s.type]))
+  const covered = new Set([...ledger.map((s) => KIND[s.type]), ...emptied])
   const years = [...new Set([...record.vintages, ...ledger.flatMap((s) => s.vintage === null ? [] : [s.vintage])])]
     .sort((a, b) => a - b)
   const vintages = new Map(years.map((year) => {
@@ -91,6 +102,7 @@ export function projectCredits (record: ImportRecord, ledger: readonly LedgerSum
     totals,
     years,
     vintages,
+    corsia,
     firstIssuanceDate: first.issuance ?? null,
     firstRetirementDate: first.retirement ?? null
   }

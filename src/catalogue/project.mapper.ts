@@ -57,6 +57,7 @@ export function toListItem (row: ProjectRecordRow, relations: ProjectRelations, 
     category: row.category,
     project_type: row.project_type,
     status: row.status,
+    protocol_version: row.protocol_version,
     is_compliance: row.is_compliance === null ? null : Boolean(row.is_compliance),
     listed_date: row.listed_date,
     first_issuance_date: row.first_issuance_date,
@@ -74,7 +75,13 @@ export function toDetailExtras (row: ProjectRecordRow, relations: ProjectRelatio
       retired: row.credits_retired,
       cancelled: row.credits_cancelled,
       vintages: (relations.vintages.get(row.id) ?? [])
-        .map((v) => ({ vintage: v.vintage, issued: v.issued, retired: v.retired, cancelled: v.cancelled }))
+        .map((v) => ({
+          vintage: v.vintage,
+          issued: v.issued,
+          retired: v.retired,
+          cancelled: v.cancelled,
+          corsia_eligible: v.corsia_eligible === null ? null : Boolean(v.corsia_eligible)
+        }))
     },
     source: row.source === null ? null : JSON.parse(row.source) as Source
   }

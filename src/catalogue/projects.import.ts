@@ -9,7 +9,7 @@ import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../st
 import { ImportRecordSchema, type ImportRecord, type TransactionRecord } from './catalogue.schemas.ts'
 import { collectUnreferencedImages, ImportMedia, type PendingImage } from './import-media.ts'
 import { countryKey } from './countries.ts'
-import { projectCredits, type LedgerSum, type ProjectCredits } from './ledger-totals.ts'
+import { KIND, projectCredits, type Kind, type LedgerSum, type ProjectCredits } from './ledger-totals.ts'
 import { toImportRecord } from './project.mapper.ts'
 import * as repository from './projects.repository.ts'
 import { textProblem } from './import-text.ts'
@@ -197,6 +197,7 @@ function toRow (record: ImportRecord, location: string, credits: ProjectCredits)
     category: record.category ?? null,
     is_compliance: record.is_compliance ?? null,
     listed_date: record.listed_date ?? null,
+    protocol_version: record.protocol_version ?? null,
     source: record.source === undefined || record.source === null ? null : JSON.stringify(record.source)
   }
 }
@@ -222,7 +223,9 @@ async function deriveAgain (db: Db, ids: readonly number[]): Promise<void> {
 }
 
 function vintageRows (id: number, credits: ProjectCredits): repository.ProjectChildren['vintages'] {
-  return credits.years.map((vintage) => ({ project_id: id, vintage, ...credits.vintages.get(vintage)! }))
+  return credits.years.map((vintage) => ({
+    project_id: id, vintage, ...credits.vintages.get(vintage)!, corsia_eligible: credits.corsia.get(vintage) ?? null
+  }))
 }
 
 function vocabulary (records: readonly ImportRecord[],
@@ -266,6 +269,8 @@ export interface ImportOptions {
   baseDir?: string
   /** Where imported image files are copied. */
   media?: MediaStore
+  /** Which source the transactions come from (`source_name`: a registry's key for its own exports). */
+  sourceName?: string
 }
 
 type ImageRef = { media_key: string, external_url: null } | { media_key: null, external_url: string }
@@ -393,10 +398,12 @@ export async function importRecords (
     const ids = records.map((r) => r.id)
     const existing = await repository.existingIds(trx, ids)
     await writeProjects(trx, records, locations, images, sdgNumbers)
-    // Replaced after the upsert, so that the projects that stay keep their created_at.
+    // Replaced after the upsert, so that the projects that stay keep their created_at. The kinds each project had
+    // transactions of are read first: one whose transactions the file removed is derived again (0), not kept.
+    const before = options.replace ? await ledgerKinds(trx, ids) : new Map<number, Set<Kind>>()
     if (options.replace) await removeMissing(trx, records)
-    const movedFrom = await writeLedger(trx, records)
-    await deriveFromLedger(trx, records, locations)
+    const movedFrom = await writeLedger(trx, records, options.sourceName)
+    await deriveFromLedger(trx, records, locations, before)
     if (movedFrom.length > 0) await deriveAgain(trx, movedFrom)
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.
     const changed = renamed
@@ -509,6 +516,15 @@ async function writeProjects (trx: Db, records: readonly ImportRecord[], locatio
   await repository.upsertProjects(trx, records.map((r, i) => toRow(r, locations[i]!, recordCredits[i]!)), children)
 }
 
+/** The kinds of transaction each of these projects' stored ledger has. */
+async function ledgerKinds (trx: Db, ids: readonly number[]): Promise<Map<number, Set<Kind>>> {
+  const kinds = new Map<number, Set<Kind>>()
+  for (const sum of await repository.ledgerSums(trx, ids)) {
+    kinds.set(sum.project_id, (kinds.get(sum.project_id) ?? new Set()).add(KIND[sum.type]))
+  }
+  return kinds
+}
+
 /** --replace: the catalogue and its ledger become exactly the file's. */
 async function removeMissing (trx: Db, records: readonly ImportRecord[]): Promise<void> {
   await repository.deleteProjectsExcept(trx, new Set(records.map((r) => r.id)))
@@ -520,7 +536,8 @@ async function removeMissing (trx: Db, records: readonly ImportRecord[]): Promis
  * Upserts the file's transactions by (registry, identity). A transaction a registry now gives under another
  * project moves to it: returns the projects it left, to be derived again.
  */
-async function writeLedger (trx: Db, records: readonly ImportRecord[]): Promise<number[]> {
+async function writeLedger (trx: Db, records: readonly ImportRecord[], sourceName: string | undefined):
+Promise<number[]> {
   const transactions = records.flatMap((r) => (r.transactions ?? []).map((t) => ({
     project_id: r.id,
     registry: r.registry.name_id,
@@ -533,7 +550,13 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[]): Promise<
     reason: t.reason,
     beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
     source_file: t.source?.file ?? null,
-    source_line: t.source?.line ?? null
+    source_line: t.source?.line ?? null,
+    account: t.account ?? null,
+    note: t.note ?? null,
+    serials: t.serials ?? null,
+    vintage_start: t.vintage_start ?? null,
+    vintage_end: t.vintage_end ?? null,
+    source_name: sourceName ?? null
   })))
   const inImport = new Set(records.map((r) => r.id))
   const movedFrom = (await repository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
@@ -542,8 +565,8 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[]): Promise<
 }
 
 /** Projects with a ledger (this file's or stored) take their credits from it: written again, those only. */
-async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], locations: readonly string[]):
-Promise<void> {
+async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], locations: readonly string[],
+  before: ReadonlyMap<number, ReadonlySet<Kind>>): Promise<void> {
   const sums = new Map<number, LedgerSum[]>()
   for (const { project_id: projectId, ...sum } of await repository.ledgerSums(trx, records.map((r) => r.id))) {
     const list = sums.get(projectId)
@@ -552,7 +575,10 @@ Promise<void> {
   }
   const withLedger = records.flatMap((r, i) => {
     const ledger = sums.get(r.id)
-    return ledger === undefined ? [] : [{ index: i, credits: projectCredits(r, ledger) }]
+    const emptied = before.get(r.id)
+    return ledger === undefined && emptied === undefined
+      ? []
+      : [{ index: i, credits: projectCredits(r, ledger ?? [], emptied) }]
   })
   await repository.upsertProjectRows(trx, withLedger.map(({ index, credits }) =>
     toRow(records[index]!, locations[index]!, credits)))
@@ -569,6 +595,12 @@ function toTransactionRecord (row: repository.TransactionRow): TransactionRecord
     quantity: row.quantity,
     beneficiary: row.beneficiary,
     reason: row.reason,
+    // The buyer fields are optional in the format: written where known, so older files' shape stays.
+    ...row.note !== null && { note: row.note },
+    ...row.account !== null && { account: row.account },
+    ...row.serials !== null && { serials: row.serials },
+    ...row.vintage_start !== null && { vintage_start: row.vintage_start },
+    ...row.vintage_end !== null && { vintage_end: row.vintage_end },
     source: row.source_file === null || row.source_line === null
       ? null
       : { file: row.source_file, line: row.source_line }

@@ -59,6 +59,8 @@ interface VintageRow {
   issued: number | null
   retired: number | null
   cancelled: number | null
+  /** SQLite gives 0/1. */
+  corsia_eligible: number | boolean | null
 }
 interface ProtocolRow { project_id: number, protocol: string }
 
@@ -371,7 +373,7 @@ export async function loadRelations (db: Db, ids: readonly number[]): Promise<Pr
         .orderBy('project_id').orderBy('position')
         .execute(),
       db.selectFrom('project_vintages')
-        .select(['project_id', 'vintage', 'issued', 'retired', 'cancelled'])
+        .select(['project_id', 'vintage', 'issued', 'retired', 'cancelled', 'corsia_eligible'])
         .where('project_id', 'in', chunk)
         .orderBy('project_id').orderBy('vintage')
         .execute(),
@@ -565,7 +567,8 @@ export interface ProjectChildren {
     vintage: number,
     issued: number | null,
     retired: number | null,
-    cancelled?: number | null
+    cancelled?: number | null,
+    corsia_eligible?: boolean | null
   }>
   protocols?: Array<{ project_id: number, position: number, protocol: string }>
 }
@@ -620,10 +623,11 @@ async function insertChunked (db: Db, table: typeof CHILD_TABLES[number], rows: 
 
 // --- the ledger (import) --------------------------------------------------------------------
 
-/** Transactions per INSERT: 11 values each, under SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
+/** Transactions per INSERT: 18 values each, under SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
 const LEDGER_CHUNK = 1000
 const LEDGER_COLUMNS = ['project_id', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason',
-  'beneficiary_key', 'source_file', 'source_line'] as const
+  'beneficiary_key', 'source_file', 'source_line', 'account', 'note', 'serials', 'vintage_start', 'vintage_end',
+  'source_name'] as const
 
 /**
  * Inserts these transactions, or overwrites the stored one of the same (registry, identity): its id stays, so
@@ -642,7 +646,13 @@ export async function upsertTransactions (db: Db, rows: readonly NewCreditTransa
         reason: eb.ref('excluded.reason'),
         beneficiary_key: eb.ref('excluded.beneficiary_key'),
         source_file: eb.ref('excluded.source_file'),
-        source_line: eb.ref('excluded.source_line')
+        source_line: eb.ref('excluded.source_line'),
+        account: eb.ref('excluded.account'),
+        note: eb.ref('excluded.note'),
+        serials: eb.ref('excluded.serials'),
+        vintage_start: eb.ref('excluded.vintage_start'),
+        vintage_end: eb.ref('excluded.vintage_end'),
+        source_name: eb.ref('excluded.source_name')
       })).where((eb) => eb.or(LEDGER_COLUMNS.map((column) =>
         // A row that is the same is not written again: a re-import writes (and on PostgreSQL, bloats) nothing.
         eb(`credit_transactions.${column}`, 'is distinct from', eb.ref(`excluded.${column}`))))))
@@ -693,7 +703,7 @@ export async function transactionsOf (db: Db, ids: readonly number[]): Promise<M
   for (let i = 0; i < ids.length; i += CHUNK) {
     const rows = await db.selectFrom('credit_transactions')
       .select(['project_id', 'identity', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason', 'source_file',
-        'source_line'])
+        'source_line', 'account', 'note', 'serials', 'vintage_start', 'vintage_end'])
       .where('project_id', 'in', ids.slice(i, i + CHUNK)).orderBy('project_id').orderBy('id').execute()
     groupInto(ledgers, rows)
   }
@@ -701,7 +711,8 @@ export async function transactionsOf (db: Db, ids: readonly number[]): Promise<M
 }
 
 /** A stored transaction as the import format carries it: the registry's identity, not this database's id. */
-export type TransactionRow = Omit<CreditTransactionRow, 'id' | 'registry' | 'beneficiary_key'>
+export type TransactionRow = Omit<CreditTransactionRow, 'id' | 'registry' | 'beneficiary_key' | 'url' |
+  'beneficiary_harmonised' | 'source_name'>
 
 interface LedgerSumRow extends LedgerSum { project_id: number }
 

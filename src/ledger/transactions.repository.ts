@@ -23,12 +23,13 @@ export interface LedgerOrder {
   descending: boolean
 }
 
-/** A transaction as the API shows it: this database's id, not the registry's identity. */
-export type TransactionRow = Omit<CreditTransactionRow, 'identity' | 'registry' | 'beneficiary_key' | 'account' |
-  'note' | 'serials' | 'vintage_start' | 'vintage_end' | 'url' | 'beneficiary_harmonised' | 'source_name'>
+/** A transaction as the API shows it: this database's id and the registry's identity. */
+export type TransactionRow = Omit<CreditTransactionRow, 'registry' | 'beneficiary_key' | 'url' |
+  'beneficiary_harmonised' | 'source_name'>
 
 const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.quantity', 't.beneficiary', 't.reason',
-  't.source_file', 't.source_line'] as const
+  't.source_file', 't.source_line', 't.identity', 't.note', 't.account', 't.serials', 't.vintage_start',
+  't.vintage_end'] as const
 
 /**
  * How a `search` is read on SQLite, decided by its trigram index (migration 0008) before the page: the ids of its

@@ -97,8 +97,10 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       'application/json': { schema: TransactionPageSchema },
       'text/csv': {
         schema: { type: 'string' },
-        example: 'id,project_id,type,date,vintage,quantity,beneficiary,reason,source_file,source_line\r\n' +
-          '17,51,retirement,2021-03-02,2012,500,Example Bank,Voluntary offsetting,verra/transactions.csv,12\r\n'
+        example: 'id,transaction_id,project_id,type,date,vintage,quantity,beneficiary,reason,note,account,serials,' +
+          'vintage_start,vintage_end,source_file,source_line\r\n' +
+          '17,retirement:VCS-VCU-1-2012-1-500,51,retirement,2021-03-02,2012,500,Example Bank,Voluntary offsetting,' +
+          'Retired for 2020 emissions,,VCS-VCU-1-2012-1-500,2012-01-01,2012-12-31,verra/transactions.csv,12\r\n'
       }
     }
   }

@@ -18,6 +18,14 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 // Examples are values of the bundled catalogue's ledger, so that they work when tried.
 const TransactionSchema = Type.Object({
   id: Type.Integer({ minimum: 1, description: 'The transaction\'s id in this service (stable across re-imports).' }),
+  transaction_id: Type.String({
+    description: 'The registry\'s identity of the transaction, prefixed by its type: a serial range or transaction ' +
+      'id ' +
+      '(retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none ' +
+      '(issuance:sha256:…). Unique within the registry and the same in every database and after every re-import ' +
+      '(docs/registries.md, "The ledger").',
+    examples: ['retirement:19385-941467007-941467431-VCS-VCU-1507-VER-ET-14-1340-01012020-31122020-1']
+  }),
   project_id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project (`/products/{id}/`).' }),
   type: StringEnum(TRANSACTION_TYPES, { description: 'What happened to the credits.' }),
   date: Nullable(Type.String({
@@ -29,7 +37,23 @@ const TransactionSchema = Type.Object({
     description: 'For retirements: on whose behalf, as the registry publishes it; null when the export has none.'
   })),
   reason: Nullable(Type.String({
-    description: 'For retirements: why, as the registry gives it; null when it does not.'
+    description: 'For retirements and cancellations: why, as the registry gives it (its reason column); null when it ' +
+      'does not.'
+  })),
+  note: Nullable(Type.String({
+    description: 'The free text beside the reason (the registry\'s details, purpose or note); null when none.'
+  })),
+  account: Nullable(Type.String({
+    description: 'The account holder that retired or cancelled the credits, where the registry publishes it.'
+  })),
+  serials: Nullable(Type.String({
+    description: 'Serial numbers or block range of the credits, as the registry writes them; null when not given.'
+  })),
+  vintage_start: Nullable(Type.String({
+    format: 'date', description: 'First day of the vintage (monitoring or assignment period); null when not given.'
+  })),
+  vintage_end: Nullable(Type.String({
+    format: 'date', description: 'Last day of the vintage (monitoring or assignment period); null when not given.'
   })),
   source: Nullable(Type.Object({
     file: Type.String({ description: 'The file the import read (e.g. offsets-db-data/verra/transactions.csv).' }),
@@ -121,6 +145,7 @@ export const ProjectLedgerParamsSchema = Type.Object({
 /** The ledger as CSV: one line per transaction, the item's fields with `source` as two columns. */
 export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<Transaction>> = [
   { header: 'id', value: (t) => t.id },
+  { header: 'transaction_id', value: (t) => t.transaction_id },
   { header: 'project_id', value: (t) => t.project_id },
   { header: 'type', value: (t) => t.type },
   { header: 'date', value: (t) => t.date },
@@ -128,6 +153,11 @@ export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<Transaction>> = [
   { header: 'quantity', value: (t) => t.quantity },
   { header: 'beneficiary', value: (t) => t.beneficiary },
   { header: 'reason', value: (t) => t.reason },
+  { header: 'note', value: (t) => t.note },
+  { header: 'account', value: (t) => t.account },
+  { header: 'serials', value: (t) => t.serials },
+  { header: 'vintage_start', value: (t) => t.vintage_start },
+  { header: 'vintage_end', value: (t) => t.vintage_end },
   { header: 'source_file', value: (t) => t.source?.file },
   { header: 'source_line', value: (t) => t.source?.line }
 ]

@@ -60,6 +60,7 @@ export function parseLedgerOrdering (ordering: LedgerQuery['ordering']): reposit
 export function toTransaction (row: repository.TransactionRow): Transaction {
   return {
     id: row.id,
+    transaction_id: row.identity,
     project_id: row.project_id,
     type: row.type,
     date: row.date,
@@ -67,6 +68,11 @@ export function toTransaction (row: repository.TransactionRow): Transaction {
     quantity: row.quantity,
     beneficiary: row.beneficiary,
     reason: row.reason,
+    note: row.note,
+    account: row.account,
+    serials: row.serials,
+    vintage_start: row.vintage_start,
+    vintage_end: row.vintage_end,
     source: row.source_file === null ? null : { file: row.source_file, line: row.source_line }
   }
 }

@@ -227,6 +227,13 @@ export interface MetaTable {
   value: string
 }
 
+/** Migration 0011: the date of the project export that last stated each registry project. */
+export interface ProjectExportDateTable {
+  registry: string
+  external_id: string
+  as_of: string
+}
+
 export interface Database {
   registries: VocabularyTable
   standards: VocabularyTable
@@ -244,6 +251,7 @@ export interface Database {
   project_protocols: ProjectProtocolTable
   credit_transactions: CreditTransactionTable
   imported_files: ImportedFileTable
+  project_export_dates: ProjectExportDateTable
   sources: SourceTable
   project_sources: ProjectSourceTable
   leases: LeaseTable

@@ -34,8 +34,8 @@ forEachDatabase((database) => {
           // Additions beyond the original contract, after its fields.
           'credits_issued', 'credits_retired', 'credits_cancelled', 'location_alpha2', 'location_alpha3',
           // The OffsetsDB fields (issue 21).
-          'protocol', 'category', 'project_type', 'status', 'is_compliance', 'listed_date', 'first_issuance_date',
-          'first_retirement_date', 'created_at', 'updated_at', 'credits', 'source'])
+          'protocol', 'category', 'project_type', 'status', 'protocol_version', 'is_compliance', 'listed_date',
+          'first_issuance_date', 'first_retirement_date', 'created_at', 'updated_at', 'credits', 'source'])
       assert.deepEqual(p.vintages, [2020, 2021])
       assert.deepEqual(p.registry, { name_id: 'REGISTRY_A', verbose_name: 'Registry A' })
       assert.deepEqual(p.standard,

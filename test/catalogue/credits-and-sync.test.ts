@@ -38,8 +38,8 @@ forEachDatabase((database) => {
         issued: 1500,
         retired: 200,
         cancelled: null,
-        vintages: [{ vintage: 2019, issued: 1000, retired: 200, cancelled: null },
-          { vintage: 2020, issued: 500, retired: null, cancelled: null }]
+        vintages: [{ vintage: 2019, issued: 1000, retired: 200, cancelled: null, corsia_eligible: null },
+          { vintage: 2020, issued: 500, retired: null, cancelled: null, corsia_eligible: null }]
       })
       assert.equal(fiji.credits_issued, 1500)
       assert.equal(fiji.credits_retired, 200)
@@ -49,7 +49,7 @@ forEachDatabase((database) => {
         issued: 5000,
         retired: 0,
         cancelled: null,
-        vintages: [{ vintage: 2021, issued: 4000, retired: 0, cancelled: null }]
+        vintages: [{ vintage: 2021, issued: 4000, retired: 0, cancelled: null, corsia_eligible: null }]
       })
       // Vintages without quantities: the years are known, the amounts are not.
       const hanoi = (await inject(`${LIST}5/`)).json()
@@ -57,8 +57,8 @@ forEachDatabase((database) => {
         issued: null,
         retired: null,
         cancelled: null,
-        vintages: [{ vintage: 2019, issued: null, retired: null, cancelled: null },
-          { vintage: 2021, issued: null, retired: null, cancelled: null }]
+        vintages: [{ vintage: 2019, issued: null, retired: null, cancelled: null, corsia_eligible: null },
+          { vintage: 2021, issued: null, retired: null, cancelled: null, corsia_eligible: null }]
       })
       const list = (await inject(`${LIST}?ordering=id`)).json()
       const totals = list.results as Array<{ credits_issued: number | null, credits_retired: number | null }>

@@ -71,8 +71,8 @@ forEachDatabase((database) => {
         retired: 30,
         cancelled: 5,
         vintages: [
-          { vintage: 2019, issued: 50, retired: 0, cancelled: 0 },
-          { vintage: 2020, issued: 100, retired: 30, cancelled: 5 }
+          { vintage: 2019, issued: 50, retired: 0, cancelled: 0, corsia_eligible: null },
+          { vintage: 2020, issued: 100, retired: 30, cancelled: 5, corsia_eligible: null }
         ]
       })
       const four = (await inject(`${LIST}4/`)).json()

@@ -92,7 +92,7 @@ forEachDatabase((database) => {
       assert.equal(found.credits_issued, 0.3)
       assert.equal(found.credits_retired, 389.42)
       assert.deepEqual(found.credits.vintages.find((v) => v.vintage === 2020),
-        { vintage: 2020, issued: 0.3, retired: 389.42, cancelled: null })
+        { vintage: 2020, issued: 0.3, retired: 389.42, cancelled: null, corsia_eligible: null })
     })
 
     test('a type without transactions keeps the record\'s total: 0 stays 0, none stays null', async (t) => {

@@ -122,7 +122,7 @@ forEachDatabase((database) => {
         issued: 2500000,
         retired: 1000,
         cancelled: null,
-        vintages: [{ vintage: 2020, issued: 2500000, retired: 1000, cancelled: null }]
+        vintages: [{ vintage: 2020, issued: 2500000, retired: 1000, cancelled: null, corsia_eligible: null }]
       })
       assert.deepEqual(thousands.sustainable_development_goals.map((g) => g.name_id), ['1_NO_POVERTY'])
       assert.deepEqual(thousands.certifications, [{ name_id: 'ICVCM_CCP', verbose_name: 'ICVCM CCP' }])
@@ -224,7 +224,7 @@ forEachDatabase((database) => {
         issued: 107,
         retired: null,
         cancelled: null,
-        vintages: [{ vintage: 2020, issued: 107, retired: null, cancelled: null }]
+        vintages: [{ vintage: 2020, issued: 107, retired: null, cancelled: null, corsia_eligible: null }]
       })
       assert.deepEqual(literal.sustainable_development_goals.map((g) => g.name_id), ['13_CLIMATE_ACTION'])
       assert.deepEqual(literal.certifications.map((c) => c.verbose_name), ["Carbono d'Urabá"])

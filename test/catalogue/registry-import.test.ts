@@ -360,7 +360,8 @@ const CASES: Case[] = [{
           [2021, 7144362], [2022, 8732929], [2023, 9085923])
       },
       sdgs: [],
-      certifications: ['CORSIA Eligible'],
+      // Its 2023 vintage is not CORSIA eligible (issuances.csv line 3 says No): no project label (docs/registries.md).
+      certifications: [],
       source: [{ file: 'projects.csv', lines: [16] }, { file: 'issuances.csv', lines: [3, 5, 7, 8, 9, 10, 11, 12] }]
     },
     // projects.csv line 10: an FCPF programme hosted on ART; country "COTE D'IVOIRE".
@@ -481,6 +482,8 @@ const CASES: Case[] = [{
       estimated_annual_reductions: null,
       project_developer: 'Equilibrium',
       vintages: [],
+      // Its issuances are read: issued is theirs; no retirements export is read: retired is what the project
+      // export states (docs/registries.md, "Totals: one rule").
       credits: { issued: 1.47, retired: 0, vintages: [] },
       sdgs: [],
       certifications: [],

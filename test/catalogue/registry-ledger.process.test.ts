@@ -33,6 +33,7 @@ interface Exported {
     quantity: number,
     beneficiary: string | null,
     reason: string | null,
+    note?: string,
     source: { file: string, line: number } | null
   }>
   updated_at?: string
@@ -121,8 +122,9 @@ forEachDatabase((database) => {
         'ghg-management', 'Ozone Depleting Substances'])
       // verra/transactions.csv line 4: 28,571 retired 2026-04-06 for Lindblad Expeditions Family of Companies.
       const line4 = projects.get('VCS3005')!.transactions!.find((x) => x.source?.line === 4)!
-      assert.deepEqual([line4.type, line4.date, line4.quantity, line4.beneficiary, line4.reason],
-        ['retirement', '2026-04-06', 28571, 'Lindblad Expeditions Family of Companies', 'Environmental Benefit: ' +
+      // Retirement Reason and Retirement Details are two fields.
+      assert.deepEqual([line4.type, line4.date, line4.quantity, line4.beneficiary, line4.reason, line4.note],
+        ['retirement', '2026-04-06', 28571, 'Lindblad Expeditions Family of Companies', 'Environmental Benefit',
           'Retired on behalf of the Lindblad Expeditions family of companies 2025 emissions.'])
     })
 

@@ -96,9 +96,7 @@ const DOCUMENTED: Record<string, readonly string[]> = {
   // The serials the project export lists; OffsetsDB reads only the issuance export's (a sample of projects 1-12).
   cercarbono: ['CCB12', 'CCB13', 'CCB14', 'CCB15', 'CCB16', 'CCB17', 'CCB18', 'CCB19', 'CCB21', 'CCB22', 'CCB23',
     'CCB24', 'CCB25', 'CCB26', 'CCB27', 'CCB28', 'CCB29', 'CCB30', 'CCB31', 'CCB32', 'CCB34', 'CCB36', 'CCB38',
-    'CCB39', 'CCB40', 'CCB41', 'CCB42', 'CCB43', 'CCB46', 'CCB48', 'CCB49', 'CCB50'],
-  // Isometric's own retired total (its project export) where the retirements export has none of the project's.
-  isometric: ['ISOEN4R']
+    'CCB39', 'CCB40', 'CCB41', 'CCB42', 'CCB43', 'CCB46', 'CCB48', 'CCB49', 'CCB50']
 }
 
 const same = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b))

@@ -61,6 +61,7 @@ forEachDatabase((database) => {
       const retirement = body.results.find((item) => item.quantity === 300)!
       assert.deepEqual({ ...retirement, id: typeof retirement.id }, {
         id: 'number',
+        transaction_id: 'A-3',
         project_id: 1,
         type: 'retirement',
         date: '2021-01-10',
@@ -68,6 +69,11 @@ forEachDatabase((database) => {
         quantity: 300,
         beneficiary: 'Société Générale',
         reason: 'Voluntary offsetting',
+        note: null,
+        account: null,
+        serials: null,
+        vintage_start: null,
+        vintage_end: null,
         source: { file: 'ledger/transactions.csv', line: 300 }
       })
       const cancellation = body.results.find((item) => item.quantity === 75)!
@@ -106,13 +112,14 @@ forEachDatabase((database) => {
         assert.match(String(csv.headers['content-type']), /^text\/csv; charset=utf-8/)
         assert.match(String(csv.headers['content-disposition']), /attachment; filename="transactions\.csv"/)
         const lines = csv.body.trimEnd().split('\r\n')
-        assert.equal(lines[0], 'id,project_id,type,date,vintage,quantity,beneficiary,reason,source_file,source_line')
+        assert.equal(lines[0], 'id,transaction_id,project_id,type,date,vintage,quantity,beneficiary,reason,note,' +
+          'account,serials,vintage_start,vintage_end,source_file,source_line')
         // Every retirement (limit and offset do not apply), by quantity, as the JSON pages give them.
         const json = await page(app, `${LEDGER}?type=retirement&ordering=quantity&limit=1000`)
         assert.equal(lines.length - 1, json.count)
-        assert.deepEqual(lines.slice(1).map((line) => Number(line.split(',')[5])), quantities(json))
+        assert.deepEqual(lines.slice(1).map((line) => Number(line.split(',')[6])), quantities(json))
         assert.ok(lines.some((line) =>
-          line.endsWith(',Société Générale,Voluntary offsetting,ledger/transactions.csv,300')))
+          line.endsWith(',Société Générale,Voluntary offsetting,,,,,,ledger/transactions.csv,300')))
         // JSON and CSV share a URL: caches keep them apart by Accept.
         assert.match(String((await app.inject(LEDGER)).headers['vary']), /Accept/)
         const accept = await app.inject({ url: projectLedger(2), headers: { accept: 'text/csv' } })

@@ -1,7 +1,8 @@
 import type { TransactionType } from '../catalogue.schemas.ts'
 import type { Named, ProjectDraft, StatedFields } from './project-draft.ts'
 import {
-  complianceStandard, country, date, either, protocols, sdgNumbers, transactionQuantity, type ExportDefinition,
+  complianceStandard, country, date, either, protocols, protocolVersion, sdgNumbers, transactionQuantity,
+  type ExportDefinition,
   type RegistryDefinition, type Row, type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, isYes, parseYear, upperSnake } from './values.ts'
@@ -29,13 +30,26 @@ function flagged (row: Row, flags: ReadonlyArray<[string, string]>): string[] {
   return flags.filter(([column]) => isYes(row.get(column))).map(([, label]) => label)
 }
 
-/** The OffsetsDB project fields a row's project type and methodology give (CarbonPlan's mappings). */
-function offsetsDbFields (context: RowContext, type: string, methodology: string, programme: Programme) {
+/** Yes in any of these columns → true; else No in one → false; blank or absent → undefined (not stated). */
+function yesNo (row: Row, columns: readonly string[]): boolean | undefined {
+  const values = columns.map((c) => row.get(c))
+  if (values.some(isYes)) return true
+  return values.some((v) => /^no?$/i.test(v)) ? false : undefined
+}
+
+/**
+ * The OffsetsDB project fields a row's project type and methodology give (CarbonPlan's mappings). The Reserve names
+ * its protocol by the project type ("Mine Methane Capture - ARB Compliance"): OffsetsDB reads that as the protocol
+ * (`original_protocol` is CAR's Project Type), so its category comes first from the type as a methodology string.
+ */
+function offsetsDbFields (context: RowContext, type: string, methodology: string, programme: Programme,
+  typeIsProtocol = false) {
   return {
     // A blank methodology column says nothing (the Reserve's project export has none).
-    protocol: cleanText(methodology) === '' ? undefined : protocols(methodology),
+    protocol: cleanText(methodology) === '' ? undefined : protocols(methodology, context),
     project_type: context.mappings.projectTypeName(type) ?? (cleanText(type) || null),
-    category: context.mappings.category(methodology, type),
+    category: (typeIsProtocol ? context.mappings.categoryOfMethodology(type) : undefined) ??
+      context.mappings.category(methodology, type),
     is_compliance: programme !== undefined
   }
 }
@@ -46,22 +60,37 @@ const splitLabels = (value: string) =>
 interface LedgerColumns {
   id: string
   prefix: string
-  /** The credited quantity. */
-  quantity: string
+  /** The credited quantity, in the spellings of the registry's layouts. */
+  quantity: string | readonly string[]
   /** The transaction's date, in the spellings of the registry's layouts. */
   date: readonly string[]
-  /** The serial range, where the export gives one (the transaction's identity). */
-  serial?: string
+  /** The serial range, where the export gives one (the transaction's identity), in its layouts' spellings. */
+  serial?: string | readonly string[]
   /** The identity otherwise, where the row has one (else a digest of the row's content). */
   identity?: (row: Row, id: string, vintage: number, context: RowContext) => string | undefined
   beneficiary?: string
-  /** Columns that say why, joined ("Retirement Reason: details"). */
+  /** The retirement or cancellation reason, and the free-text note beside it (each in its layouts' spellings). */
   reason?: readonly string[]
+  note?: readonly string[]
+  /** The account holder that retired or cancelled the credits. */
+  account?: string
+  /** The vintage's (or assignment period's) start and end dates. */
+  vintageStart?: string
+  vintageEnd?: string
   /** What the row repeats about its project. */
   fields: (context: RowContext, row: Row, id: string) => StatedFields
   certifications?: (row: Row) => string[]
   sdgs?: string
+  /** Whether the row says its vintage is CORSIA eligible (Yes/No); undefined: the export does not say. */
+  corsia?: (row: Row) => boolean | undefined
 }
+
+const spellings = (column: string | readonly string[]): readonly string[] =>
+  typeof column === 'string' ? [column] : column
+
+/** A text column's value, cleaned; '' → null. */
+const text = (row: Row, columns: readonly string[] | undefined) =>
+  columns === undefined ? null : cleanText(either(row, columns)) || null
 
 /**
  * An APX issuance, retirement or cancellation row: one transaction of the project's ledger, and what it repeats of
@@ -72,40 +101,47 @@ function readTransaction (type: TransactionType, columns: LedgerColumns, row: Ro
   if (id === undefined) return
   const vintage = parseYear(row.get('Vintage'))
   if (vintage === undefined) return context.skip(`Vintage "${row.get('Vintage')}" is not a year`)
-  const quantity = transactionQuantity(context, columns.quantity, row.get(columns.quantity))
+  const quantityColumns = spellings(columns.quantity)
+  const quantityColumn = quantityColumns.find((c) => row.get(c) !== '') ?? quantityColumns[0]!
+  const quantity = transactionQuantity(context, quantityColumn, row.get(quantityColumn))
   if (quantity === undefined) return
-  // APX writes "1/15/2020" or "2020-01-15 12:00:00": the date is the first part.
+  // APX writes "1/15/2020", "8/2/06" (older downloads) or "2020-01-15 12:00:00": the date is the first part.
+  const day = (column: string | undefined) => column === undefined || row.get(column) === ''
+    ? null
+    : date(context, column, row.get(column).split(/\s+/)[0] ?? '', 'month-first')
   const when = date(context, 'transactions.date', either(row, columns.date).split(/\s+/)[0] ?? '', 'month-first')
-  const reason = (columns.reason ?? []).map((c) => cleanText(row.get(c))).filter((r) => r !== '').join(': ')
+  const serial = columns.serial === undefined ? undefined : either(row, spellings(columns.serial))
   const draft = context.drafts.get(id)
   draft.fillFields(columns.fields(context, row, id))
   draft.addTransaction({
     type,
-    identity: columns.serial !== undefined ? row.get(columns.serial) : columns.identity?.(row, id, vintage, context),
+    identity: serial ?? columns.identity?.(row, id, vintage, context),
     date: when,
     vintage,
     quantity,
     beneficiary: columns.beneficiary === undefined ? null : cleanText(row.get(columns.beneficiary)),
-    reason: type === 'issuance' ? null : reason
+    reason: type === 'issuance' ? null : text(row, columns.reason),
+    note: type === 'issuance' ? null : text(row, columns.note),
+    account: columns.account === undefined ? null : cleanText(row.get(columns.account)) || null,
+    serials: serial === undefined || serial === '' ? null : serial,
+    vintageStart: day(columns.vintageStart),
+    vintageEnd: day(columns.vintageEnd)
   }, context)
   if (type === 'issuance') draft.addCredits(vintage, quantity, null)
   if (type === 'retirement') draft.addCredits(vintage, null, quantity)
+  if (type === 'issuance') {
+    const corsia = columns.corsia?.(row)
+    if (corsia !== undefined) draft.corsiaEligible(vintage, corsia)
+  }
   if (columns.sdgs !== undefined) addSdgs(context, row, columns.sdgs, draft)
   if (columns.certifications !== undefined) draft.addCertifications(columns.certifications(row))
 }
 
-interface LedgerExport {
-  columns: ExportDefinition['columns']
-  quantity: string
-  date: readonly string[]
-  serial?: string
-  identity?: LedgerColumns['identity']
-  beneficiary?: string
-  reason?: readonly string[]
-}
+type LedgerExport = Pick<LedgerColumns, 'quantity' | 'date' | 'serial' | 'identity' | 'beneficiary' | 'reason' |
+  'note' | 'account' | 'vintageStart' | 'vintageEnd'> & { columns: ExportDefinition['columns'] }
 
 /** The three ledger exports of an APX registry, told apart by their quantity and reason columns. */
-function ledgerExports (common: Omit<LedgerColumns, 'quantity' | 'date' | 'serial' | 'beneficiary' | 'reason'>,
+function ledgerExports (common: Omit<LedgerColumns, keyof LedgerExport>,
   exports: { issuances: LedgerExport, retirements: LedgerExport, cancellations: LedgerExport }): ExportDefinition[] {
   return [{
     kind: 'issuances',
@@ -149,6 +185,8 @@ function acrCommon (context: RowContext, row: Row, id: string, complianceId: str
     url: pageUrl('acr2.apx.com', id, 'ACR'),
     location: country(context, 'location', row.get('Project Site Country')),
     project_developer: cleanText(row.get('Project Developer')),
+    // The ledger exports name the methodology's version; the project export does not (undefined: not stated).
+    protocol_version: cleanText(row.get('Methodology/Protocol Version')) || undefined,
     ...offsetsDbFields(context, row.get('Project Type'), protocol, programme)
   }
 }
@@ -198,20 +236,32 @@ export const acr: RegistryDefinition = {
       quantity: 'Total Credits Issued',
       date: ['Date Issued (GMT)', 'Date Issued'],
     },
+    // Older downloads (2021) used the Reserve's spellings: Offset Credit Serial Numbers, Quantity of Offset
+    // Credits, Status Effective, Retirement Reason Details, and no beneficiary column.
     retirements: {
-      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Retired on Behalf of'],
-      quantity: 'Quantity of Credits',
-      serial: 'Credit Serial Numbers',
+      columns: [['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
+        ['Quantity of Credits', 'Quantity of Offset Credits'], 'Project ID',
+        ['Retired on Behalf of', 'Retirement Reason']],
+      quantity: ['Quantity of Credits', 'Quantity of Offset Credits'],
+      serial: ['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
       date: ['Status Effective (GMT)', 'Status Effective'],
       beneficiary: 'Retired on Behalf of',
-      reason: ['Retirement Reason', 'Purpose of Retirement']
+      reason: ['Retirement Reason'],
+      note: ['Purpose of Retirement', 'Retirement Reason Details'],
+      account: 'Account Holder',
+      vintageStart: 'Vintage Assignment Period Start Date',
+      vintageEnd: 'Vintage Assignment Period End Date'
     },
     cancellations: {
       columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Cancellation Type'],
       quantity: 'Quantity of Credits',
       serial: 'Credit Serial Numbers',
       date: ['Status Effective (GMT)', 'Status Effective'],
-      reason: ['Cancellation Type', 'Cancellation Details']
+      reason: ['Cancellation Type'],
+      note: ['Cancellation Details'],
+      account: 'Account Holder',
+      vintageStart: 'Vintage Assignment Period Start Date',
+      vintageEnd: 'Vintage Assignment Period End Date'
     }
   })]
 }
@@ -242,7 +292,8 @@ function carCommon (context: RowContext, row: Row, id: string, programme: Progra
     // The Reserve names a developer for most projects, else only the owner.
     project_developer: cleanText(row.get('Project Developer')) || cleanText(row.get('Project Owner')),
     // The project export names no protocol; the ledger exports do ("Protocol and Version").
-    ...offsetsDbFields(context, type, row.get('Protocol and Version'), programme)
+    protocol_version: protocolVersion(row.get('Protocol and Version')),
+    ...offsetsDbFields(context, type, row.get('Protocol and Version'), programme, true)
   }
 }
 
@@ -275,11 +326,12 @@ export const car: RegistryDefinition = {
     fields: (c, r, id) => carCommon(c, r, id, carProgramme(r.get('Project Type'), '', '')),
     certifications: (r) => [
       ...flagged(r, [['ARB Eligible', 'ARB Eligible'], ['WA ECO Eligible', 'Washington Ecology Eligible'],
-        ['Eligible for CORSIA 2021-2023 Compliance Period', 'CORSIA Eligible'],
-        ['Eligible for CORSIA 2024-2026 Compliance Period', 'CORSIA Eligible'],
         ['Corresponding Adjustment', 'Corresponding Adjustment'], ['CCP Approved', 'ICVCM CCP']]),
       ...splitLabels(r.get('Additional Certification(s)'))
-    ]
+    ],
+    // CORSIA eligibility is stated per issuance (so per vintage), for each compliance period.
+    corsia: (r) => yesNo(r, ['Eligible for CORSIA 2021-2023 Compliance Period',
+      'Eligible for CORSIA 2024-2026 Compliance Period'])
   }, {
     issuances: {
       columns: ['Date Issued', 'Project ID', 'Vintage', 'Total Offset Credits Issued'],
@@ -292,14 +344,17 @@ export const car: RegistryDefinition = {
       serial: 'Offset Credit Serial Numbers',
       date: ['Status Effective'],
       // The Reserve's export names the account holder, not on whose behalf: no beneficiary.
-      reason: ['Retirement Reason', 'Retirement Reason Details']
+      reason: ['Retirement Reason'],
+      note: ['Retirement Reason Details'],
+      account: 'Account Holder'
     },
     cancellations: {
       columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Cancellation Reason'],
       quantity: 'Quantity of Offset Credits',
       serial: 'Offset Credit Serial Numbers',
       date: ['Status Effective'],
-      reason: ['Cancellation Reason', 'Export Notes']
+      reason: ['Cancellation Reason'],
+      note: ['Export Notes']
     }
   })]
 }
@@ -325,9 +380,11 @@ function artCommon (context: RowContext, row: Row, id: string) {
     location: country(context, 'location', row.get('Program Country')),
     project_developer: cleanText(row.get('Sovereign Program Developer')),
     // ART has one standard, TREES (CarbonPlan's protocol id art-trees), written in its own column.
-    protocol: protocols(row.get('Crediting Program and Standard')),
+    protocol: protocols(row.get('Crediting Program and Standard'), context),
+    protocol_version: cleanText(row.get('Standard Version')) || undefined,
     project_type: context.mappings.projectTypeName(type) ?? (cleanText(type) || null),
-    category: context.mappings.category('', type),
+    // OffsetsDB gives every ART programme the protocol art-trees, whose category is CarbonPlan's (forest).
+    category: context.mappings.categoryOfProtocol('art-trees') ?? context.mappings.category('', type),
     is_compliance: false
   }
 }
@@ -352,7 +409,8 @@ export const art: RegistryDefinition = {
     id: 'Program ID',
     prefix: 'ART',
     fields: artCommon,
-    certifications: (r) => flagged(r, [['CORSIA Eligible', 'CORSIA Eligible'], ['CCP Approved', 'ICVCM CCP']])
+    certifications: (r) => flagged(r, [['CCP Approved', 'ICVCM CCP']]),
+    corsia: (r) => yesNo(r, ['CORSIA Eligible'])
   }, {
     issuances: {
       columns: ['Date Approved', 'Program ID', 'Vintage', 'Credits Verified'],
@@ -366,14 +424,17 @@ export const art: RegistryDefinition = {
       serial: 'Credit Serial Numbers',
       date: ['Status Effective'],
       beneficiary: 'Retired on Behalf of',
-      reason: ['Retirement Reason', 'Purpose of Retirement']
+      reason: ['Retirement Reason'],
+      note: ['Purpose of Retirement'],
+      account: 'Account Holder'
     },
     cancellations: {
       columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Cancellation Reason'],
       quantity: 'Quantity of Credits',
       serial: 'Credit Serial Numbers',
       date: ['Status Effective'],
-      reason: ['Cancellation Reason', 'Cancellation Details']
+      reason: ['Cancellation Reason'],
+      note: ['Cancellation Details']
     }
   })]
 }

@@ -126,7 +126,8 @@ export const cercarbono: RegistryDefinition = {
         vintage,
         quantity: retired,
         beneficiary: cleanText(row.get('end_user')),
-        reason: cleanText(row.get('certificate_destination'))
+        reason: cleanText(row.get('certificate_destination')),
+        serials: `${row.get('serial')}:${row.get('from')}-${row.get('to')}`
       }, context)
       draft.addCredits(vintage, null, retired)
     }
@@ -160,7 +161,8 @@ function addIssuance (context: RowContext, draft: ProjectDraft,
     identity: serial.serial,
     date: parseDate(serial.date, 'day-first') ?? null,
     vintage,
-    quantity: issued
+    quantity: issued,
+    serials: serial.serial
   }, context)
   draft.addCredits(vintage, issued, null)
 }

@@ -104,6 +104,12 @@ export class ProtocolMappings {
       .find((c) => c !== undefined && c !== 'unknown')
   }
 
+  /** CarbonPlan's category of one of its protocol ids ("art-trees" → forest). */
+  categoryOfProtocol (id: string): string | undefined {
+    const category = this.#categoryByProtocol.get(id)
+    return category === 'unknown' ? undefined : category
+  }
+
   categoryOfType (type: string): string | undefined {
     const category = this.#categoryByType.get(type.trim().toLowerCase())
     return category === 'unknown' ? undefined : category

@@ -1,7 +1,7 @@
 import type { TransactionType } from '../catalogue.schemas.ts'
 import {
-  country, date, protocols, quantity, sdgNumbers, transactionQuantity, type RegistryDefinition, type Row,
-  type RowContext
+  country, date, protocols, protocolVersion, quantity, sdgNumbers, transactionQuantity, type RegistryDefinition,
+  type Row, type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, firstSentence, integerId, parseYear } from './values.ts'
 
@@ -26,7 +26,8 @@ function common (context: RowContext, row: Row, id: string, developerColumn: str
   const type = row.get('Project Type')
   const methodology = row.get('Methodology')
   return {
-    protocol: protocols(methodology),
+    protocol: protocols(methodology, context),
+    protocol_version: protocolVersion(methodology),
     project_type: context.mappings.projectTypeName(type) ?? (cleanText(type) || null),
     category: context.mappings.category(methodology, type),
     is_compliance: false,
@@ -96,6 +97,7 @@ function readLedgerRow (type: TransactionType, row: Row, context: RowContext): v
   const draft = context.drafts.get(`GS${id}`)
   draft.fillFields(common(context, row, id, 'Project Developer'))
   const when = type === 'issuance' ? row.get('Issuance Date') : row.get('Retirement Date')
+  const period = (column: string) => row.get(column) === '' ? null : date(context, column, row.get(column), 'day-first')
   draft.addTransaction({
     type,
     identity: row.get('Serial Number'),
@@ -103,7 +105,11 @@ function readLedgerRow (type: TransactionType, row: Row, context: RowContext): v
     vintage,
     quantity: amount,
     beneficiary: cleanText(row.get('Using Entity')),
-    reason: [row.get('Use Case'), row.get('Note')].map(cleanText).filter((r) => r !== '').join(': ')
+    reason: cleanText(row.get('Use Case')),
+    note: cleanText(row.get('Note')),
+    serials: row.get('Serial Number'),
+    vintageStart: period('Monitoring Period Start'),
+    vintageEnd: period('Monitoring Period End')
   }, context)
   if (type === 'issuance') draft.addCredits(vintage, amount, null)
   if (type === 'retirement') draft.addCredits(vintage, null, amount)

@@ -129,7 +129,8 @@ export const isometric: RegistryDefinition = {
           vintage: sequestered(row),
           quantity: retired,
           beneficiary: cleanText(row.get('beneficiary.name')),
-          reason: [purposes(row.get('purposes')), cleanText(row.get('notes'))].filter((r) => r !== '').join(': ')
+          reason: purposes(row.get('purposes')),
+          note: cleanText(row.get('notes'))
         }, context)
       }
     }]

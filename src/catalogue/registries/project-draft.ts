@@ -8,6 +8,8 @@ import { named } from './values.ts'
 
 export interface Named { name_id: string, verbose_name: string }
 
+const CORSIA = named('CORSIA Eligible')
+
 /** The Project fields a registry export can state (undefined: the files given do not say). */
 export interface StatedFields {
   name?: string
@@ -30,6 +32,8 @@ export interface StatedFields {
   category?: string | null
   is_compliance?: boolean | null
   listed_date?: string | null
+  /** The methodology's version as the registry writes it ("Version 1.0", "V4.0"). */
+  protocol_version?: string | null
 }
 
 /** A transaction as a reader states it; the identity is the registry's own, or a digest of what the row says. */
@@ -41,7 +45,16 @@ interface StatedTransaction {
   vintage: number | null
   quantity: number
   beneficiary?: string | null
+  /** Why (the registry's reason), and the free text beside it (its details or purpose), apart. */
   reason?: string | null
+  note?: string | null
+  /** The account holder that retired or cancelled the credits. */
+  account?: string | null
+  /** The serial numbers or block range, as the registry writes them. */
+  serials?: string | null
+  /** The vintage's (monitoring or assignment period's) first and last day, YYYY-MM-DD. */
+  vintageStart?: string | null
+  vintageEnd?: string | null
 }
 
 export interface RowRef { file: string, line: number }
@@ -59,6 +72,8 @@ export class ProjectDraft {
   #certifications: Map<string, Named> | undefined
   #vintages: Map<number, VintageCredits> | undefined
   #totals: { issued: number | null, retired: number | null } | undefined
+  /** CORSIA eligibility per vintage, as issuance rows state it (a vintage any row calls eligible is eligible). */
+  readonly #corsia = new Map<number, boolean>()
   readonly #lines = new Map<string, Set<number>>()
   readonly #transactions = new Map<string, TransactionRecord>()
   /** Rows whose transaction a later row of the same identity replaced (reported as skipped). */
@@ -126,7 +141,17 @@ export class ProjectDraft {
     this.#vintages ??= new Map()
   }
 
-  /** Totals the registry states for the project (Isometric), whatever its vintages add up to. */
+  /** An issuance row states whether its vintage is CORSIA eligible. */
+  corsiaEligible (vintage: number, eligible: boolean): void {
+    this.#corsia.set(vintage, eligible || this.#corsia.get(vintage) === true)
+  }
+
+  /** Whether the registry states the project's totals itself (Isometric's project export). */
+  statesTotals (): boolean {
+    return this.#totals !== undefined
+  }
+
+  /** Totals the registry states for the project (Isometric): used for a type whose export the import does not read. */
   stateTotals (issued: number | null, retired: number | null): void {
     this.#totals = { issued, retired }
   }
@@ -137,14 +162,18 @@ export class ProjectDraft {
    * the same row in another file, layout or export is the same transaction.
    */
   addTransaction (stated: StatedTransaction, at: RowRef): void {
-    const beneficiary = stated.beneficiary === undefined || stated.beneficiary === '' ? null : stated.beneficiary
-    const reason = stated.reason === undefined || stated.reason === '' ? null : stated.reason
+    const orNull = (value: string | null | undefined) => value === undefined || value === '' ? null : value
+    const beneficiary = orNull(stated.beneficiary)
+    const reason = orNull(stated.reason)
+    const note = orNull(stated.note)
     let identity: string
     if (stated.identity !== undefined && stated.identity !== '') {
       identity = `${stated.type}:${stated.identity}`
     } else {
+      // Reason and note joined as one text, as before they were apart: stored digests stay the same.
+      const said = [reason, note].filter((r) => r !== null).join(': ') || null
       const digest = createHash('sha256').update(JSON.stringify([this.externalId, stated.date, stated.vintage,
-        stated.quantity, beneficiary, reason])).digest('hex').slice(0, 32)
+        stated.quantity, beneficiary, said])).digest('hex').slice(0, 32)
       const occurrence = (this.#digests.get(`${at.file}\u0000${digest}`) ?? 0) + 1
       this.#digests.set(`${at.file}\u0000${digest}`, occurrence)
       identity = `${stated.type}:sha256:${digest}${occurrence === 1 ? '' : `#${occurrence}`}`
@@ -165,6 +194,11 @@ export class ProjectDraft {
       quantity: stated.quantity,
       beneficiary,
       reason,
+      note,
+      account: orNull(stated.account),
+      serials: orNull(stated.serials),
+      vintage_start: stated.vintageStart ?? null,
+      vintage_end: stated.vintageEnd ?? null,
       source: { file: at.file, line: at.line }
     })
   }
@@ -181,6 +215,11 @@ export class ProjectDraft {
 
   fields (): StatedFields {
     return { ...this.#issuanceFields, ...this.#projectRow?.fields }
+  }
+
+  /** The project export's row that states the project, if one does. */
+  statedAt (): RowRef | undefined {
+    return this.#projectRow?.at
   }
 
   /** Whether a project export's row states the project (else only ledger rows speak of it). */
@@ -211,15 +250,25 @@ export class ProjectDraft {
     return this.#sdgs === undefined ? undefined : [...this.#sdgs].sort((a, b) => a - b)
   }
 
+  /**
+   * The labels, with "CORSIA Eligible" when every vintage whose issuance rows state CORSIA eligibility is eligible
+   * (ART102's 2023 vintage says No: the project is not labelled; each vintage says its own, `corsia_eligible`).
+   */
   certifications (): Named[] | undefined {
-    return this.#certifications === undefined ? undefined : [...this.#certifications.values()]
+    const corsia = this.#corsia.size > 0 && [...this.#corsia.values()].every((eligible) => eligible)
+    if (this.#certifications === undefined && !corsia) return undefined
+    const labels = [...this.#certifications?.values() ?? []].filter((c) => c.name_id !== CORSIA.name_id)
+    return corsia ? [...labels, CORSIA] : labels
   }
 
   /** Credits, when the files say anything about them. */
   credits (): Credits | undefined {
-    if (this.#transactions.size > 0 && this.#totals === undefined) return this.#ledgerCredits()
+    // One rule for every registry (docs/registries.md, "Totals: one rule"): per type, the rows where the import
+    // reads that type's export; a total the registry states only for a type whose export it does not read.
+    if (this.#transactions.size > 0) return this.#ledgerCredits()
     if (this.#vintages === undefined && this.#totals === undefined) return undefined
-    const vintages = [...this.#vintages ?? []].sort(([a], [b]) => a - b).map(([vintage, q]) => ({ vintage, ...q }))
+    const vintages = [...this.#vintages ?? []].sort(([a], [b]) => a - b)
+      .map(([vintage, q]) => ({ vintage, ...q, ...this.#corsiaOf(vintage) }))
     return { issued: this.#totals?.issued ?? null, retired: this.#totals?.retired ?? null, vintages }
   }
 
@@ -235,16 +284,30 @@ export class ProjectDraft {
       else known.retired = (known.retired ?? 0) + t.quantity
       vintages.set(t.vintage, known)
     }
+    // Per type: rows where these files list the type (none of them: 0); else what the registry states, if it does.
+    const rows = new Set([...this.#transactions.values()].map((t) => t.type))
+    const total = (type: TransactionType, stated: number | null | undefined) =>
+      types.has(type) ? (rows.has(type) ? null : 0) : stated ?? null
     return {
-      issued: null,
-      retired: null,
-      vintages: [...vintages].sort(([a], [b]) => a - b).map(([vintage, q]) => ({ vintage, ...q }))
+      issued: total('issuance', this.#totals?.issued),
+      retired: total('retirement', this.#totals?.retired),
+      vintages: [...vintages].sort(([a], [b]) => a - b)
+        .map(([vintage, q]) => ({ vintage, ...q, ...this.#corsiaOf(vintage) }))
     }
   }
 
-  source (): NonNullable<Source> {
-    return [...this.#lines].filter(([, lines]) => lines.size > 0)
-      .map(([file, lines]) => ({ file, lines: [...lines].sort((a, b) => a - b) }))
+  /** The vintage's CORSIA eligibility where a row states it (else the field is left out: not stated). */
+  #corsiaOf (vintage: number): { corsia_eligible?: boolean } {
+    const eligible = this.#corsia.get(vintage)
+    return eligible === undefined ? {} : { corsia_eligible: eligible }
+  }
+
+  /** The files and lines that speak of the project, but `without` (a row whose statements are not used). */
+  source (without?: RowRef): NonNullable<Source> {
+    return [...this.#lines].map(([file, lines]) => [file, [...lines].filter((line) =>
+      without === undefined || without.file !== file || without.line !== line)] as const)
+      .filter(([, lines]) => lines.length > 0)
+      .map(([file, lines]) => ({ file, lines: lines.sort((a, b) => a - b) }))
   }
 
   /** The first row that spoke of the project, to point at in reports. */

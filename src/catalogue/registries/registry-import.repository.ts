@@ -2,7 +2,7 @@ import type { Db } from '../../store/database.ts'
 
 // What a registry import reads and writes besides the projects: the digests of the files it has read (so the same
 // bytes under another name change nothing), and the latest transaction date of each project's stored ledger (so
-// an older export does not replace newer fields).
+// an older export does not replace newer fields), and the date of the project export that last stated each project.
 
 const CHUNK = 500
 
@@ -38,4 +38,27 @@ export async function latestTransactionDates (db: Db, projectIds: readonly numbe
     for (const row of rows) if (row.latest !== null) found.set(row.project_id, String(row.latest))
   }
   return found
+}
+
+/** How recent the project export was that last stated each of these projects (YYYY-MM-DD), by external id. */
+export async function exportDates (db: Db, registry: string, externalIds: readonly string[]):
+Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  for (let i = 0; i < externalIds.length; i += CHUNK) {
+    const rows = await db.selectFrom('project_export_dates').select(['external_id', 'as_of'])
+      .where('registry', '=', registry).where('external_id', 'in', externalIds.slice(i, i + CHUNK)).execute()
+    for (const row of rows) found.set(row.external_id, row.as_of)
+  }
+  return found
+}
+
+export async function recordExportDates (db: Db, registry: string,
+  dates: ReadonlyArray<{ externalId: string, asOf: string }>): Promise<void> {
+  for (let i = 0; i < dates.length; i += CHUNK) {
+    await db.insertInto('project_export_dates')
+      .values(dates.slice(i, i + CHUNK).map((d) => ({ registry, external_id: d.externalId, as_of: d.asOf })))
+      .onConflict((oc) => oc.columns(['registry', 'external_id'])
+        .doUpdateSet((eb) => ({ as_of: eb.ref('excluded.as_of') })))
+      .execute()
+  }
 }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
-import type { ImportRecord, Source } from '../catalogue.schemas.ts'
+import type { Credits, ImportRecord, Source, TransactionType } from '../catalogue.schemas.ts'
 import { toImportRecord } from '../project.mapper.ts'
 import { ExportFileError, ImportError } from '../catalogue.errors.ts'
 import { importRecords, type ImportOptions } from '../projects.import.ts'
@@ -15,7 +15,9 @@ import { ProtocolMappings } from './credit-types.ts'
 import { readCsvExport, readCsvHeader } from './csv-export.ts'
 import { goldStandard } from './gold-standard.ts'
 import { isometric } from './isometric.ts'
-import { importedFiles, latestTransactionDates, recordImportedFiles } from './registry-import.repository.ts'
+import {
+  exportDates, importedFiles, latestTransactionDates, recordExportDates, recordImportedFiles
+} from './registry-import.repository.ts'
 import { Drafts, type Named, type ProjectDraft, type RowWarning, type SkippedRow } from './project-draft.ts'
 import type { ExportDefinition, ExportKind, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
 import { verra } from './verra.ts'
@@ -57,6 +59,15 @@ interface RegistryImportOptions {
   now?: Date
   /** Imports run one at a time: how long to wait for another, and what to say when waiting begins. */
   lock?: ImportOptions['lock']
+}
+
+/** The transaction types each kind of export lists. */
+const LISTS: Record<ExportKind, readonly TransactionType[]> = {
+  projects: [],
+  issuances: ['issuance'],
+  retirements: ['retirement'],
+  cancellations: ['cancellation'],
+  transactions: ['issuance', 'retirement']
 }
 
 /** Whether a header has a column, in one of its spellings. */
@@ -113,7 +124,7 @@ function cleanFields (record: { fields: string[], header: string[], raw: string 
 /** Reads every row of the files into drafts; rows that cannot be used are skipped and reported. */
 async function readExports (
   plans: Awaited<ReturnType<typeof planFiles>>, base: Pick<RowContext, 'drafts' | 'countries' | 'mappings'>,
-  report: RegistryImportReport
+  report: RegistryImportReport, asOf: Map<string, string>, today: string
 ): Promise<void> {
   for (const { file, reader } of plans) {
     let rows = 0
@@ -148,6 +159,12 @@ async function readExports (
         warn: (field, reason) => report.warnings.push({ ...at, field, reason }),
         skip: (reason) => { report.skipped.push({ ...at, reason }) },
         state: (draft, fields) => {
+          // A project export is as recent as the latest date its rows state that is not in the future.
+          for (const stated of [fields.date, fields.listed_date]) {
+            if (typeof stated === 'string' && stated <= today && stated > (asOf.get(file.label) ?? '')) {
+              asOf.set(file.label, stated)
+            }
+          }
           const replaced = draft.stateFields(fields, at)
           if (replaced !== undefined) {
             const reason = `${draft.externalId} again at ${at.file} line ${at.line}, which is used instead`
@@ -201,22 +218,24 @@ function mergeSource (stored: Source | undefined, read: NonNullable<Source>): So
 
 /**
  * What the files say over what the catalogue has (or a new project's defaults). A project export's row states the
- * project as the registry lists it now. What ledger rows repeat about a project (its name, developer, SDGs,
- * certifications) replaces the stored fields only when the file's latest transaction of the project is not older
- * than the stored ledger's latest: an older or date-filtered export adds its transactions and changes nothing else.
+ * project as the registry listed it when the export was made (`stated`: not older than the export that last stated
+ * it; else its fields, and its line in `source`, are left out). What ledger rows repeat about a project (its name,
+ * developer, SDGs, certifications) replaces the stored fields only when the file's latest transaction of the project
+ * is not older than the stored ledger's latest: an older or date-filtered export adds its transactions and changes
+ * nothing else.
  */
 function merge (
-  draft: ProjectDraft, stored: ImportRecord | undefined, current: boolean, registry: Named,
+  draft: ProjectDraft, stored: ImportRecord | undefined, current: boolean, stated: boolean, registry: Named,
   goals: ReadonlyMap<number, string>
 ): ImportRecord {
   // The stored ledger stays as it is: only this import's transactions are given, to be upserted.
   const { transactions: _stored, ...base } = stored ?? newRecord(registry, draft)
   const defined = (fields: object) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
-  const fields = { ...current ? defined(draft.ledgerFields()) : {}, ...defined(draft.projectFields()) }
-  const described = current || draft.stated()
+  const fields = { ...current ? defined(draft.ledgerFields()) : {}, ...stated ? defined(draft.projectFields()) : {} }
+  const described = current || (stated && draft.stated())
   const sdgs = described ? draft.sdgs() : undefined
   const certifications = described ? draft.certifications() : undefined
-  const credits = draft.credits()
+  const credits = withStoredVintages(draft.credits(), base.credits)
   const transactions = draft.transactions()
   return {
     ...base,
@@ -229,8 +248,28 @@ function merge (
     certifications: certifications ?? base.certifications,
     vintages: credits === undefined ? base.vintages : credits.vintages.map((v) => v.vintage),
     ...(credits !== undefined ? { credits } : base.credits !== undefined && { credits: base.credits }),
-    source: mergeSource(base.source, draft.source()),
+    source: mergeSource(base.source, draft.source(stated ? undefined : draft.statedAt())),
     ...(transactions !== undefined && { transactions })
+  }
+}
+
+/**
+ * The files' credits with the stored vintages they do not name, and each vintage's stored CORSIA flag where the files
+ * do not state one: a retirements export read alone keeps what the issuances said of every vintage.
+ */
+function withStoredVintages (read: Credits | undefined, stored: Credits | undefined): Credits | undefined {
+  if (read === undefined || stored === undefined) return read
+  const storedByYear = new Map(stored.vintages.map((v) => [v.vintage, v]))
+  const vintages = read.vintages.map((v) => {
+    const corsia = storedByYear.get(v.vintage)?.corsia_eligible
+    const keep = v.corsia_eligible === undefined && corsia !== undefined && corsia !== null
+    return keep ? { ...v, corsia_eligible: corsia } : v
+  })
+  const named = new Set(read.vintages.map((v) => v.vintage))
+  return {
+    ...read,
+    vintages: [...vintages, ...stored.vintages.filter((v) => !named.has(v.vintage))]
+      .sort((a, b) => a.vintage - b.vintage)
   }
 }
 
@@ -300,9 +339,15 @@ export async function importRegistryExports (
     }
     const drafts = new Drafts()
     const countries = new Map((await repository.countryAliases(trx)).map((a) => [a.alias_key, a.name]))
-    await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report)
+    const asOf = new Map<string, string>()
+    await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report, asOf,
+      now.toISOString().slice(0, 10))
 
     for (const draft of drafts.all()) report.skipped.push(...draft.replacedRows)
+    // A project whose totals the registry states, and whose transactions of a type this import's exports list in
+    // full, has none of that type where it has no row (docs/registries.md, "Totals: one rule").
+    const listed = fresh.flatMap((p) => LISTS[p.reader.kind])
+    for (const draft of drafts.all()) if (draft.statesTotals()) draft.listsTypes(listed)
     const goals = new Map([...await repository.sdgNumbersByNameId(trx)].map(([nameId, number]) => [number, nameId]))
     const byRegistry = new Map<string, { registry: Named, drafts: ProjectDraft[] }>()
     for (const draft of drafts.all()) {
@@ -324,6 +369,8 @@ export async function importRegistryExports (
       const storedRows = await repository.projectsOfRegistry(trx, registry.name_id, group.map((d) => d.externalId))
       const relations = await repository.loadRelations(trx, storedRows.map((r) => r.id))
       const latest = await latestTransactionDates(trx, storedRows.map((r) => r.id))
+      const exported = await exportDates(trx, registry.name_id, storedRows.map((r) => r.external_id))
+      const dated: Array<{ externalId: string, asOf: string }> = []
       const stored = new Map(storedRows.map((row) =>
         [row.external_id, { record: toImportRecord(row, relations, inStore), latest: latest.get(row.id) }]))
       for (const draft of group) {
@@ -334,7 +381,22 @@ export async function importRegistryExports (
         const latest = draft.latestDate()
         const current = found === undefined || (definition.targets === undefined &&
           (found.latest === undefined || (latest !== null && latest >= found.latest)))
-        const record = merge(draft, found?.record, current, registry, goals)
+        // A project export older than the one that last stated the project adds nothing to it (docs/registries.md,
+        // "Older files do not replace newer fields"): by the latest date each export's rows state.
+        const statedAt = draft.statedAt()
+        const fileAsOf = statedAt === undefined ? undefined : asOf.get(statedAt.file)
+        const storedAsOf = found === undefined ? undefined : exported.get(draft.externalId)
+        const older = fileAsOf !== undefined && storedAsOf !== undefined && fileAsOf < storedAsOf
+        if (older) {
+          report.skipped.push({
+            ...statedAt!,
+            reason: `${draft.externalId}: the export's rows date it ${fileAsOf}, ` +
+            `older than the export of ${storedAsOf} that stated the project: its fields are kept`
+          })
+        } else if (fileAsOf !== undefined) {
+          dated.push({ externalId: draft.externalId, asOf: fileAsOf })
+        }
+        const record = merge(draft, found?.record, current, !older, registry, goals)
         if (record.name === '') {
           const reason = `${draft.externalId}: no row of the files given names the project`
           if (first !== undefined) report.skipped.push({ ...first, reason })
@@ -345,6 +407,7 @@ export async function importRegistryExports (
         records.push(record)
         origins.push(draft)
       }
+      await recordExportDates(trx, registry.name_id, dated)
     }
     oneNamePerId(records)
     await recordImportedFiles(trx, definition.registry.name_id,
@@ -356,6 +419,7 @@ export async function importRegistryExports (
     const result = await importRecords(db, prepare, {
       replace: false,
       idsByExternalId: true,
+      sourceName: key,
       ...(options.media !== undefined && { baseDir: options.media.dir, media: options.media }),
       now,
       ...(options.lock !== undefined && { lock: options.lock })

@@ -1,3 +1,4 @@
+import { PROTOCOL_MAX_LENGTH } from '../catalogue.schemas.ts'
 import { countryKey } from '../countries.ts'
 import type { ProtocolMappings } from './credit-types.ts'
 import type { Drafts, Named, ProjectDraft, RowRef, StatedFields } from './project-draft.ts'
@@ -138,9 +139,26 @@ export function transactionQuantity (context: RowContext, column: string, value:
   return parsed
 }
 
-/** Methodology ids as the registry writes them: "VM0007; VMD0001" → both; one name → itself. */
-export function protocols (value: string): string[] {
-  return [...new Set(value.split(';').map(cleanText).filter((p) => p !== ''))]
+/**
+ * Methodology ids as the registry writes them: "VM0007; VMD0001" → both; one name → itself, whole UNFCCC titles
+ * included. One longer than PROTOCOL_MAX_LENGTH is left out with a warning: one long value never refuses a file.
+ */
+export function protocols (value: string, context?: RowContext): string[] {
+  return [...new Set(value.split(';').map(cleanText).filter((p) => {
+    if (p.length <= PROTOCOL_MAX_LENGTH) return p !== ''
+    context?.warn('protocol', `a methodology of ${p.length} characters is longer than ${PROTOCOL_MAX_LENGTH}; left out`)
+    return false
+  }))]
+}
+
+/**
+ * The version a methodology names ("GS TPDDTEC V4.0: …" → "V4.0", "Forestry - MX - Version 3.0" → "Version 3.0"),
+ * or the date California's compliance protocols are versioned by ("…, April 25, 2014"); else undefined.
+ */
+export function protocolVersion (value: string): string | undefined {
+  return /\b(?:Version\s*|V)\d+(?:\.\d+)*\b/i.exec(value)?.[0] ??
+    /\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}$/
+      .exec(value.trim())?.[0]
 }
 
 /** The standards of registries that also host California (ARB) and Washington (Ecology) compliance projects. */

@@ -30,11 +30,20 @@ export function parseQuantity (value: string): number | null | undefined {
 export type DateOrder = 'month-first' | 'day-first'
 
 const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i
-const SLASHED_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i
+const SLASHED_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i
+
+/**
+ * A two-digit year as older exports write it ("8/2/06"): 00–68 are 2000–2068, 69–99 are 1969–1999, the POSIX
+ * rule of strptime's %y (no carbon registry dates a transaction before 1969 or after 2068).
+ */
+export function fullYear (twoDigits: number): number {
+  return twoDigits <= 68 ? 2000 + twoDigits : 1900 + twoDigits
+}
 
 /**
  * A calendar date as YYYY-MM-DD: ISO ("2024-04-01", "2026-04-13T12:35:58.842275", "2019-03-07T18:33:46.000Z")
- * or slashed in the registry's order ("1/15/2020", "04/05/2024", "3/24/2026 9:08:01 PM"); the time is dropped.
+ * or slashed in the registry's order ("1/15/2020", "04/05/2024", "3/24/2026 9:08:01 PM", two-digit years as
+ * older exports write them: "8/2/06", `fullYear`); the time is dropped.
  * Blank → null; anything else, or a day that does not exist (2023-02-30) → undefined.
  */
 export function parseDate (value: string, order: DateOrder): string | null | undefined {
@@ -47,7 +56,7 @@ export function parseDate (value: string, order: DateOrder): string | null | und
     [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])]
   } else if (slashed !== null) {
     const [first, second] = [Number(slashed[1]), Number(slashed[2])]
-    year = Number(slashed[3])
+    year = slashed[3]!.length === 2 ? fullYear(Number(slashed[3])) : Number(slashed[3])
     ;[month, day] = order === 'month-first' ? [first, second] : [second, first]
   } else {
     return undefined

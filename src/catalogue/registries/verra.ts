@@ -26,7 +26,7 @@ function common (context: RowContext, row: Row, id: string) {
   const type = cleanText(row.get('Project Type').split(';')[0] ?? '')
   const methodology = row.get('Methodology')
   return {
-    protocol: protocols(methodology),
+    protocol: protocols(methodology, context),
     project_type: context.mappings.projectTypeName(type) ?? (type || null),
     category: context.mappings.category(methodology, type),
     is_compliance: false,
@@ -71,6 +71,7 @@ export const verra: RegistryDefinition = {
         const end = parseDate(row.get('Vintage End'), 'day-first')
         const notA = (column: string, what: string) => context.skip(`${column} "${row.get(column)}" is not a ${what}`)
         if (end === undefined || end === null) return notA('Vintage End', 'date')
+        const start = parseDate(row.get('Vintage Start'), 'day-first') ?? null
         const total = parseQuantity(row.get('Total Vintage Quantity'))
         const block = parseQuantity(row.get('Quantity Issued'))
         if (total === undefined) return notA('Total Vintage Quantity', 'number')
@@ -94,11 +95,12 @@ export const verra: RegistryDefinition = {
             identity: `VCS${id}:${row.get('Vintage Start')}-${row.get('Vintage End')}`,
             date: date(context, 'transactions.date', row.get('Issuance Date'), 'day-first'),
             vintage,
-            quantity: total
+            quantity: total,
+            vintageStart: start,
+            vintageEnd: end
           }, context)
         }
         if (retiredOn !== '' && block > 0) {
-          const details = [row.get('Retirement Reason'), row.get('Retirement Details')].map(cleanText)
           draft.addTransaction({
             type: 'retirement',
             identity: row.get('Serial Number'),
@@ -106,7 +108,11 @@ export const verra: RegistryDefinition = {
             vintage,
             quantity: block,
             beneficiary: cleanText(row.get('Retirement Beneficiary')),
-            reason: details.filter((d) => d !== '').join(': ')
+            reason: cleanText(row.get('Retirement Reason')),
+            note: cleanText(row.get('Retirement Details')),
+            serials: row.get('Serial Number'),
+            vintageStart: start,
+            vintageEnd: end
           }, context)
         }
         draft.addSdgs(sdgNumbers(context, row.get('Sustainable Development Goals')))
