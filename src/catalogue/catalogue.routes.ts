@@ -112,6 +112,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     // Register /products/ as the spec writes it; the router also answers /products.
     prefixTrailingSlash: 'slash',
     schema: {
+      operationId: 'listProjects',
       tags: ['catalogue'],
       summary: 'List projects',
       description: 'A page of projects matching every given filter (AND). An unknown query parameter is a 400. ' +
@@ -153,6 +154,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
 
   app.get('/facets/', {
     schema: {
+      operationId: 'getProjectFacets',
       tags: ['catalogue'],
       summary: 'Count projects per filter value',
       description: 'For the projects matching the list\'s filters: per registry, country, credit type, rating, ' +
@@ -168,6 +170,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
 
   app.get('/geojson/', {
     schema: {
+      operationId: 'getProjectsGeoJson',
       tags: ['catalogue'],
       summary: 'Matching projects as GeoJSON',
       description: 'The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, ' +
@@ -190,6 +193,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
 
   app.get('/:id/', {
     schema: {
+      operationId: 'getProject',
       tags: ['catalogue'],
       summary: 'Get one project',
       description: 'The full project, including external_id, credits and source. An unknown or malformed id is 404.' +

@@ -14,10 +14,9 @@ interface Document {
 
 const CATALOGUE = '/api/v1/commerce/products/'
 
-// Paths without the trailing slash are aliases of those with it (issue 25, item 8): each operation counts once.
+// Each operation is listed once (issue 36, item 5).
 const operations = (doc: Document, prefix = '/') => Object.entries(doc.paths)
-  .filter(([url, methods]) => url.startsWith(prefix) &&
-    !Object.values(methods).some((operation) => 'x-alias-of' in operation))
+  .filter(([url]) => url.startsWith(prefix))
   .flatMap(([url, methods]) => Object.entries(methods)
     .map(([method, operation]) => ({ label: `${method} ${url}`, url, operation })))
 
