@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'
-import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
+import { csvFilename, sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
@@ -13,7 +13,7 @@ import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
   FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, NoQuerySchema, ProjectFilterQuerySchema, ProjectListQuerySchema,
-  PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE, ProjectPageSchema, ProjectParamsSchema, ProjectSchema
+  PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE, PROJECT_CSV_NAMING, ProjectPageSchema, ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
 import { mediaTemplate, signTemplate, type MediaTemplate } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
@@ -136,7 +136,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     if (wantsCsv(request, request.query.format)) {
       // A bad filter is refused (400, by the error handler) before anything streams.
       await resolveProjectFilters(db, request.query)
-      return await sendCsv(reply, 'projects.csv', PROJECT_CSV_COLUMNS, allMatchingProjects(db, request.query))
+      const filename = csvFilename('projects', request.query, PROJECT_CSV_NAMING.names, PROJECT_CSV_NAMING.bare)
+      return await sendCsv(reply, filename, PROJECT_CSV_COLUMNS, allMatchingProjects(db, request.query))
     }
     return await send(request, reply, pageCost(request.query.search), async (counts) => {
       const { limit, offset, include } = request.query

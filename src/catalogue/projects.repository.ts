@@ -189,10 +189,11 @@ function ordered<Q extends Pick<ProjectQuery, 'orderBy'>> (query: Q, ordering: r
 /** One page of list items as stored JSON: an indexed query, no joins. */
 export async function listProjectJson (
   db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
-): Promise<Array<{ id: number, item_json: string | null }>> {
+): Promise<Array<{ id: number, external_id: string, item_json: string | null }>> {
   // The page's ids first, then the JSON of those rows only.
   const page = pageIds(db, filters, ordering, limit, offset)
-  const query = db.selectFrom('projects as p').select(['p.id', 'p.item_json']).where('p.id', 'in', page)
+  const query = db.selectFrom('projects as p').select(['p.id', 'p.external_id', 'p.item_json'])
+    .where('p.id', 'in', page)
   return await ordered(query, ordering).execute()
 }
 

@@ -2,7 +2,7 @@ import type { Db, VocabularyName } from '../store/database.ts'
 import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.ts'
 import {
   FACETS, OPTIONAL_ORDERING_FIELDS, type OptionalOrderingField, ORDERING_FIELDS, type Facet, type GeoJsonQuery,
-  type OrderingField, type ProjectFilterQuery, type ProjectListItem, type ProjectListQuery
+  type OrderingField, type ProjectCsvRow, type ProjectFilterQuery, type ProjectListItem, type ProjectListQuery
 } from './catalogue.schemas.ts'
 import { closestCountry, countryKey } from './countries.ts'
 import { detailJson } from './project-json.ts'
@@ -187,12 +187,14 @@ const CSV_BATCH = 500
 /** Every project matching the filters, in the list's order (limit and offset do not apply), as list items. */
 export async function * allMatchingProjects (
   db: Db, query: ProjectFilterQuery & { ordering?: string | undefined }
-): AsyncGenerator<ProjectListItem> {
+): AsyncGenerator<ProjectCsvRow> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   for (let offset = 0; ; offset += CSV_BATCH) {
     const rows = await repository.listProjectJson(db, filters, ordering, CSV_BATCH, offset)
-    for (const row of rows) yield JSON.parse(row.item_json ?? missingJson(row.id)) as ProjectListItem
+    for (const row of rows) {
+      yield { ...JSON.parse(row.item_json ?? missingJson(row.id)) as ProjectListItem, external_id: row.external_id }
+    }
     if (rows.length < CSV_BATCH) return
   }
 }

@@ -172,6 +172,24 @@ async function page (
   return await rows.orderBy('t.id', direction).execute()
 }
 
+/** What names a project in a row of the ledger's CSV: its registry's id for it, its name, its registry. */
+export interface ProjectIdentityRow {
+  id: number
+  external_id: string
+  name: string
+  registry: string
+  registry_name: string
+}
+
+export async function projectIdentities (db: Db, ids: readonly number[]): Promise<ProjectIdentityRow[]> {
+  if (ids.length === 0) return []
+  return await db.selectFrom('projects as p')
+    .innerJoin('registries as r', 'r.name_id', 'p.registry')
+    .select(['p.id', 'p.external_id', 'p.name', 'p.registry', 'r.verbose_name as registry_name'])
+    .where('p.id', 'in', ids)
+    .execute()
+}
+
 export async function projectExists (db: Db, id: number): Promise<boolean> {
   return await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst() !== undefined
 }

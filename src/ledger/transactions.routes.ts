@@ -6,7 +6,7 @@ import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
-import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
+import { csvFilename, sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
@@ -16,9 +16,11 @@ import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
   LedgerQuerySchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema, TRANSACTION_CSV_COLUMNS,
-  TransactionPageSchema, type Transaction
+  TRANSACTION_CSV_HEADER, TRANSACTION_CSV_NAMING, TransactionPageSchema, type Transaction
 } from './transactions.schemas.ts'
-import { allMatchingTransactions, listLedgerPage, listProjectLedgerPage } from './transactions.service.ts'
+import {
+  allMatchingTransactions, listLedgerPage, listProjectLedgerPage, withProjectIdentity
+} from './transactions.service.ts'
 
 export interface LedgerOptions {
   /** The catalogue's database (its read side); the ledger is part of the catalogue and shares its version. */
@@ -97,15 +99,20 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       'application/json': { schema: TransactionPageSchema },
       'text/csv': {
         schema: { type: 'string' },
-        example: 'id,project_id,type,date,vintage,quantity,beneficiary,reason,source_file,source_line\r\n' +
-          '17,51,retirement,2021-03-02,2012,500,Example Bank,Voluntary offsetting,verra/transactions.csv,12\r\n'
+        example: `${TRANSACTION_CSV_HEADER}\r\n` +
+          '17,51,VCS1340,Example Forest,Verra,VERRA,retirement,2021-03-02,2012,500,Example Bank,Voluntary offsetting,' +
+          'verra/transactions.csv,12\r\n'
       }
     }
   }
   /** A CSV download costs what a search does: it reads every match (docs/api.md, "CSV"). */
-  const sendCsvOnce = async (request: FastifyRequest, reply: FastifyReply, rows: AsyncIterable<Transaction>) => {
+  const sendCsvOnce = async (
+    request: FastifyRequest, reply: FastifyReply, rows: AsyncIterable<Transaction>, base = 'transactions'
+  ) => {
     await charge(request, BUILD_COST.search - 1)
-    return await sendCsv(reply, 'transactions.csv', TRANSACTION_CSV_COLUMNS, rows)
+    const filename = csvFilename(base, request.query as Record<string, unknown>, TRANSACTION_CSV_NAMING.names,
+      TRANSACTION_CSV_NAMING.bare)
+    return await sendCsv(reply, filename, TRANSACTION_CSV_COLUMNS, withProjectIdentity(db, rows))
   }
 
   app.get('/transactions/', {
@@ -142,7 +149,8 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
   }, async (request, reply) => {
     varyOnAccept(reply)
     if (wantsCsv(request, request.query.format)) {
-      return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query, request.params.id))
+      return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query, request.params.id),
+        `project-${request.params.id}-transactions`)
     }
     return await send(request, reply, request.query.search,
       async (counts) => await listProjectLedgerPage(db, request.params.id, request.query, counts))

@@ -118,10 +118,23 @@ export const ProjectLedgerParamsSchema = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [51] })
 })
 
-/** The ledger as CSV: one line per transaction, the item's fields with `source` as two columns. */
-export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<Transaction>> = [
+/** What names a project in a row of the ledger's CSV. */
+export interface ProjectIdentity { external_id: string, name: string, registry: string, registry_name: string }
+/** A transaction as a row of the CSV; `project` is undefined only for a project removed while the file streams. */
+export type TransactionCsvRow = Transaction & { project: ProjectIdentity | undefined }
+
+/**
+ * The ledger as CSV: one line per transaction, the item's fields with `source` as two columns, and the project it
+ * belongs to named as a person knows it (its registry's id and its name) beside Tonne's id; the registry by label
+ * and code (docs/api.md, "CSV"). The header is the same whatever the rows hold.
+ */
+export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<TransactionCsvRow>> = [
   { header: 'id', value: (t) => t.id },
   { header: 'project_id', value: (t) => t.project_id },
+  { header: 'project_external_id', value: (t) => t.project?.external_id },
+  { header: 'project_name', value: (t) => t.project?.name },
+  { header: 'registry', value: (t) => t.project?.registry_name },
+  { header: 'registry_code', value: (t) => t.project?.registry },
   { header: 'type', value: (t) => t.type },
   { header: 'date', value: (t) => t.date },
   { header: 'vintage', value: (t) => t.vintage },
@@ -131,3 +144,12 @@ export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<Transaction>> = [
   { header: 'source_file', value: (t) => t.source?.file },
   { header: 'source_line', value: (t) => t.source?.line }
 ]
+
+/** The CSV's header line, as the OpenAPI example shows it. */
+export const TRANSACTION_CSV_HEADER = TRANSACTION_CSV_COLUMNS.map((column) => column.header).join(',')
+
+/** The download's file name: the filters in this order (csvFilename). */
+export const TRANSACTION_CSV_NAMING = {
+  names: ['project', 'registry', 'type', 'vintage', ['date_after', 'from'], ['date_before', 'to'], 'search'],
+  bare: ['registry', 'type', 'search']
+} as const satisfies { names: ReadonlyArray<string | readonly [string, string]>, bare: readonly string[] }

@@ -4,7 +4,7 @@ import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.reposi
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'
 import {
-  LEDGER_ORDERING_DEFAULT, type LedgerQuery, type ProjectLedgerQuery, type Transaction
+  LEDGER_ORDERING_DEFAULT, type LedgerQuery, type ProjectLedgerQuery, type Transaction, type TransactionCsvRow
 } from './transactions.schemas.ts'
 import * as repository from './transactions.repository.ts'
 
@@ -125,4 +125,29 @@ export async function allMatchingTransactions (
       if (rows.length < CSV_BATCH) return
     }
   })()
+}
+
+/** Transactions read before their projects are looked up, in one query per batch. */
+const IDENTITY_BATCH = 500
+
+/**
+ * Each transaction with its project's identity (registry id, name, registry), for the CSV: looked up a batch at a
+ * time, and each project once per download.
+ */
+export async function * withProjectIdentity (
+  db: Db, transactions: AsyncIterable<Transaction>
+): AsyncGenerator<TransactionCsvRow> {
+  const known = new Map<number, repository.ProjectIdentityRow>()
+  let batch: Transaction[] = []
+  const flush = async function * () {
+    const missing = [...new Set(batch.map((t) => t.project_id))].filter((id) => !known.has(id))
+    for (const row of await repository.projectIdentities(db, missing)) known.set(row.id, row)
+    for (const t of batch) yield { ...t, project: known.get(t.project_id) }
+    batch = []
+  }
+  for await (const transaction of transactions) {
+    batch.push(transaction)
+    if (batch.length >= IDENTITY_BATCH) yield * flush()
+  }
+  yield * flush()
 }
