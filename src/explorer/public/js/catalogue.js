@@ -10,9 +10,15 @@ import { interactiveMap, loadWorld } from './map.js'
 const PRODUCTS = '/api/v1/commerce/products/'
 const PAGE_SIZES = [10, 20, 50, 100]
 const DEFAULT_LIMIT = 20
+/**
+ * What a new user's first page shows: the market, projects with the most credits issued first (issue 33, item 8;
+ * the API sorts projects without a figure last). `id` is the catalogue's own order.
+ */
+const DEFAULT_ORDERING = '-credits_issued'
 /** Orderings; those with `field` are offered only when some project has that field. */
 const ORDERINGS = [
-  { value: '', text: 'Catalogue order' },
+  { value: '-credits_issued', text: 'Most credits issued' },
+  { value: 'id', text: 'Catalogue order' },
   { value: 'name', text: 'Name, A to Z' },
   { value: '-name', text: 'Name, Z to A' },
   { value: '-date', text: 'Newest first', field: 'date' },
@@ -22,7 +28,6 @@ const ORDERINGS = [
   { value: '-area', text: 'Largest area', field: 'area' },
   { value: 'inventory_price', text: 'Lowest price', field: 'inventory_price' },
   { value: '-inventory_price', text: 'Highest price', field: 'inventory_price' },
-  { value: '-credits_issued', text: 'Most credits issued', field: 'credits_issued' },
   { value: 'credits_issued', text: 'Fewest credits issued', field: 'credits_issued' },
   { value: '-credits_retired', text: 'Most credits retired', field: 'credits_retired' },
   { value: 'credits_retired', text: 'Fewest credits retired', field: 'credits_retired' },
@@ -159,6 +164,7 @@ function listQuery (params) {
     if (value !== undefined && value !== '') query[name] = value
   }
   query['limit'] ??= String(DEFAULT_LIMIT)
+  query['ordering'] ??= DEFAULT_ORDERING
   return query
 }
 
@@ -173,7 +179,8 @@ function listHash (query) {
   for (const name of LIST_PARAMS) {
     const value = query[name]
     if (value === undefined || value === '') continue
-    if ((name === 'offset' && value === '0') || (name === 'limit' && value === String(DEFAULT_LIMIT))) continue
+    if ((name === 'offset' && value === '0') || (name === 'limit' && value === String(DEFAULT_LIMIT)) ||
+      (name === 'ordering' && value === DEFAULT_ORDERING)) continue
     search.set(name, value)
   }
   return search.size === 0 ? '#/projects' : `#/projects?${search}`
@@ -307,7 +314,7 @@ function fillForm (form, query, facets) {
   ordering.replaceChildren(...ORDERINGS
     .filter((o) => o.field === undefined || (facets.with_value[o.field] ?? 0) > 0 || o.value === query['ordering'])
     .map((o) => h('option', { value: o.value }, o.text)))
-  ordering.value = query['ordering'] ?? ''
+  ordering.value = query['ordering'] ?? DEFAULT_ORDERING
   const countries = /** @type {HTMLElement} */ (form.querySelector('#location-options'))
   replaceChildren(countries, (facets.facets['location'] ?? []).map((v) =>
     h('option', { value: v.value, label: `${v.label} (${formatNumber(v.count)})` })))

@@ -25,13 +25,25 @@ export function creditQuantity (value) {
   return value === null || value === undefined ? 'not reported' : `${formatNumber(value)} ${UNIT}`
 }
 
+/** Statuses of a project that has not reached issuance: its lack of credits is told by them. */
+const NOT_YET_ISSUING = /^(under validation|under development|listed|validation|not assigned)$/i
+
 /**
- * The line of a list card: credits issued and retired.
+ * The line of a list card: credits issued and retired. A project without either says so once, and why where its
+ * status tells (a project under validation has issued nothing yet), instead of "not reported" twice.
  * @param {any} project a list item
  */
 export function creditsLine (project) {
+  const issued = project.credits_issued
+  const retired = project.credits_retired
+  if ((issued === null || issued === undefined) && (retired === null || retired === undefined)) {
+    const status = typeof project.status === 'string' ? project.status.trim() : ''
+    return h('p', { class: 'credits credits-none' }, NOT_YET_ISSUING.test(status)
+      ? `No credits issued yet: the project is ${status.toLowerCase()}.`
+      : 'No credit figures in the imported registry data.')
+  }
   return h('p', { class: 'credits' },
-    `Issued: ${creditQuantity(project.credits_issued)} · Retired: ${creditQuantity(project.credits_retired)}`)
+    `Issued: ${creditQuantity(issued)} · Retired: ${creditQuantity(retired)}`)
 }
 
 /** @param {string | null | undefined} iso */
