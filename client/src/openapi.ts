@@ -48,6 +48,13 @@ export interface paths {
      */
     get: operations["listTransactions"];
   };
+  "/api/v1/commerce/transactions/totals/": {
+    /**
+     * Totals of the credit ledger
+     * @description Per type (issuance, retirement, cancellation), how many transactions match the filters and their credits summed: the totals of what the list and its CSV give for the same filters (`project` for one project's). Costs 5 requests of the rate limit when the answer is not cached. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     */
+    get: operations["getTransactionTotals"];
+  };
   "/api/v1/commerce/products/{id}/transactions/": {
     /**
      * List one project's credit ledger
@@ -1291,6 +1298,142 @@ export interface operations {
               })[];
           };
           "text/csv": string;
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Totals of the credit ledger
+   * @description Per type (issuance, retirement, cancellation), how many transactions match the filters and their credits summed: the totals of what the list and its CSV give for the same filters (`project` for one project's). Costs 5 requests of the rate limit when the answer is not cached. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+   */
+  getTransactionTotals: {
+    parameters: {
+      query?: {
+        /** @description Only transactions of this type. */
+        type?: "issuance" | "retirement" | "cancellation";
+        /**
+         * @description Only credits of this vintage year.
+         * @example 2015
+         */
+        vintage?: number;
+        /**
+         * @description Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 listing the known ones.
+         * @example VERRA
+         */
+        registry?: string;
+        /**
+         * @description YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date never matches a date filter.
+         * @example 2020-01-01
+         */
+        date_after?: string;
+        /**
+         * @description YYYY-MM-DD: transactions dated on or before this day (inclusive).
+         * @example 2023-12-31
+         */
+        date_before?: string;
+        /**
+         * @description Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). Costs 5 requests of the rate limit when the answer is not cached.
+         * @example bank
+         */
+        search?: string;
+        /**
+         * @description Only this project's transactions (its id).
+         * @example 51
+         */
+        project?: number;
+      };
+    };
+    responses: {
+      /** @description Totals of the transactions matching the filters. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Transactions matching every filter (as the list's count). */
+            count: number;
+            /** @description Per type: a sum over types would add credits issued to the same credits retired. */
+            by_type: {
+              issuance: {
+                /** @description Matching issuance transactions. */
+                count: number;
+                /** @description Their credits (tonnes CO2e), summed. */
+                quantity: number;
+              };
+              retirement: {
+                /** @description Matching retirement transactions. */
+                count: number;
+                /** @description Their credits (tonnes CO2e), summed. */
+                quantity: number;
+              };
+              cancellation: {
+                /** @description Matching cancellation transactions. */
+                count: number;
+                /** @description Their credits (tonnes CO2e), summed. */
+                quantity: number;
+              };
+            };
+          };
         };
       };
       /** @description Not modified: the If-None-Match header names the current ETag. No body. */

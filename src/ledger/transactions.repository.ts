@@ -117,6 +117,18 @@ export async function countTransactions (
   return Number(row.count)
 }
 
+/** Per type, how many transactions match and their summed quantity (types without a match are left out). */
+export async function sumTransactions (
+  db: Db, filters: LedgerFilters, plan: SearchPlan
+): Promise<Array<{ type: TransactionType, count: number, quantity: number }>> {
+  const rows = await filtered(db, filters, searchScope(db, filters, plan))
+    .select((eb) => ['t.type', eb.fn.countAll().as('count'), eb.fn.sum<number>('t.quantity').as('quantity')])
+    .groupBy('t.type')
+    .execute()
+  // PostgreSQL returns count(*) as a bigint string and sum() of a numeric as a string.
+  return rows.map((row) => ({ type: row.type, count: Number(row.count), quantity: Number(row.quantity ?? 0) }))
+}
+
 /**
  * One page in `order`, id breaking ties in the same direction, so that every ordering is one walk of an index
  * (migrations 0007 and 0008: (date, id), (quantity, id) and their filtered variants), forwards or backwards.

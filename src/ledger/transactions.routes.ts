@@ -15,11 +15,11 @@ import { errorResponses } from '../http/schemas.ts'
 import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
-  LedgerQuerySchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema, TRANSACTION_CSV_COLUMNS,
-  TRANSACTION_CSV_HEADER, TRANSACTION_CSV_NAMING, TransactionPageSchema, type Transaction
+  LedgerQuerySchema, LedgerTotalsQuerySchema, LedgerTotalsSchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema,
+  TRANSACTION_CSV_COLUMNS, TRANSACTION_CSV_HEADER, TRANSACTION_CSV_NAMING, TransactionPageSchema, type Transaction
 } from './transactions.schemas.ts'
 import {
-  allMatchingTransactions, listLedgerPage, listProjectLedgerPage, withProjectIdentity
+  allMatchingTransactions, ledgerTotals, listLedgerPage, listProjectLedgerPage, withProjectIdentity
 } from './transactions.service.ts'
 
 export interface LedgerOptions {
@@ -71,20 +71,27 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
     build: (counts: CountMemo) => Promise<{ count: number, items: Transaction[] }>
   ): Promise<FastifyReply> => {
     const version = await current.get()
-    const key = `ledger ${version} ${origin(request)}${answerKey(request)}`
     const counts: CountMemo = async (name, count) =>
       (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
-    const { value: answer, built } = await answers.getOrBuild(key, async () => {
-      const { count, items } = await build(counts)
-      const { limit, offset } = request.query as { limit: number, offset: number }
-      const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
-        offset, count)
-      return {
-        body: new EncodedBody(serializePage()({ count, ...links, results: items })),
-        etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
-      }
-    }, (built) => built.body.bytes + built.etag.length * 2)
     const cost = search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page
+    return await sendCached(request, reply, `ledger ${version} ${origin(request)}${answerKey(request)}`, cost,
+      async () => {
+        const { count, items } = await build(counts)
+        const { limit, offset } = request.query as { limit: number, offset: number }
+        const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
+          offset, count)
+        return serializePage()({ count, ...links, results: items })
+      })
+  }
+
+  /** A JSON answer under `key` from the answer cache (built by `build` when missing), with its ETag and 304. */
+  const sendCached = async (
+    request: FastifyRequest, reply: FastifyReply, key: string, cost: number, build: () => Promise<string>
+  ): Promise<FastifyReply> => {
+    const { value: answer, built } = await answers.getOrBuild(key, async () => ({
+      body: new EncodedBody(await build()),
+      etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
+    }), (built) => built.body.bytes + built.etag.length * 2)
     if (built && cost > 1) await charge(request, cost - 1)
     reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
     if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
@@ -133,6 +140,25 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
     }
     return await send(request, reply, request.query.search,
       async (counts) => await listLedgerPage(db, request.query, counts))
+  })
+
+  // Sums read every match, as a search does: built once per catalogue version and filters, then cached.
+  app.get('/transactions/totals/', {
+    schema: {
+      tags: ['ledger'],
+      operationId: 'getTransactionTotals',
+      summary: 'Totals of the credit ledger',
+      description: 'Per type (issuance, retirement, cancellation), how many transactions match the filters and ' +
+        'their credits summed: the totals of what the list and its CSV give for the same filters (`project` for ' +
+        'one project\'s). Costs 5 requests of the rate limit when the answer is not cached. An addition beyond ' +
+        `the original contract.${SCOPE_NOTE}`,
+      querystring: LedgerTotalsQuerySchema,
+      response: { 200: LedgerTotalsSchema, ...errorResponses(400, 401, 403, 429) }
+    }
+  }, async (request, reply) => {
+    const key = `ledger-totals ${await current.get()} ${answerKey(request)}`
+    return await sendCached(request, reply, key, BUILD_COST.search,
+      async () => JSON.stringify(await ledgerTotals(db, request.query)))
   })
 
   app.get('/products/:id/transactions/', {

@@ -114,6 +114,28 @@ export type LedgerQuery = Static<typeof LedgerQuerySchema>
 export const ProjectLedgerQuerySchema = Type.Object({ ...paging, ...FilterFields, ...formatField })
 export type ProjectLedgerQuery = Static<typeof ProjectLedgerQuerySchema>
 
+/** The whole ledger's filters alone (the totals: no paging, ordering or format). */
+export const LedgerTotalsQuerySchema = Type.Object({
+  ...FilterFields,
+  project: LedgerQuerySchema.properties.project
+})
+export type LedgerTotalsQuery = Static<typeof LedgerTotalsQuerySchema>
+
+const TypeTotal = (type: string) => Type.Object({
+  count: Type.Integer({ minimum: 0, description: `Matching ${type} transactions.` }),
+  quantity: Type.Number({ minimum: 0, description: 'Their credits (tonnes CO2e), summed.' })
+})
+
+export const LedgerTotalsSchema = Type.Object({
+  count: Type.Integer({ minimum: 0, description: 'Transactions matching every filter (as the list\'s count).' }),
+  by_type: Type.Object({
+    issuance: TypeTotal('issuance'),
+    retirement: TypeTotal('retirement'),
+    cancellation: TypeTotal('cancellation')
+  }, { description: 'Per type: a sum over types would add credits issued to the same credits retired.' })
+}, { title: 'LedgerTotals', description: 'Totals of the transactions matching the filters.' })
+export type LedgerTotals = Static<typeof LedgerTotalsSchema>
+
 export const ProjectLedgerParamsSchema = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [51] })
 })

@@ -4,12 +4,13 @@ import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.reposi
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'
 import {
-  LEDGER_ORDERING_DEFAULT, type LedgerQuery, type ProjectLedgerQuery, type Transaction, type TransactionCsvRow
+  LEDGER_ORDERING_DEFAULT, type LedgerQuery, type LedgerTotals, type LedgerTotalsQuery, type ProjectLedgerQuery,
+  type Transaction, type TransactionCsvRow
 } from './transactions.schemas.ts'
 import * as repository from './transactions.repository.ts'
 
-/** The filters, checked against the database and normalised; a bad one throws InvalidParameterError. */
-export async function resolveLedgerFilters (db: Db, query: LedgerQuery): Promise<repository.LedgerFilters> {
+/** The filters (of either route), checked against the database and normalised; a bad one is InvalidParameterError. */
+export async function resolveLedgerFilters (db: Db, query: LedgerTotalsQuery): Promise<repository.LedgerFilters> {
   const filters: repository.LedgerFilters = {}
   if (query.project !== undefined) {
     if (!await repository.projectExists(db, query.project)) {
@@ -100,6 +101,22 @@ async function ledgerPage (
     repository.listTransactions(db, filters, order, query.limit, query.offset, plan)
   ])
   return { count, items: rows.map(toTransaction) }
+}
+
+/** Per type, how many transactions match the filters and their credits (the whole-ledger page's totals). */
+export async function ledgerTotals (db: Db, query: LedgerTotalsQuery): Promise<LedgerTotals> {
+  const filters = await resolveLedgerFilters(db, query)
+  const plan = filters.search === undefined ? undefined : await repository.planSearch(db, filters.search)
+  const sums = await repository.sumTransactions(db, filters, plan)
+  const of = (type: repository.TransactionType) => {
+    const found = sums.find((sum) => sum.type === type)
+    // Sums of decimal quantities without binary noise (0.1 + 0.2 is 0.3); quantities have at most a few decimals.
+    return { count: found?.count ?? 0, quantity: Math.round((found?.quantity ?? 0) * 1e6) / 1e6 }
+  }
+  return {
+    count: sums.reduce((total, sum) => total + sum.count, 0),
+    by_type: { issuance: of('issuance'), retirement: of('retirement'), cancellation: of('cancellation') }
+  }
 }
 
 /** Transactions read per query when a whole ledger is written out (CSV). */

@@ -34,9 +34,9 @@ test('every catalogue operation needs a catalogue:read key, documents 401, 403 a
   const doc = (await app.inject('/openapi.json')).json() as Document
   const scheme = doc.components['securitySchemes']?.['apiKey'] as { type: string, scheme: string }
   assert.deepEqual([scheme.type, scheme.scheme], ['http', 'bearer'])
-  // The products' four and the ledger's two (the whole ledger's and a project's).
+  // The products' four and the ledger's three (the whole ledger's, its totals and a project's).
   const catalogue = operations(doc, '/api/v1/commerce/')
-  assert.equal(catalogue.length, 6)
+  assert.equal(catalogue.length, 7)
   for (const { label, operation } of catalogue) {
     assert.deepEqual(operation.security, [{ apiKey: ['catalogue:read'] }], label)
     for (const status of ['401', '403', '429']) {
