@@ -1295,6 +1295,10 @@ export interface operations {
                   file: string;
                   line: number | null;
                 }) | null;
+                /** @description The project's id in its registry (e.g. VCS1340). */
+                project_external_id: string;
+                /** @description The project's name. */
+                project_name: string;
               })[];
           };
           "text/csv": string;
@@ -1581,6 +1585,10 @@ export interface operations {
                   file: string;
                   line: number | null;
                 }) | null;
+                /** @description The project's id in its registry (e.g. VCS1340). */
+                project_external_id: string;
+                /** @description The project's name. */
+                project_name: string;
               })[];
           };
           "text/csv": string;

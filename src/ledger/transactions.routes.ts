@@ -16,7 +16,8 @@ import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
   LedgerQuerySchema, LedgerTotalsQuerySchema, LedgerTotalsSchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema,
-  TRANSACTION_CSV_COLUMNS, TRANSACTION_CSV_HEADER, TRANSACTION_CSV_NAMING, TransactionPageSchema, type Transaction
+  TRANSACTION_CSV_COLUMNS, TRANSACTION_CSV_HEADER, TRANSACTION_CSV_NAMING, TransactionPageSchema, type LedgerItem,
+  type Transaction
 } from './transactions.schemas.ts'
 import {
   allMatchingTransactions, ledgerTotals, listLedgerPage, listProjectLedgerPage, withProjectIdentity
@@ -68,7 +69,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
    */
   const send = async (
     request: FastifyRequest, reply: FastifyReply, search: string | undefined,
-    build: (counts: CountMemo) => Promise<{ count: number, items: Transaction[] }>
+    build: (counts: CountMemo) => Promise<{ count: number, items: LedgerItem[] }>
   ): Promise<FastifyReply> => {
     const version = await current.get()
     const counts: CountMemo = async (name, count) =>

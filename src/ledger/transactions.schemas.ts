@@ -38,11 +38,21 @@ export const TransactionSchema = Type.Object({
 }, { title: 'Transaction' })
 export type Transaction = Static<typeof TransactionSchema>
 
+/** A transaction in a page: with its project named as a person knows it (the whole ledger lists many projects). */
+export const LedgerItemSchema = Type.Object({
+  ...TransactionSchema.properties,
+  project_external_id: Type.String({
+    description: 'The project\'s id in its registry (e.g. VCS1340).', examples: ['VCS1340']
+  }),
+  project_name: Type.String({ description: 'The project\'s name.' })
+}, { title: 'LedgerItem' })
+export type LedgerItem = Static<typeof LedgerItemSchema>
+
 export const TransactionPageSchema = Type.Object({
   count: Type.Integer({ minimum: 0, description: 'Transactions matching every filter.' }),
   next: Nullable(Type.String({ description: 'Absolute URL of the next page; null on the last page.' })),
   previous: Nullable(Type.String({ description: 'Absolute URL of the previous page; null on the first page.' })),
-  results: Type.Array(TransactionSchema)
+  results: Type.Array(LedgerItemSchema)
 }, { title: 'TransactionPage' })
 
 /** The filters both ledger routes take (the per-project route has no `project`). */

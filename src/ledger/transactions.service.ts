@@ -4,8 +4,8 @@ import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.reposi
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'
 import {
-  LEDGER_ORDERING_DEFAULT, type LedgerQuery, type LedgerTotals, type LedgerTotalsQuery, type ProjectLedgerQuery,
-  type Transaction, type TransactionCsvRow
+  LEDGER_ORDERING_DEFAULT, type LedgerItem, type LedgerQuery, type LedgerTotals, type LedgerTotalsQuery,
+  type ProjectLedgerQuery, type Transaction, type TransactionCsvRow
 } from './transactions.schemas.ts'
 import * as repository from './transactions.repository.ts'
 
@@ -73,7 +73,7 @@ export function toTransaction (row: repository.TransactionRow): Transaction {
   }
 }
 
-type Page = { count: number, items: Transaction[] }
+type Page = { count: number, items: LedgerItem[] }
 
 /** A page of the whole ledger (of one project's with `project`), and how many transactions match. */
 export async function listLedgerPage (db: Db, query: LedgerQuery, counts: CountMemo): Promise<Page> {
@@ -100,7 +100,17 @@ async function ledgerPage (
     counts(`ledger ${JSON.stringify(filters)}`, async () => await repository.countTransactions(db, filters, plan)),
     repository.listTransactions(db, filters, order, query.limit, query.offset, plan)
   ])
-  return { count, items: rows.map(toTransaction) }
+  // Each project on the page named once (its registry id and name), in one query.
+  const identities = await repository.projectIdentities(db, [...new Set(rows.map((row) => row.project_id))])
+  const named = new Map(identities.map((identity) => [identity.id, identity]))
+  return {
+    count,
+    items: rows.map((row) => ({
+      ...toTransaction(row),
+      project_external_id: named.get(row.project_id)?.external_id ?? '',
+      project_name: named.get(row.project_id)?.name ?? ''
+    }))
+  }
 }
 
 /** Per type, how many transactions match the filters and their credits (the whole-ledger page's totals). */

@@ -4,7 +4,8 @@ import { forEachDatabase } from '../databases.ts'
 import { buildTestApp } from '../helpers.ts'
 import { ledgerProjects } from '../fixtures/ledger.ts'
 
-// Issue 36, item 2: the whole-ledger page shows the totals of the filtered set, so the API gives them: per type,
+// Issue 36, item 2: the whole-ledger page names each row's project and shows the totals of the filtered set, so the
+// API gives them: per type,
 // how many transactions and how many credits, under the list's own filters. Expected sums are worked out by hand
 // from the table in test/fixtures/ledger.ts.
 
@@ -41,6 +42,22 @@ forEachDatabase((database) => {
       assert.equal((await inject(`${TOTALS}?date_before=2021-02-30`)).json().parameter, 'date_before')
       assert.equal((await inject(`${TOTALS}?limit=5`)).statusCode, 400)
       assert.equal((await app.inject(TOTALS)).statusCode, 401)
+    })
+
+    test('a page names each transaction\'s project by its registry id and name, on both routes', async (t) => {
+      const { inject } = await buildTestApp(t, { database, records: ledgerProjects() })
+      for (const url of ['/api/v1/commerce/transactions/', '/api/v1/commerce/products/2/transactions/']) {
+        const page = (await inject(url)).json() as {
+          results: Array<{ project_id: number, project_external_id: string, project_name: string }>
+        }
+        assert.ok(page.results.length > 0)
+        for (const item of page.results) {
+          const project = (await inject(`/api/v1/commerce/products/${item.project_id}/`)).json() as {
+            external_id: string, name: string
+          }
+          assert.deepEqual([item.project_external_id, item.project_name], [project.external_id, project.name], url)
+        }
+      }
     })
   })
 })

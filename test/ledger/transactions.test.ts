@@ -68,7 +68,9 @@ forEachDatabase((database) => {
         quantity: 300,
         beneficiary: 'Société Générale',
         reason: 'Voluntary offsetting',
-        source: { file: 'ledger/transactions.csv', line: 300 }
+        source: { file: 'ledger/transactions.csv', line: 300 },
+        project_external_id: 'EXT-1',
+        project_name: 'Project 001'
       })
       const cancellation = body.results.find((item) => item.quantity === 75)!
       assert.equal(cancellation.source, null)
