@@ -128,7 +128,7 @@ function geojsonFor (filters, signal) {
  * @param {string} heading
  * @param {() => void} onSaved
  */
-function haveKey (main, heading, onSaved) {
+export function haveKey (main, heading, onSaved) {
   if (currentKey() !== undefined) return true
   delete main.dataset['view']
   replaceChildren(main, h('h1', { tabindex: '-1' }, heading),
@@ -146,7 +146,7 @@ function haveKey (main, heading, onSaved) {
  * @param {string} heading
  * @param {() => void} retry
  */
-function handleCatalogueError (main, error, heading, retry) {
+export function handleCatalogueError (main, error, heading, retry) {
   showError(error, { retry: error instanceof ApiError && error.status === 401 ? undefined : retry })
   if (error instanceof ApiError && error.status === 401) {
     forgetKey()
