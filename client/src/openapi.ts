@@ -30,7 +30,7 @@ export interface paths {
   "/api/v1/commerce/products/geojson/": {
     /**
      * Matching projects as GeoJSON
-     * @description The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page). An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     * @description The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page), and the matching projects that have a country but no position, counted per country (`unlocated_by_country`, the same on every page), so a map can show every project with a country. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
      */
     get: operations["getProjectsGeoJson"];
   };
@@ -849,7 +849,7 @@ export interface operations {
   };
   /**
    * Matching projects as GeoJSON
-   * @description The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page). An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+   * @description The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page), and the matching projects that have a country but no position, counted per country (`unlocated_by_country`, the same on every page), so a map can show every project with a country. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
    */
   getProjectsGeoJson: {
     parameters: {
@@ -953,6 +953,14 @@ export interface operations {
                   credits_issued: number | null;
                   credits_retired: number | null;
                 };
+              })[];
+            /** @description Matching projects with a country but no position, per country (a foreign member, RFC 7946 section 6.1): a map shows them by their country. The same on every page. */
+            unlocated_by_country: ({
+                /** @description The country, as `location` names it. */
+                location: string;
+                alpha2: string | null;
+                /** @description Matching projects there without latitude and longitude. */
+                count: number;
               })[];
           };
         };

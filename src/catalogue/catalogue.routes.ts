@@ -175,7 +175,9 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       tags: ['catalogue'],
       summary: 'Matching projects as GeoJSON',
       description: 'The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, ' +
-        'paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page). ' +
+        'paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page), and the ' +
+        'matching projects that have a country but no position, counted per country (`unlocated_by_country`, the ' +
+        'same on every page), so a map can show every project with a country. ' +
         `An addition beyond the original contract.${SCOPE_NOTE}`,
       security,
       querystring: GeoJsonQuerySchema,
@@ -186,10 +188,11 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     }
   }, async (request, reply) => await send(request, reply, pageCost(request.query.search), async (counts) => {
     const { limit, offset } = request.query
-    const { count, features } = await projectFeatures(db, request.query, counts)
+    const { count, features, countries } = await projectFeatures(db, request.query, counts)
     const { next, previous } = pages(request, limit, offset, count)
     return `{"type":"FeatureCollection","count":${count},"next":${JSON.stringify(next)},` +
-      `"previous":${JSON.stringify(previous)},"features":[${features.join(',')}]}`
+      `"previous":${JSON.stringify(previous)},"features":[${features.join(',')}],` +
+      `"unlocated_by_country":${JSON.stringify(countries)}}`
   }, 'application/geo+json; charset=utf-8'))
 
   app.get('/:id/', {

@@ -348,7 +348,15 @@ export const GeoJsonSchema = Type.Object({
       credits_issued: Nullable(Type.Number()),
       credits_retired: Nullable(Type.Number())
     })
-  }))
+  })),
+  unlocated_by_country: Type.Array(Type.Object({
+    location: Type.String({ description: 'The country, as `location` names it.', examples: ['Brazil'] }),
+    alpha2: Nullable(Type.String({ description: 'Its ISO 3166-1 alpha-2 code; null if not a known country.' })),
+    count: Type.Integer({ minimum: 1, description: 'Matching projects there without latitude and longitude.' })
+  }), {
+    description: 'Matching projects with a country but no position, per country (a foreign member, RFC 7946 ' +
+      'section 6.1): a map shows them by their country. The same on every page.'
+  })
 }, { title: 'ProjectFeatureCollection', description: 'A GeoJSON FeatureCollection (RFC 7946) with paging members.' })
 
 /** The detail takes no query parameters: any is refused, as everywhere (src/http/query-policy.ts). */

@@ -222,6 +222,22 @@ export async function listLocated (
   return await ordered(query, ordering).limit(limit).offset(offset).execute()
 }
 
+/** Matching projects with a country but no position, per country (the map shows them by their country). */
+export async function countUnlocatedByCountry (
+  db: Db, filters: ProjectFilters
+): Promise<Array<{ location: string, alpha2: string | null, count: number }>> {
+  const rows = await filteredProjects(db, filters)
+    .where((eb) => eb.or([eb('p.latitude', 'is', null), eb('p.longitude', 'is', null)]))
+    .where('p.location', '<>', '')
+    .leftJoin('countries as co', 'co.name', 'p.location')
+    .select((eb) => ['p.location', 'co.alpha2', eb.fn.countAll().as('count')])
+    .groupBy(['p.location', 'co.alpha2'])
+    .orderBy('p.location')
+    .execute()
+  // PostgreSQL returns count(*) as a bigint string.
+  return rows.map((row) => ({ location: row.location, alpha2: row.alpha2, count: Number(row.count) }))
+}
+
 export async function countLocated (db: Db, filters: ProjectFilters): Promise<number> {
   const row = await located(db, filters).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()
   return Number(row.count)

@@ -267,18 +267,26 @@ export async function projectFacets (
   }
 }
 
-/** A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total. */
+/** Matching projects with a country and no position in one country. */
+export type CountryCount = Awaited<ReturnType<typeof repository.countUnlocatedByCountry>>[number]
+
+/**
+ * A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total; and the
+ * matching projects without a position, per country, for a map to show by their country.
+ */
 export async function projectFeatures (
   db: Db, query: GeoJsonQuery, counts: CountMemo
-): Promise<{ count: number, features: string[] }> {
+): Promise<{ count: number, features: string[], countries: CountryCount[] }> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
-  const [count, rows] = await Promise.all([
+  const [count, rows, countries] = await Promise.all([
     cachedCount(db, counts, 'located', filters),
-    repository.listLocated(db, filters, ordering, query.limit, query.offset)
+    repository.listLocated(db, filters, ordering, query.limit, query.offset),
+    repository.countUnlocatedByCountry(db, filters)
   ])
   return {
     count,
+    countries,
     features: rows.map((row) => JSON.stringify({
       type: 'Feature',
       id: row.id,
