@@ -629,10 +629,41 @@ export async function renderProjectList (main, params, { signal, rerender }) {
       longitude: f.geometry.coordinates[0],
       latitude: f.geometry.coordinates[1]
     }))
+    // Projects with a country but no coordinates are shown by their country (issue 36, item 6).
+    const countries = collection.unlocated_by_country ?? []
+    const unlocated = countries.reduce((/** @type {number} */ sum, /** @type {any} */ c) => sum + c.count, 0)
+    const elsewhere = page.count - collection.count - unlocated
+    const byCountry = unlocated === 0
+      ? ''
+      : `, ${formatNumber(unlocated)} by their country (shaded: the registry gives no coordinates)`
+    const noCountry = elsewhere > 0 ? `; ${formatNumber(elsewhere)} give no country` : ''
     map.setPoints(points, `World map: ${formatNumber(collection.count)} of the ${formatNumber(page.count)} matching ` +
-      'projects have a recorded location. Drag to pan; numbered circles are groups: select one to zoom in.')
+      `projects at their coordinates (points)${byCountry}${noCountry}. Drag to pan; numbered circles are groups: ` +
+      'select one to zoom in.')
+    map.element.querySelector('figcaption')?.before(mapLegend(unlocated))
+    if (countries.length === 0) return
+    countryCodes().then((codes) => {
+      if (signal.aborted) return
+      const numerics = countries.map((/** @type {any} */ c) => codes[c.alpha2 ?? '']).filter(Boolean)
+      return map.showCountries(/** @type {string[]} */ (numerics))
+    }).catch(() => {})
   }, (error) => { if (!signal.aborted) showError(error) })
   return summary
+}
+
+/**
+ * What the map's marks mean: a point, a group, and (when there are any) a shaded country.
+ * @param {number} unlocated projects shown by their country
+ */
+function mapLegend (unlocated) {
+  return h('ul', { class: 'map-legend', 'aria-label': 'Map legend' },
+    h('li', {}, h('span', { class: 'legend-point', 'aria-hidden': 'true' }), 'A project at its coordinates'),
+    h('li', {}, h('span', { class: 'legend-group', 'aria-hidden': 'true' }, '3'),
+      'Nearby projects: select to zoom in'),
+    unlocated === 0
+      ? null
+      : h('li', {}, h('span', { class: 'legend-country', 'aria-hidden': 'true' }),
+        `A country of projects without coordinates (${formatNumber(unlocated)})`))
 }
 
 /**

@@ -230,7 +230,9 @@ export function interactiveMap ({ caption, href, onHover }) {
     class: 'world'
   }, h('title', { id: titleId }, caption))
   const land = h('g', { class: 'land' })
-  svg.append(land)
+  // Countries of projects without coordinates, above the land and below the points (HTML over the drawing).
+  const unlocatedLayer = h('g', { class: 'unlocated' })
+  svg.append(land, unlocatedLayer)
   const markers = h('div', { class: 'markers' })
   // Focusable, so the keyboard can pan (arrow keys) and zoom (+ and −) as the mouse does.
   const frame = h('div', {
@@ -434,6 +436,18 @@ export function interactiveMap ({ caption, href, onHover }) {
       drawMarkers()
       pointsReady = true
       ready()
+    },
+    /**
+     * Shades countries (projects there have no coordinates), leaving the view as it is; resolves how many the
+     * 1:110m map could draw (small islands it cannot).
+     * @param {string[]} numerics ISO 3166-1 numeric codes
+     */
+    async showCountries (numerics) {
+      const outlines = await Promise.all(numerics.map(async (numeric) => await countryOutline(numeric)))
+      const drawn = outlines.filter((outline) => outline !== undefined)
+      unlocatedLayer.replaceChildren(...drawn.map((outline) => h('path', { class: 'country-unlocated', d: outline.d })))
+      figure.dataset['countries'] = String(drawn.length)
+      return drawn.length
     },
     /** @param {number[]} ids the projects to mark (hovered in the list) */
     highlight (ids) {
