@@ -163,6 +163,17 @@ test('/docs: response examples, code samples in curl, JavaScript and Python, and
     await list.getByText('Code samples: curl, JavaScript, Python').click()
     await list.locator('.sample').first().waitFor()
     assert.match(await list.locator('.sample').first().textContent() ?? '', /Authorization: Bearer \$TONNE_KEY/)
+    // The samples are the document's own requests (x-sample-request, sent by test/docs/openapi-operations.test.ts);
+    // a media link is taken from a project's answer (issue 36, item 3).
+    const car = page.locator('#op-get-api-v1-co2-calculator-car')
+    await car.getByText('Code samples: curl, JavaScript, Python').click()
+    await car.locator('.sample').first().waitFor()
+    assert.match(await car.locator('.sample pre').first().textContent() ?? '',
+      /car\?country_code=DEU&distance=12000&measurement_system=metric'$/)
+    const media = page.locator('#op-get-media-folder-file')
+    await media.getByText('Code sample: curl').click()
+    await media.locator('.sample').first().waitFor()
+    assert.match(await media.locator('.sample pre').first().textContent() ?? '', /products\/71\/'[\s\S]*"icon"/)
 
     await page.getByLabel('Search the operations').fill('geojson')
     await page.locator('#search-status').filter({ hasText: /operations? match/ }).waitFor()
