@@ -24,7 +24,11 @@ const text = async (page: Page, selector: string) => (await page.locator(selecto
 
 // Runs in the page: cells whose text takes more than one line (a word broken inside), and a column's share of width.
 const BROKEN_CELLS = `[...document.querySelectorAll('.ledger-table td.type, .ledger-table td.date')]
-  .filter((cell) => { const r = document.createRange(); r.selectNodeContents(cell); return r.getClientRects().length > 1 })
+  .filter((cell) => {
+    const r = document.createRange()
+    r.selectNodeContents(cell)
+    return r.getClientRects().length > 1
+  })
   .map((cell) => cell.textContent)`
 const SOURCE_SHARE = `document.querySelector('.ledger-table th.source').getBoundingClientRect().width /
   document.querySelector('.ledger-table').getBoundingClientRect().width`
@@ -88,7 +92,10 @@ test('a 429 after "Next" at the foot of a ledger is shown by the pager, in view,
       status: 429,
       headers: { 'content-type': 'application/problem+json', 'retry-after': '30' },
       body: JSON.stringify({
-        type: 'about:blank', status: 429, code: 'rate_limited', title: 'Too Many Requests',
+        type: 'about:blank',
+        status: 429,
+        code: 'rate_limited',
+        title: 'Too Many Requests',
         detail: 'Too many requests: the limit is 60 per minute. Retry in 30 seconds.'
       })
     }))

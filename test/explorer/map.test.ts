@@ -130,7 +130,7 @@ test('map: projects without coordinates are shown by their country, and a legend
     await page.locator('.map[data-loaded="true"][data-countries="1"]').waitFor()
     assert.equal(await page.locator('.map path.country-unlocated').count(), 1)
     assert.match(await page.locator('.map figcaption').textContent() ?? '',
-      /43 of the 48 matching projects at their coordinates \(points\), 5 by their country \(shaded/)
+      /43 of the 48 matching projects at their coordinates \(points\), 5 by their country \(shaded: no coordinates/)
     assert.deepEqual(await page.locator('.map-legend li').allTextContents(), ['A project at its coordinates',
       '3Nearby projects: select to zoom in', 'A country of projects without coordinates (5)'])
     assert.deepEqual(await axeViolations(page), [])

@@ -635,7 +635,7 @@ export async function renderProjectList (main, params, { signal, rerender }) {
     const elsewhere = page.count - collection.count - unlocated
     const byCountry = unlocated === 0
       ? ''
-      : `, ${formatNumber(unlocated)} by their country (shaded: the registry gives no coordinates)`
+      : `, ${formatNumber(unlocated)} by their country (shaded: no coordinates given)`
     const noCountry = elsewhere > 0 ? `; ${formatNumber(elsewhere)} give no country` : ''
     map.setPoints(points, `World map: ${formatNumber(collection.count)} of the ${formatNumber(page.count)} matching ` +
       `projects at their coordinates (points)${byCountry}${noCountry}. Drag to pan; numbered circles are groups: ` +
