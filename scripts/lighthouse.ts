@@ -1,6 +1,6 @@
-// Lighthouse scores of the explorer: its first view, a catalogue view, a project page and a calculator result, on a
-// phone (Lighthouse's default mobile emulation and simulated throttling) and on a desktop. Writes docs/lighthouse.md
-// and exits 1 when a score is under 95 (issue 15's bar).
+// Lighthouse scores of the explorer: its first view, a catalogue view, a project page, the ledger and a calculator
+// result, on a phone (Lighthouse's default mobile emulation and simulated throttling) and on a desktop. Writes
+// docs/lighthouse.md and exits 1 when a score is under 95 (issue 15's bar).
 //
 //   npm run lighthouse
 // (its Chromium: TONNE_TEST_CHROMIUM, else `chromium` on the PATH, else the npm one; scripts/chromium.ts)
@@ -28,6 +28,8 @@ const VIEWS = [
   // A bundled project with coordinates, SDG icons and a ledger (Cercarbono CDC-29, 114 transactions): the page
   // whose map, icons and credit charts arrive last (issue 25, item 11; issue 21).
   { name: 'Project page', hash: '#/projects/637' },
+  // The whole ledger's retirements: the totals, a page of 20 with their projects (issue 36, item 2).
+  { name: 'Ledger', hash: '#/ledger?type=retirement' },
   { name: 'Calculator result', hash: '#/calculator?country_code=DEU&frequency=rare&distance=8000&home_size=70' }
 ]
 

@@ -185,6 +185,12 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
       const text = await readFile(file, 'utf8').catch((error: unknown) => {
         throw new CommandFailed(`tonne import: nothing was changed. Could not read ${file}: ${fileProblem(error)}.`)
       })
+      // JSON starts with [ and NDJSON with {: anything else (a registry's CSV) is meant for --from.
+      if (!/^\s*([[{]|$)/.test(text.replace(/^\uFEFF/, ''))) {
+        throw new UsageError(`${file} is not JSON or NDJSON (Tonne's import format). A registry's own export ` +
+          `(CSV) is read with --from REGISTRY: tonne import --from REGISTRY ${file}; registries: ` +
+          `${REGISTRY_KEYS.join(', ')}.`)
+      }
       const [{ importProjects }, { MediaStore }] = await Promise.all([
         import('./catalogue/projects.import.ts'), import('./media/media-store.ts')])
       const media = new MediaStore(settings.media.dir)

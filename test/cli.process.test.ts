@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { promisify } from 'node:util'
@@ -103,3 +103,16 @@ test('npm start and the container start the server with the same V8 flags', () =
   assert.ok(start.some((word) => word.startsWith('--max-semi-space-size=')) &&
     start.includes('--no-allocation-site-pretenuring'), pkg.scripts.start)
 })
+
+test('a registry\'s CSV imported without --from: a usage error naming --from and the registries (issue 36)',
+  async (t) => {
+    const env = settings(t)
+    const file = path.join(tempDir(t), 'some-registry.csv')
+    writeFileSync(file, 'Project ID,Name,Status\r\nVCS1,Example,Registered\r\n')
+    const result = await tonne(['import', file], env)
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /is not JSON or NDJSON/)
+    assert.match(result.stderr, /--from REGISTRY/)
+    assert.match(result.stderr, /verra, gold-standard/)
+    assert.doesNotMatch(result.stderr, /Unexpected token/)
+  })

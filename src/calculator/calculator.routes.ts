@@ -25,6 +25,13 @@ import { footprintAnswer } from './footprint.ts'
 
 interface CalculatorRoute<Q extends TObject, R extends TSchema> {
   path: string
+  /** Unique in the OpenAPI document (code generators name methods by it). */
+  operationId: string
+  /**
+   * The /docs sample's query (OpenAPI `x-sample`): a request that answers 200 as shown, with the unit system
+   * spelled out where a figure has a unit (it otherwise follows the country: docs/api.md, "Units").
+   */
+  sample: Record<string, string | number>
   summary: string
   description: string
   querystring: Q
@@ -44,6 +51,8 @@ const ANSWER_NOTE = 'Every answer gives co2e on the requested boundary (life_cyc
 const CALCULATOR_ROUTES = [
   route({
     path: '/countries',
+    operationId: 'listCountries',
+    sample: {},
     summary: 'Supported countries',
     description: 'Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO ' +
       '3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement ' +
@@ -54,6 +63,8 @@ const CALCULATOR_ROUTES = [
   }),
   route({
     path: '/config',
+    operationId: 'getCountryConfig',
+    sample: { country_code: 'DEU' },
     summary: 'Default units and options for a country',
     description: 'The measurement system inputs are read in for the country, its units, every enumerated parameter ' +
       'with its allowed values, and the defaults (household_size is the country\'s average).',
@@ -63,6 +74,8 @@ const CALCULATOR_ROUTES = [
   }),
   route({
     path: '/footprint',
+    operationId: 'getAverageFootprint',
+    sample: { country_code: 'DEU' },
     summary: 'Average footprint of a person in a country',
     description: 'National per-capita emissions (consumption-based CO2 by default), with the other bases and the ' +
       'world average for comparison.',
@@ -72,6 +85,8 @@ const CALCULATOR_ROUTES = [
   }),
   route({
     path: '/flight',
+    operationId: 'calculateFlight',
+    sample: { country_code: 'DEU', distance: 1200, measurement_system: 'metric' },
     summary: 'Emissions of flights',
     description: 'Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by ' +
       'IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class ' +
@@ -83,6 +98,8 @@ const CALCULATOR_ROUTES = [
   }),
   route({
     path: '/diet',
+    operationId: 'calculateDiet',
+    sample: { country_code: 'DEU' },
     summary: 'Emissions of a diet',
     description: 'A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; ' +
       'everything = the country\'s average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. ' +
@@ -93,6 +110,8 @@ const CALCULATOR_ROUTES = [
   }),
   route({
     path: '/car',
+    operationId: 'calculateCar',
+    sample: { country_code: 'DEU', distance: 12000, measurement_system: 'metric' },
     summary: 'Emissions of car, rail or bus travel',
     description: 'A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). ' +
       'Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail ' +
@@ -103,6 +122,8 @@ const CALCULATOR_ROUTES = [
   }),
   route({
     path: '/clothes',
+    operationId: 'calculateClothes',
+    sample: { country_code: 'DEU', amount: 'average' },
     summary: 'Emissions of clothes shopping',
     description: 'A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by ' +
       `garments bought: exactly one of these. ${ANSWER_NOTE}`,
@@ -112,6 +133,8 @@ const CALCULATOR_ROUTES = [
   }),
   route({
     path: '/energy',
+    operationId: 'calculateEnergy',
+    sample: { country_code: 'DEU', home_size: 80, measurement_system: 'metric' },
     summary: 'Emissions of home electricity and heating',
     description: 'A year of home energy per person: measured kWh, or the country\'s average household (cited ' +
       'household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household ' +
@@ -136,13 +159,21 @@ export const calculatorRoutes: FastifyPluginAsyncTypebox<CalculatorOptions> = as
 
   // Monitoring only: no query schema, so a probe's cache-busting parameter is not an error (query-policy.ts).
   app.get('/ping', {
-    schema: { tags, summary: 'Health check', description: 'Returns {"message": "pong"}.', response: { 200: Pong } }
+    schema: {
+      tags,
+      operationId: 'ping',
+      summary: 'Health check',
+      description: 'Returns {"message": "pong"}.',
+      response: { 200: Pong }
+    }
   }, async () => ({ message: 'pong' as const }))
 
   for (const row of CALCULATOR_ROUTES) {
     app.get(row.path, {
       schema: {
         tags,
+        operationId: row.operationId,
+        'x-sample': row.sample,
         summary: row.summary,
         description: row.description,
         querystring: row.querystring,

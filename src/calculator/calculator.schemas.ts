@@ -14,7 +14,8 @@ const countryCode = Type.String({
   minLength: 1,
   maxLength: 64,
   description: 'ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET ' +
-    '/countries. Required.'
+    '/countries. Required.',
+  examples: ['DEU']
 })
 const measurementSystem = Type.Optional(StringEnum(ENUMS.measurement_system, {
   description: 'Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 ' +
@@ -109,7 +110,8 @@ export const FlightQuery = query({
   distance: Type.Optional(Type.Number({
     exclusiveMinimum: 0,
     maximum: 20038,
-    description: 'One-way great-circle distance of one flight, in km (or miles when imperial). At most half the ' +
+    description: 'One-way great-circle distance of one flight, in km, or in miles when measurement_system is ' +
+      'imperial (the default for USA, LBR and MMR: send measurement_system to be sure). At most half the ' +
       'Earth\'s circumference (20,038 km).'
   })),
   trips: Type.Optional(Type.Integer({
@@ -162,7 +164,8 @@ export const CarQuery = query({
   distance: Type.Number({
     minimum: 0,
     maximum: 1_000_000,
-    description: 'Distance travelled a year, in km (or miles when imperial). At most 1,000,000 km. Required.'
+    description: 'Distance travelled a year, in km, or in miles when measurement_system is imperial (the default ' +
+      'for USA, LBR and MMR: send measurement_system to be sure). At most 1,000,000 km. Required.'
   }),
   mode: Type.Optional(StringEnum(ENUMS.mode,
     { description: 'car (default), rail, bus (average local bus) or coach.' })),
@@ -236,7 +239,8 @@ export const EnergyQuery = query({
   home_size: Type.Optional(Type.Number({
     exclusiveMinimum: 0,
     maximum: 60_000,
-    description: 'Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country\'s ' +
+    description: 'Floor area in m², or in ft² when measurement_system is imperial (the default for USA, LBR and ' +
+      'MMR: send measurement_system to be sure), 1 to 5,000 m². Sets the default heating: the country\'s ' +
       'average household\'s heat per m² of the country\'s typical dwelling (cited for the USA and GBR, else 35 m² ' +
       'per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given.'
   })),

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'
-import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
+import { csvFilename, sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
@@ -13,7 +13,7 @@ import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
   FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, NoQuerySchema, ProjectFilterQuerySchema, ProjectListQuerySchema,
-  PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE, ProjectPageSchema, ProjectParamsSchema, ProjectSchema
+  PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE, PROJECT_CSV_NAMING, ProjectPageSchema, ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
 import { mediaTemplate, signTemplate, type MediaTemplate } from './project-json.ts'
 import { catalogueVersion } from './projects.repository.ts'
@@ -112,6 +112,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     // Register /products/ as the spec writes it; the router also answers /products.
     prefixTrailingSlash: 'slash',
     schema: {
+      operationId: 'listProjects',
       tags: ['catalogue'],
       summary: 'List projects',
       description: 'A page of projects matching every given filter (AND). An unknown query parameter is a 400. ' +
@@ -135,7 +136,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     if (wantsCsv(request, request.query.format)) {
       // A bad filter is refused (400, by the error handler) before anything streams.
       await resolveProjectFilters(db, request.query)
-      return await sendCsv(reply, 'projects.csv', PROJECT_CSV_COLUMNS, allMatchingProjects(db, request.query))
+      const filename = csvFilename('projects', request.query, PROJECT_CSV_NAMING.names, PROJECT_CSV_NAMING.bare)
+      return await sendCsv(reply, filename, PROJECT_CSV_COLUMNS, allMatchingProjects(db, request.query))
     }
     return await send(request, reply, pageCost(request.query.search), async (counts) => {
       const { limit, offset, include } = request.query
@@ -153,6 +155,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
 
   app.get('/facets/', {
     schema: {
+      operationId: 'getProjectFacets',
       tags: ['catalogue'],
       summary: 'Count projects per filter value',
       description: 'For the projects matching the list\'s filters: per registry, country, credit type, rating, ' +
@@ -168,10 +171,13 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
 
   app.get('/geojson/', {
     schema: {
+      operationId: 'getProjectsGeoJson',
       tags: ['catalogue'],
       summary: 'Matching projects as GeoJSON',
       description: 'The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, ' +
-        'paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page). ' +
+        'paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page), and the ' +
+        'matching projects that have a country but no position, counted per country (`unlocated_by_country`, the ' +
+        'same on every page), so a map can show every project with a country. ' +
         `An addition beyond the original contract.${SCOPE_NOTE}`,
       security,
       querystring: GeoJsonQuerySchema,
@@ -182,14 +188,16 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     }
   }, async (request, reply) => await send(request, reply, pageCost(request.query.search), async (counts) => {
     const { limit, offset } = request.query
-    const { count, features } = await projectFeatures(db, request.query, counts)
+    const { count, features, countries } = await projectFeatures(db, request.query, counts)
     const { next, previous } = pages(request, limit, offset, count)
     return `{"type":"FeatureCollection","count":${count},"next":${JSON.stringify(next)},` +
-      `"previous":${JSON.stringify(previous)},"features":[${features.join(',')}]}`
+      `"previous":${JSON.stringify(previous)},"features":[${features.join(',')}],` +
+      `"unlocated_by_country":${JSON.stringify(countries)}}`
   }, 'application/geo+json; charset=utf-8'))
 
   app.get('/:id/', {
     schema: {
+      operationId: 'getProject',
       tags: ['catalogue'],
       summary: 'Get one project',
       description: 'The full project, including external_id, credits and source. An unknown or malformed id is 404.' +

@@ -361,7 +361,15 @@ export const GeoJsonSchema = Type.Object({
       credits_issued: Nullable(Type.Number()),
       credits_retired: Nullable(Type.Number())
     })
-  }))
+  })),
+  unlocated_by_country: Type.Array(Type.Object({
+    location: Type.String({ description: 'The country, as `location` names it.', examples: ['Brazil'] }),
+    alpha2: Nullable(Type.String({ description: 'Its ISO 3166-1 alpha-2 code; null if not a known country.' })),
+    count: Type.Integer({ minimum: 1, description: 'Matching projects there without latitude and longitude.' })
+  }), {
+    description: 'Matching projects with a country but no position, per country (a foreign member, RFC 7946 ' +
+      'section 6.1): a map shows them by their country. The same on every page.'
+  })
 }, { title: 'ProjectFeatureCollection', description: 'A GeoJSON FeatureCollection (RFC 7946) with paging members.' })
 
 /** The detail takes no query parameters: any is refused, as everywhere (src/http/query-policy.ts). */
@@ -488,19 +496,32 @@ function strictObject<P extends TProperties> (properties: P, options: Record<str
   return Type.Object(properties, { ...options, additionalProperties: false })
 }
 
-// The project list as CSV: one line per project, the list item's fields flattened; lists (vintages,
-// certifications, goals) are space-separated name_ids within one cell.
+// The project list as CSV: one line per project, the list item's fields flattened, and the registry's id for the
+// project (not in the list's JSON, spec 2.1, but what names a project outside Tonne). A coded value comes as its
+// label (what a person reads) with its code in a `_code` column beside it (what filters take); lists are joined by
+// "; " (methodology ids contain spaces). The header is the same whatever the rows hold (docs/api.md, "CSV").
 
-const ids = (values: ReadonlyArray<{ name_id: string }>) => values.map((value) => value.name_id).join(' ')
+/** A project as a row of the CSV: the list item with its registry id. */
+export type ProjectCsvRow = ProjectListItem & { external_id: string }
 
-export const PROJECT_CSV_COLUMNS: ReadonlyArray<CsvColumn<ProjectListItem>> = [
+type Named = { name_id: string, verbose_name: string }
+const LIST_SEPARATOR = '; '
+const labels = (values: readonly Named[]) => values.map((value) => value.verbose_name).join(LIST_SEPARATOR)
+const codes = (values: readonly Named[]) => values.map((value) => value.name_id).join(LIST_SEPARATOR)
+
+export const PROJECT_CSV_COLUMNS: ReadonlyArray<CsvColumn<ProjectCsvRow>> = [
   { header: 'id', value: (p) => p.id },
+  { header: 'external_id', value: (p) => p.external_id },
   { header: 'name', value: (p) => p.name },
   { header: 'symbol', value: (p) => p.symbol },
-  { header: 'registry', value: (p) => p.registry.name_id },
-  { header: 'standard', value: (p) => p.standard.name_id },
-  { header: 'credit_type', value: (p) => p.credit_type?.name_id },
-  { header: 'rating', value: (p) => p.rating?.name_id },
+  { header: 'registry', value: (p) => p.registry.verbose_name },
+  { header: 'registry_code', value: (p) => p.registry.name_id },
+  { header: 'standard', value: (p) => p.standard.verbose_name },
+  { header: 'standard_code', value: (p) => p.standard.name_id },
+  { header: 'credit_type', value: (p) => p.credit_type?.verbose_name },
+  { header: 'credit_type_code', value: (p) => p.credit_type?.name_id },
+  { header: 'rating', value: (p) => p.rating?.verbose_name },
+  { header: 'rating_code', value: (p) => p.rating?.name_id },
   { header: 'location', value: (p) => p.location },
   { header: 'location_alpha3', value: (p) => p.location_alpha3 },
   { header: 'latitude', value: (p) => p.latitude },
@@ -514,12 +535,13 @@ export const PROJECT_CSV_COLUMNS: ReadonlyArray<CsvColumn<ProjectListItem>> = [
   { header: 'credits_cancelled', value: (p) => p.credits_cancelled },
   { header: 'first_issuance_date', value: (p) => p.first_issuance_date },
   { header: 'first_retirement_date', value: (p) => p.first_retirement_date },
-  { header: 'vintages', value: (p) => p.vintages.join(' ') },
-  { header: 'certifications', value: (p) => ids(p.certifications) },
-  { header: 'sustainable_development_goals', value: (p) => ids(p.sustainable_development_goals) },
+  { header: 'vintages', value: (p) => p.vintages.join(LIST_SEPARATOR) },
+  { header: 'certifications', value: (p) => labels(p.certifications) },
+  { header: 'certifications_codes', value: (p) => codes(p.certifications) },
+  { header: 'sustainable_development_goals', value: (p) => labels(p.sustainable_development_goals) },
+  { header: 'sustainable_development_goals_codes', value: (p) => codes(p.sustainable_development_goals) },
   { header: 'project_developer', value: (p) => p.project_developer },
-  // Methodology ids may contain spaces: "; " between them.
-  { header: 'protocol', value: (p) => p.protocol.join('; ') },
+  { header: 'protocol', value: (p) => p.protocol.join(LIST_SEPARATOR) },
   { header: 'category', value: (p) => p.category },
   { header: 'project_type', value: (p) => p.project_type },
   { header: 'status', value: (p) => p.status },
@@ -529,6 +551,13 @@ export const PROJECT_CSV_COLUMNS: ReadonlyArray<CsvColumn<ProjectListItem>> = [
   { header: 'url', value: (p) => p.url },
   { header: 'updated_at', value: (p) => p.updated_at }
 ]
+
+/** The download's file name: the filters in this order (csvFilename). */
+export const PROJECT_CSV_NAMING = {
+  names: ['registry', 'credit_type', 'certification', 'sdg', 'vintage', 'rating', 'in_sale', 'category', 'protocol',
+    'status', 'is_compliance', 'location', 'updated_since', 'bbox', 'search'],
+  bare: ['registry', 'search']
+} as const
 
 /** The OpenAPI example: the header line (the rows follow it, one per project, as the list's JSON gives them). */
 export const PROJECT_CSV_EXAMPLE = `${PROJECT_CSV_COLUMNS.map((column) => column.header).join(',')}\r\n`

@@ -191,10 +191,11 @@ function ordered<Q extends Pick<ProjectQuery, 'orderBy'>> (query: Q, ordering: r
 /** One page of list items as stored JSON: an indexed query, no joins. */
 export async function listProjectJson (
   db: Db, filters: ProjectFilters, ordering: readonly OrderTerm[], limit: number, offset: number
-): Promise<Array<{ id: number, item_json: string | null }>> {
+): Promise<Array<{ id: number, external_id: string, item_json: string | null }>> {
   // The page's ids first, then the JSON of those rows only.
   const page = pageIds(db, filters, ordering, limit, offset)
-  const query = db.selectFrom('projects as p').select(['p.id', 'p.item_json']).where('p.id', 'in', page)
+  const query = db.selectFrom('projects as p').select(['p.id', 'p.external_id', 'p.item_json'])
+    .where('p.id', 'in', page)
   return await ordered(query, ordering).execute()
 }
 
@@ -221,6 +222,22 @@ export async function listLocated (
     .select(['p.id', 'p.name', 'p.registry', 'p.credit_type', 'p.credits_issued', 'p.credits_retired', 'p.latitude',
       'p.longitude'])
   return await ordered(query, ordering).limit(limit).offset(offset).execute()
+}
+
+/** Matching projects with a country but no position, per country (the map shows them by their country). */
+export async function countUnlocatedByCountry (
+  db: Db, filters: ProjectFilters
+): Promise<Array<{ location: string, alpha2: string | null, count: number }>> {
+  const rows = await filteredProjects(db, filters)
+    .where((eb) => eb.or([eb('p.latitude', 'is', null), eb('p.longitude', 'is', null)]))
+    .where('p.location', '<>', '')
+    .leftJoin('countries as co', 'co.name', 'p.location')
+    .select((eb) => ['p.location', 'co.alpha2', eb.fn.countAll().as('count')])
+    .groupBy(['p.location', 'co.alpha2'])
+    .orderBy('p.location')
+    .execute()
+  // PostgreSQL returns count(*) as a bigint string.
+  return rows.map((row) => ({ location: row.location, alpha2: row.alpha2, count: Number(row.count) }))
 }
 
 export async function countLocated (db: Db, filters: ProjectFilters): Promise<number> {

@@ -3,7 +3,7 @@ import { InvalidParameterError, ProjectNotFoundError } from './catalogue.errors.
 import { isCalendarDay } from '../domain/calendar.ts'
 import {
   FACETS, OPTIONAL_ORDERING_FIELDS, type OptionalOrderingField, ORDERING_FIELDS, type Facet, type GeoJsonQuery,
-  type OrderingField, type ProjectFilterQuery, type ProjectListItem, type ProjectListQuery
+  type OrderingField, type ProjectCsvRow, type ProjectFilterQuery, type ProjectListItem, type ProjectListQuery
 } from './catalogue.schemas.ts'
 import { closestCountry, countryKey } from './countries.ts'
 import { detailJson } from './project-json.ts'
@@ -186,12 +186,14 @@ const CSV_BATCH = 500
 /** Every project matching the filters, in the list's order (limit and offset do not apply), as list items. */
 export async function * allMatchingProjects (
   db: Db, query: ProjectFilterQuery & { ordering?: string | undefined }
-): AsyncGenerator<ProjectListItem> {
+): AsyncGenerator<ProjectCsvRow> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   for (let offset = 0; ; offset += CSV_BATCH) {
     const rows = await repository.listProjectJson(db, filters, ordering, CSV_BATCH, offset)
-    for (const row of rows) yield JSON.parse(row.item_json ?? missingJson(row.id)) as ProjectListItem
+    for (const row of rows) {
+      yield { ...JSON.parse(row.item_json ?? missingJson(row.id)) as ProjectListItem, external_id: row.external_id }
+    }
     if (rows.length < CSV_BATCH) return
   }
 }
@@ -264,18 +266,26 @@ export async function projectFacets (
   }
 }
 
-/** A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total. */
+/** Matching projects with a country and no position in one country. */
+export type CountryCount = Awaited<ReturnType<typeof repository.countUnlocatedByCountry>>[number]
+
+/**
+ * A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total; and the
+ * matching projects without a position, per country, for a map to show by their country.
+ */
 export async function projectFeatures (
   db: Db, query: GeoJsonQuery, counts: CountMemo
-): Promise<{ count: number, features: string[] }> {
+): Promise<{ count: number, features: string[], countries: CountryCount[] }> {
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
-  const [count, rows] = await Promise.all([
+  const [count, rows, countries] = await Promise.all([
     cachedCount(db, counts, 'located', filters),
-    repository.listLocated(db, filters, ordering, query.limit, query.offset)
+    repository.listLocated(db, filters, ordering, query.limit, query.offset),
+    repository.countUnlocatedByCountry(db, filters)
   ])
   return {
     count,
+    countries,
     features: rows.map((row) => JSON.stringify({
       type: 'Feature',
       id: row.id,

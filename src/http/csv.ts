@@ -13,6 +13,27 @@ export interface CsvColumn<Row> {
   value: (row: Row) => string | number | boolean | null | undefined
 }
 
+/**
+ * A download's file name from what was asked for: `base`, then each given filter as `name-value` (or the value
+ * alone where `bare` says the value names itself: a registry, a type, a search), in the order `names` gives, so the
+ * same filters give the same name. Only a-z, 0-9, "_" and "-": safe in any file system and in the header.
+ */
+export function csvFilename (
+  base: string, query: Record<string, unknown>, names: ReadonlyArray<string | readonly [name: string, label: string]>,
+  bare: readonly string[] = []
+): string {
+  const parts = [base]
+  for (const entry of names) {
+    const [name, label] = typeof entry === 'string' ? [entry, entry] : entry
+    const value = query[name]
+    if (value === undefined || value === null || String(value).trim() === '') continue
+    const folded = String(value).normalize('NFKD').replace(/\p{M}/gu, '').trim().toLowerCase()
+    const text = folded.replace(/[^a-z0-9_]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40)
+    if (text !== '') parts.push(bare.includes(name) ? text : `${label}-${text}`)
+  }
+  return `${parts.join('-').slice(0, 180)}.csv`
+}
+
 /** One URL, two representations (JSON, CSV): caches keep them apart by Accept. */
 export function varyOnAccept (reply: FastifyReply): void {
   const vary = reply.getHeader('vary')

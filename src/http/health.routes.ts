@@ -34,6 +34,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ dependencies: Dependency[
   app.get('/health/live', {
     schema: {
       tags: ['operations'],
+      operationId: 'getLiveness',
       summary: 'Liveness: the process answers',
       response: { 200: Type.Object({ status: Type.Literal('ok') }) }
     }
@@ -42,6 +43,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ dependencies: Dependency[
   app.get('/health/ready', {
     schema: {
       tags: ['operations'],
+      operationId: 'getReadiness',
       summary: 'Readiness: the database and (when configured) Redis answer',
       description: '"degraded" (still 200) when Redis does not answer and rate limits are counted per process ' +
         'meanwhile.',

@@ -119,7 +119,8 @@ const NOT_MODIFIED = {
 /**
  * The last pass over the generated document: a parameter with a default may be left out (the validator
  * fills it in), so it is not required; a response header marked `required` in its schema is required.
- * Every answer gets a description and an example, and each path with a trailing slash its alias without one.
+ * Every answer gets a description and an example, and every operation a sample request. A path is listed once,
+ * as the routes spell it (with its trailing slash): the router answers it without the slash too (README).
  */
 function finish<T> (document: T): T {
   const doc = document as Document
@@ -139,26 +140,41 @@ function finish<T> (document: T): T {
       }
     }
   }
-  addSlashlessAliases(doc)
+  addSampleRequests(doc)
   return document
 }
 
 /**
- * The router answers /products as /products/ (README): each such path is documented under both spellings,
- * the second marked as an alias (`x-alias-of`) so that tools and the docs page can show it as one.
+ * Each operation's first request to copy (`x-sample-request`: path and query, no origin), which /docs shows as
+ * curl, JavaScript and Python and a test sends to the app: the required parameters' examples and the route's own
+ * `x-sample` query where it gives one (the calculator's input modes need more than the required parameters).
+ * An operation whose links come from other answers (`x-sample-link`, media) has none of its own.
  */
-function addSlashlessAliases (doc: Document): void {
-  const paths = doc.paths ?? {}
-  for (const [path, item] of Object.entries(paths)) {
-    const alias = path.replace(/\/$/, '')
-    if (alias === path || alias === '' || paths[alias] !== undefined) continue
-    paths[alias] = Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, {
-      ...operation,
-      summary: `${operation.summary ?? path} (without the trailing slash)`,
-      description: `The same operation as ${method.toUpperCase()} ${path}: the trailing slash is optional.`,
-      'x-alias-of': path
-    }]))
+function addSampleRequests (doc: Document): void {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      if (operation['x-sample-link'] !== undefined) continue
+      let url = path
+      const query = new URLSearchParams()
+      for (const parameter of operation.parameters ?? []) {
+        const example = parameterExample(parameter)
+        if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, String(example ?? 1))
+        else if (parameter.in === 'query' && parameter.required === true && example !== undefined) {
+          query.set(parameter.name, String(example))
+        }
+      }
+      for (const [name, value] of Object.entries(operation['x-sample'] ?? {})) query.set(name, String(value))
+      operation['x-sample-request'] = `${url}${query.size > 0 ? `?${query}` : ''}`
+      delete operation['x-sample']
+    }
   }
+}
+
+function parameterExample (parameter: Parameter): unknown {
+  const schema = parameter.schema ?? {}
+  const examples = schema['examples']
+  return parameter.example ?? (Array.isArray(examples) ? examples[0] : undefined) ??
+    (Array.isArray(schema['enum']) ? schema['enum'][0] : undefined) ?? schema['default']
 }
 
 /** What each error status's example body says (realistic bodies of this service, with an example request id). */
@@ -299,9 +315,15 @@ function stringExample (schema: Schema): string {
   }
 }
 
+interface Parameter { name: string, in: string, required?: boolean, example?: unknown, schema?: Schema }
+
 interface Operation {
   summary?: string
-  parameters?: Array<{ in: string, required?: boolean, schema?: Record<string, unknown> }>
+  parameters?: Parameter[]
+  /** The route's sample query (see addSampleRequests), replaced by `x-sample-request`. */
+  'x-sample'?: Record<string, string | number>
+  'x-sample-request'?: string
+  'x-sample-link'?: unknown
   responses?: Record<string, {
     description?: string
     headers?: Record<string, { required?: boolean, schema?: Record<string, unknown> }>

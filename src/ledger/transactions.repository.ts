@@ -118,6 +118,18 @@ export async function countTransactions (
   return Number(row.count)
 }
 
+/** Per type, how many transactions match and their summed quantity (types without a match are left out). */
+export async function sumTransactions (
+  db: Db, filters: LedgerFilters, plan: SearchPlan
+): Promise<Array<{ type: TransactionType, count: number, quantity: number }>> {
+  const rows = await filtered(db, filters, searchScope(db, filters, plan))
+    .select((eb) => ['t.type', eb.fn.countAll().as('count'), eb.fn.sum<number>('t.quantity').as('quantity')])
+    .groupBy('t.type')
+    .execute()
+  // PostgreSQL returns count(*) as a bigint string and sum() of a numeric as a string.
+  return rows.map((row) => ({ type: row.type, count: Number(row.count), quantity: Number(row.quantity ?? 0) }))
+}
+
 /**
  * One page in `order`, id breaking ties in the same direction, so that every ordering is one walk of an index
  * (migrations 0007 and 0008: (date, id), (quantity, id) and their filtered variants), forwards or backwards.
@@ -171,6 +183,24 @@ async function page (
   let rows = db.selectFrom('credit_transactions as t').select(COLUMNS).where('t.id', 'in', ids)
   if (field !== undefined) rows = rows.orderBy(`t.${field}`, direction)
   return await rows.orderBy('t.id', direction).execute()
+}
+
+/** What names a project in a row of the ledger's CSV: its registry's id for it, its name, its registry. */
+export interface ProjectIdentityRow {
+  id: number
+  external_id: string
+  name: string
+  registry: string
+  registry_name: string
+}
+
+export async function projectIdentities (db: Db, ids: readonly number[]): Promise<ProjectIdentityRow[]> {
+  if (ids.length === 0) return []
+  return await db.selectFrom('projects as p')
+    .innerJoin('registries as r', 'r.name_id', 'p.registry')
+    .select(['p.id', 'p.external_id', 'p.name', 'p.registry', 'r.verbose_name as registry_name'])
+    .where('p.id', 'in', ids)
+    .execute()
 }
 
 export async function projectExists (db: Db, id: number): Promise<boolean> {

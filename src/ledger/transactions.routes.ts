@@ -6,7 +6,7 @@ import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
-import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
+import { csvFilename, sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
@@ -15,10 +15,13 @@ import { errorResponses } from '../http/schemas.ts'
 import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
-  LedgerQuerySchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema, TRANSACTION_CSV_COLUMNS,
-  TransactionPageSchema, type Transaction
+  LedgerQuerySchema, LedgerTotalsQuerySchema, LedgerTotalsSchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema,
+  TRANSACTION_CSV_COLUMNS, TRANSACTION_CSV_HEADER, TRANSACTION_CSV_NAMING, TransactionPageSchema, type LedgerItem,
+  type Transaction
 } from './transactions.schemas.ts'
-import { allMatchingTransactions, listLedgerPage, listProjectLedgerPage } from './transactions.service.ts'
+import {
+  allMatchingTransactions, ledgerTotals, listLedgerPage, listProjectLedgerPage, withProjectIdentity
+} from './transactions.service.ts'
 
 interface LedgerOptions {
   /** The catalogue's database (its read side); the ledger is part of the catalogue and shares its version. */
@@ -66,23 +69,30 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
    */
   const send = async (
     request: FastifyRequest, reply: FastifyReply, search: string | undefined,
-    build: (counts: CountMemo) => Promise<{ count: number, items: Transaction[] }>
+    build: (counts: CountMemo) => Promise<{ count: number, items: LedgerItem[] }>
   ): Promise<FastifyReply> => {
     const version = await current.get()
-    const key = `ledger ${version} ${origin(request)}${answerKey(request)}`
     const counts: CountMemo = async (name, count) =>
       (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
-    const { value: answer, built } = await answers.getOrBuild(key, async () => {
-      const { count, items } = await build(counts)
-      const { limit, offset } = request.query as { limit: number, offset: number }
-      const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
-        offset, count)
-      return {
-        body: new EncodedBody(serializePage()({ count, ...links, results: items })),
-        etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
-      }
-    }, (built) => built.body.bytes + built.etag.length * 2)
     const cost = search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page
+    return await sendCached(request, reply, `ledger ${version} ${origin(request)}${answerKey(request)}`, cost,
+      async () => {
+        const { count, items } = await build(counts)
+        const { limit, offset } = request.query as { limit: number, offset: number }
+        const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
+          offset, count)
+        return serializePage()({ count, ...links, results: items })
+      })
+  }
+
+  /** A JSON answer under `key` from the answer cache (built by `build` when missing), with its ETag and 304. */
+  const sendCached = async (
+    request: FastifyRequest, reply: FastifyReply, key: string, cost: number, build: () => Promise<string>
+  ): Promise<FastifyReply> => {
+    const { value: answer, built } = await answers.getOrBuild(key, async () => ({
+      body: new EncodedBody(await build()),
+      etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
+    }), (built) => built.body.bytes + built.etag.length * 2)
     if (built && cost > 1) await charge(request, cost - 1)
     reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
     if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
@@ -97,17 +107,21 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       'application/json': { schema: TransactionPageSchema },
       'text/csv': {
         schema: { type: 'string' },
-        example: 'id,transaction_id,project_id,type,date,vintage,quantity,beneficiary,reason,note,account,serials,' +
-          'vintage_start,vintage_end,source_file,source_line\r\n' +
-          '17,retirement:VCS-VCU-1-2012-1-500,51,retirement,2021-03-02,2012,500,Example Bank,Voluntary offsetting,' +
-          'Retired for 2020 emissions,,VCS-VCU-1-2012-1-500,2012-01-01,2012-12-31,verra/transactions.csv,12\r\n'
+        example: `${TRANSACTION_CSV_HEADER}\r\n` +
+          '17,retirement:VCS-VCU-1-2012-1-500,51,VCS1340,Example Forest,Verra,VERRA,retirement,2021-03-02,2012,500,' +
+          'Example Bank,Voluntary offsetting,Retired for 2020 emissions,,VCS-VCU-1-2012-1-500,2012-01-01,2012-12-31,' +
+          'verra/transactions.csv,12\r\n'
       }
     }
   }
   /** A CSV download costs what a search does: it reads every match (docs/api.md, "CSV"). */
-  const sendCsvOnce = async (request: FastifyRequest, reply: FastifyReply, rows: AsyncIterable<Transaction>) => {
+  const sendCsvOnce = async (
+    request: FastifyRequest, reply: FastifyReply, rows: AsyncIterable<Transaction>, base = 'transactions'
+  ) => {
     await charge(request, BUILD_COST.search - 1)
-    return await sendCsv(reply, 'transactions.csv', TRANSACTION_CSV_COLUMNS, rows)
+    const filename = csvFilename(base, request.query as Record<string, unknown>, TRANSACTION_CSV_NAMING.names,
+      TRANSACTION_CSV_NAMING.bare)
+    return await sendCsv(reply, filename, TRANSACTION_CSV_COLUMNS, withProjectIdentity(db, rows))
   }
 
   app.get('/transactions/', {
@@ -130,6 +144,25 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       async (counts) => await listLedgerPage(db, request.query, counts))
   })
 
+  // Sums read every match, as a search does: built once per catalogue version and filters, then cached.
+  app.get('/transactions/totals/', {
+    schema: {
+      tags: ['ledger'],
+      operationId: 'getTransactionTotals',
+      summary: 'Totals of the credit ledger',
+      description: 'Per type (issuance, retirement, cancellation), how many transactions match the filters and ' +
+        'their credits summed: the totals of what the list and its CSV give for the same filters (`project` for ' +
+        'one project\'s). Costs 5 requests of the rate limit when the answer is not cached. An addition beyond ' +
+        `the original contract.${SCOPE_NOTE}`,
+      querystring: LedgerTotalsQuerySchema,
+      response: { 200: LedgerTotalsSchema, ...errorResponses(400, 401, 403, 429) }
+    }
+  }, async (request, reply) => {
+    const key = `ledger-totals ${await current.get()} ${answerKey(request)}`
+    return await sendCached(request, reply, key, BUILD_COST.search,
+      async () => JSON.stringify(await ledgerTotals(db, request.query)))
+  })
+
   app.get('/products/:id/transactions/', {
     schema: {
       tags: ['ledger'],
@@ -144,7 +177,8 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
   }, async (request, reply) => {
     varyOnAccept(reply)
     if (wantsCsv(request, request.query.format)) {
-      return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query, request.params.id))
+      return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query, request.params.id),
+        `project-${request.params.id}-transactions`)
     }
     return await send(request, reply, request.query.search,
       async (counts) => await listProjectLedgerPage(db, request.params.id, request.query, counts))

@@ -62,11 +62,21 @@ const TransactionSchema = Type.Object({
 }, { title: 'Transaction' })
 export type Transaction = Static<typeof TransactionSchema>
 
+/** A transaction in a page: with its project named as a person knows it (the whole ledger lists many projects). */
+export const LedgerItemSchema = Type.Object({
+  ...TransactionSchema.properties,
+  project_external_id: Type.String({
+    description: 'The project\'s id in its registry (e.g. VCS1340).', examples: ['VCS1340']
+  }),
+  project_name: Type.String({ description: 'The project\'s name.' })
+}, { title: 'LedgerItem' })
+export type LedgerItem = Static<typeof LedgerItemSchema>
+
 export const TransactionPageSchema = Type.Object({
   count: Type.Integer({ minimum: 0, description: 'Transactions matching every filter.' }),
   next: Nullable(Type.String({ description: 'Absolute URL of the next page; null on the last page.' })),
   previous: Nullable(Type.String({ description: 'Absolute URL of the previous page; null on the first page.' })),
-  results: Type.Array(TransactionSchema)
+  results: Type.Array(LedgerItemSchema)
 }, { title: 'TransactionPage' })
 
 /** The filters both ledger routes take (the per-project route has no `project`). */
@@ -138,15 +148,50 @@ export type LedgerQuery = Static<typeof LedgerQuerySchema>
 export const ProjectLedgerQuerySchema = Type.Object({ ...paging, ...FilterFields, ...formatField })
 export type ProjectLedgerQuery = Static<typeof ProjectLedgerQuerySchema>
 
+/** The whole ledger's filters alone (the totals: no paging, ordering or format). */
+export const LedgerTotalsQuerySchema = Type.Object({
+  ...FilterFields,
+  project: LedgerQuerySchema.properties.project
+})
+export type LedgerTotalsQuery = Static<typeof LedgerTotalsQuerySchema>
+
+const TypeTotal = (type: string) => Type.Object({
+  count: Type.Integer({ minimum: 0, description: `Matching ${type} transactions.` }),
+  quantity: Type.Number({ minimum: 0, description: 'Their credits (tonnes CO2e), summed.' })
+})
+
+export const LedgerTotalsSchema = Type.Object({
+  count: Type.Integer({ minimum: 0, description: 'Transactions matching every filter (as the list\'s count).' }),
+  by_type: Type.Object({
+    issuance: TypeTotal('issuance'),
+    retirement: TypeTotal('retirement'),
+    cancellation: TypeTotal('cancellation')
+  }, { description: 'Per type: a sum over types would add credits issued to the same credits retired.' })
+}, { title: 'LedgerTotals', description: 'Totals of the transactions matching the filters.' })
+export type LedgerTotals = Static<typeof LedgerTotalsSchema>
+
 export const ProjectLedgerParamsSchema = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project id.', examples: [51] })
 })
 
-/** The ledger as CSV: one line per transaction, the item's fields with `source` as two columns. */
-export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<Transaction>> = [
+/** What names a project in a row of the ledger's CSV. */
+export interface ProjectIdentity { external_id: string, name: string, registry: string, registry_name: string }
+/** A transaction as a row of the CSV; `project` is undefined only for a project removed while the file streams. */
+export type TransactionCsvRow = Transaction & { project: ProjectIdentity | undefined }
+
+/**
+ * The ledger as CSV: one line per transaction, the item's fields with `source` as two columns, and the project it
+ * belongs to named as a person knows it (its registry's id and its name) beside Tonne's id; the registry by label
+ * and code (docs/api.md, "CSV"). The header is the same whatever the rows hold.
+ */
+export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<TransactionCsvRow>> = [
   { header: 'id', value: (t) => t.id },
   { header: 'transaction_id', value: (t) => t.transaction_id },
   { header: 'project_id', value: (t) => t.project_id },
+  { header: 'project_external_id', value: (t) => t.project?.external_id },
+  { header: 'project_name', value: (t) => t.project?.name },
+  { header: 'registry', value: (t) => t.project?.registry_name },
+  { header: 'registry_code', value: (t) => t.project?.registry },
   { header: 'type', value: (t) => t.type },
   { header: 'date', value: (t) => t.date },
   { header: 'vintage', value: (t) => t.vintage },
@@ -161,3 +206,12 @@ export const TRANSACTION_CSV_COLUMNS: ReadonlyArray<CsvColumn<Transaction>> = [
   { header: 'source_file', value: (t) => t.source?.file },
   { header: 'source_line', value: (t) => t.source?.line }
 ]
+
+/** The CSV's header line, as the OpenAPI example shows it. */
+export const TRANSACTION_CSV_HEADER = TRANSACTION_CSV_COLUMNS.map((column) => column.header).join(',')
+
+/** The download's file name: the filters in this order (csvFilename). */
+export const TRANSACTION_CSV_NAMING = {
+  names: ['project', 'registry', 'type', 'vintage', ['date_after', 'from'], ['date_before', 'to'], 'search'],
+  bare: ['registry', 'type', 'search']
+} as const satisfies { names: ReadonlyArray<string | readonly [string, string]>, bare: readonly string[] }

@@ -5,12 +5,13 @@ import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.reposi
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'
 import {
-  LEDGER_ORDERING_DEFAULT, type LedgerQuery, type ProjectLedgerQuery, type Transaction
+  LEDGER_ORDERING_DEFAULT, type LedgerItem, type LedgerQuery, type LedgerTotals, type LedgerTotalsQuery,
+  type ProjectLedgerQuery, type Transaction, type TransactionCsvRow
 } from './transactions.schemas.ts'
 import * as repository from './transactions.repository.ts'
 
-/** The filters, checked against the database and normalised; a bad one throws InvalidParameterError. */
-export async function resolveLedgerFilters (db: Db, query: LedgerQuery): Promise<repository.LedgerFilters> {
+/** The filters (of either route), checked against the database and normalised; a bad one is InvalidParameterError. */
+export async function resolveLedgerFilters (db: Db, query: LedgerTotalsQuery): Promise<repository.LedgerFilters> {
   const filters: repository.LedgerFilters = {}
   if (query.project !== undefined) {
     if (!await repository.projectExists(db, query.project)) {
@@ -77,7 +78,7 @@ export function toTransaction (row: repository.TransactionRow): Transaction {
   }
 }
 
-type Page = { count: number, items: Transaction[] }
+type Page = { count: number, items: LedgerItem[] }
 
 /** A page of the whole ledger (of one project's with `project`), and how many transactions match. */
 export async function listLedgerPage (db: Db, query: LedgerQuery, counts: CountMemo): Promise<Page> {
@@ -104,7 +105,33 @@ async function ledgerPage (
     counts(`ledger ${JSON.stringify(filters)}`, async () => await repository.countTransactions(db, filters, plan)),
     repository.listTransactions(db, filters, order, query.limit, query.offset, plan)
   ])
-  return { count, items: rows.map(toTransaction) }
+  // Each project on the page named once (its registry id and name), in one query.
+  const identities = await repository.projectIdentities(db, [...new Set(rows.map((row) => row.project_id))])
+  const named = new Map(identities.map((identity) => [identity.id, identity]))
+  return {
+    count,
+    items: rows.map((row) => ({
+      ...toTransaction(row),
+      project_external_id: named.get(row.project_id)?.external_id ?? '',
+      project_name: named.get(row.project_id)?.name ?? ''
+    }))
+  }
+}
+
+/** Per type, how many transactions match the filters and their credits (the whole-ledger page's totals). */
+export async function ledgerTotals (db: Db, query: LedgerTotalsQuery): Promise<LedgerTotals> {
+  const filters = await resolveLedgerFilters(db, query)
+  const plan = filters.search === undefined ? undefined : await repository.planSearch(db, filters.search)
+  const sums = await repository.sumTransactions(db, filters, plan)
+  const of = (type: repository.TransactionType) => {
+    const found = sums.find((sum) => sum.type === type)
+    // Sums of decimal quantities without binary noise (0.1 + 0.2 is 0.3); quantities have at most a few decimals.
+    return { count: found?.count ?? 0, quantity: Math.round((found?.quantity ?? 0) * 1e6) / 1e6 }
+  }
+  return {
+    count: sums.reduce((total, sum) => total + sum.count, 0),
+    by_type: { issuance: of('issuance'), retirement: of('retirement'), cancellation: of('cancellation') }
+  }
 }
 
 /** Transactions read per query when a whole ledger is written out (CSV). */
@@ -130,4 +157,29 @@ export async function allMatchingTransactions (
       if (rows.length < CSV_BATCH) return
     }
   })()
+}
+
+/** Transactions read before their projects are looked up, in one query per batch. */
+const IDENTITY_BATCH = 500
+
+/**
+ * Each transaction with its project's identity (registry id, name, registry), for the CSV: looked up a batch at a
+ * time, and each project once per download.
+ */
+export async function * withProjectIdentity (
+  db: Db, transactions: AsyncIterable<Transaction>
+): AsyncGenerator<TransactionCsvRow> {
+  const known = new Map<number, repository.ProjectIdentityRow>()
+  let batch: Transaction[] = []
+  const flush = async function * () {
+    const missing = [...new Set(batch.map((t) => t.project_id))].filter((id) => !known.has(id))
+    for (const row of await repository.projectIdentities(db, missing)) known.set(row.id, row)
+    for (const t of batch) yield { ...t, project: known.get(t.project_id) }
+    batch = []
+  }
+  for await (const transaction of transactions) {
+    batch.push(transaction)
+    if (batch.length >= IDENTITY_BATCH) yield * flush()
+  }
+  yield * flush()
 }

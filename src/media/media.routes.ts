@@ -49,6 +49,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<{ store: MediaStore, signer:
   app.get(`${MEDIA_PATH}/:folder/:file`, {
     schema: {
       tags: ['media'],
+      operationId: 'getMedia',
+      // Links are signed by the service: /docs shows how to take one from a project's answer (docs/api.md).
+      'x-sample-link': { from: '/api/v1/commerce/products/71/', field: 'icon' },
       summary: 'A project image or SDG icon, through a signed link',
       description: 'Links come from catalogue responses and expire (default 3600 s). Treat them as opaque.',
       params: Type.Object({

@@ -21,13 +21,13 @@ forEachDatabase((database) => {
       const response = await inject({ url: `${LIST}?${filter}&format=csv&limit=2`, headers: auth })
       assert.equal(response.statusCode, 200)
       assert.equal(response.headers['content-type'], 'text/csv; charset=utf-8')
-      assert.match(String(response.headers['content-disposition']), /attachment; filename="projects\.csv"/)
+      assert.match(String(response.headers['content-disposition']), /attachment; filename="projects-registry_a\.csv"/)
       assert.match(String(response.headers['vary']), /Accept/)
       const rows = parse(response.body, { columns: true }) as Array<Record<string, string>>
       assert.equal(rows.length, json.count, 'limit does not apply: every matching project')
       assert.deepEqual(rows.map((row) => Number(row['id'])), json.results.map((p) => p.id))
       assert.deepEqual(rows.map((row) => row['name']), json.results.map((p) => p.name))
-      assert.deepEqual(rows.map((row) => row['vintages']), json.results.map((p) => p.vintages.join(' ')))
+      assert.deepEqual(rows.map((row) => row['vintages']), json.results.map((p) => p.vintages.join('; ')))
 
       const accepted = await inject({ url: `${LIST}?${filter}`, headers: { ...auth, accept: 'text/csv' } })
       assert.equal(accepted.headers['content-type'], 'text/csv; charset=utf-8')

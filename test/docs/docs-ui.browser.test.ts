@@ -142,7 +142,7 @@ test('/docs: response examples, code samples in curl, JavaScript and Python, and
     await page.goto(`http://127.0.0.1:${port}/docs`)
     const list = page.locator(LIST)
     await list.waitFor()
-    assert.equal(await page.locator('article.operation').count(), 18, 'aliases are not drawn twice (ledger: 2)')
+    assert.equal(await page.locator('article.operation').count(), 19, 'one article per operation (ledger: 3)')
     assert.match(await list.textContent() ?? '', /Also answers at \/api\/v1\/commerce\/products \(no trailing/)
 
     // A disclosure is drawn when it opens (the toggle event): wait for what it draws.
@@ -163,6 +163,17 @@ test('/docs: response examples, code samples in curl, JavaScript and Python, and
     await list.getByText('Code samples: curl, JavaScript, Python').click()
     await list.locator('.sample').first().waitFor()
     assert.match(await list.locator('.sample').first().textContent() ?? '', /Authorization: Bearer \$TONNE_KEY/)
+    // The samples are the document's own requests (x-sample-request, sent by test/docs/openapi-operations.test.ts);
+    // a media link is taken from a project's answer (issue 36, item 3).
+    const car = page.locator('#op-get-api-v1-co2-calculator-car')
+    await car.getByText('Code samples: curl, JavaScript, Python').click()
+    await car.locator('.sample').first().waitFor()
+    assert.match(await car.locator('.sample pre').first().textContent() ?? '',
+      /car\?country_code=DEU&distance=12000&measurement_system=metric'$/)
+    const media = page.locator('#op-get-media-folder-file')
+    await media.getByText('Code sample: curl').click()
+    await media.locator('.sample').first().waitFor()
+    assert.match(await media.locator('.sample pre').first().textContent() ?? '', /products\/71\/'[\s\S]*"icon"/)
 
     await page.getByLabel('Search the operations').fill('geojson')
     await page.locator('#search-status').filter({ hasText: /operations? match/ }).waitFor()

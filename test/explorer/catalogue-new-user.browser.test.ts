@@ -212,10 +212,10 @@ test('catalogue: "Download CSV" saves every project matching the filters, in the
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download CSV' }).click()
   ])
-  assert.equal(download.suggestedFilename(), 'projects.csv')
+  assert.equal(download.suggestedFilename(), 'projects-registry_a.csv', 'named after the filters')
   const { readFile } = await import('node:fs/promises')
   const lines = (await readFile(await download.path(), 'utf8')).trim().split('\r\n')
-  assert.match(lines[0] ?? '', /^id,name,/)
+  assert.match(lines[0] ?? '', /^id,external_id,name,/)
   assert.equal(lines.length, 11, 'the header and the 10 matching projects, not the page\'s 2')
   const names = await page.locator('.project-card h2').allTextContents()
   assert.ok((lines[1] ?? '').includes(names[0] ?? '?'), 'in the list\'s order')

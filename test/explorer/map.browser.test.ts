@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { project } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
-import { DESKTOP, inPage, launchBrowser, PHONE, screenshot } from './browser.ts'
+import { axeViolations, DESKTOP, inPage, launchBrowser, PHONE, screenshot } from './browser.ts'
 
 // Issue 15, finding 13: a map of every matching project, not just the page's.
 
@@ -116,5 +116,23 @@ test('map: every matching located project, clustered, with pan and zoom, 24 px t
     await phone.locator('.map[data-loaded="true"]').waitFor()
     for (const m of await markers(phone)) assert.ok(m.width >= 24 && m.height >= 24)
     await screenshot(phone, 'map-phone', false)
+    assert.deepEqual(browser.problems, [])
+  })
+
+test('map: projects without coordinates are shown by their country, and a legend says which is which (issue 36)',
+  async (t) => {
+    const { baseUrl, key } = await startService(t, { records: records() })
+    const browser = await launchBrowser(t)
+    const page = await browser.newPage(DESKTOP)
+    await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
+    await page.goto(`${baseUrl}/#/projects?limit=10`)
+    // Peru, the country of the 5 projects without coordinates, is shaded; the 43 others are points.
+    await page.locator('.map[data-loaded="true"][data-countries="1"]').waitFor()
+    assert.equal(await page.locator('.map path.country-unlocated').count(), 1)
+    assert.match(await page.locator('.map figcaption').textContent() ?? '',
+      /43 of the 48 matching projects at their coordinates \(points\), 5 by their country \(shaded: no coordinates/)
+    assert.deepEqual(await page.locator('.map-legend li').allTextContents(), ['A project at its coordinates',
+      '3Nearby projects: select to zoom in', 'A country of projects without coordinates (5)'])
+    assert.deepEqual(await axeViolations(page), [])
     assert.deepEqual(browser.problems, [])
   })

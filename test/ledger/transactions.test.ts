@@ -74,7 +74,9 @@ forEachDatabase((database) => {
         serials: null,
         vintage_start: null,
         vintage_end: null,
-        source: { file: 'ledger/transactions.csv', line: 300 }
+        source: { file: 'ledger/transactions.csv', line: 300 },
+        project_external_id: 'EXT-1',
+        project_name: 'Project 001'
       })
       const cancellation = body.results.find((item) => item.quantity === 75)!
       assert.equal(cancellation.source, null)
@@ -110,14 +112,15 @@ forEachDatabase((database) => {
         const csv = await app.inject(`${LEDGER}?format=csv&type=retirement&ordering=quantity&limit=1`)
         assert.equal(csv.statusCode, 200, csv.body)
         assert.match(String(csv.headers['content-type']), /^text\/csv; charset=utf-8/)
-        assert.match(String(csv.headers['content-disposition']), /attachment; filename="transactions\.csv"/)
+        assert.match(String(csv.headers['content-disposition']), /attachment; filename="transactions-retirement\.csv"/)
         const lines = csv.body.trimEnd().split('\r\n')
-        assert.equal(lines[0], 'id,transaction_id,project_id,type,date,vintage,quantity,beneficiary,reason,note,' +
-          'account,serials,vintage_start,vintage_end,source_file,source_line')
+        assert.equal(lines[0], 'id,transaction_id,project_id,project_external_id,project_name,registry,registry_code,' +
+          'type,date,vintage,quantity,beneficiary,reason,note,account,serials,vintage_start,vintage_end,source_file,' +
+          'source_line')
         // Every retirement (limit and offset do not apply), by quantity, as the JSON pages give them.
         const json = await page(app, `${LEDGER}?type=retirement&ordering=quantity&limit=1000`)
         assert.equal(lines.length - 1, json.count)
-        assert.deepEqual(lines.slice(1).map((line) => Number(line.split(',')[6])), quantities(json))
+        assert.deepEqual(lines.slice(1).map((line) => Number(line.split(',')[10])), quantities(json))
         assert.ok(lines.some((line) =>
           line.endsWith(',Société Générale,Voluntary offsetting,,,,,,ledger/transactions.csv,300')))
         // JSON and CSV share a URL: caches keep them apart by Accept.

@@ -212,7 +212,7 @@ function operationArticle (document, method, path, operation) {
     h('h3', { id: `${id}-title` }, h('span', { className: `method method-${method}` }, method.toUpperCase()), ' ',
       h('code', { className: 'path' }, path)),
     h('p', { className: 'summary' }, operation.summary ?? ''),
-    path.endsWith('/') && document.paths?.[path.slice(0, -1)] !== undefined
+    path.endsWith('/') && path !== '/'
       ? h('p', { className: 'alias' }, 'Also answers at ', h('code', {}, path.slice(0, -1)), ' (no trailing slash).')
       : '',
     operation.description === undefined ? '' : h('p', {}, prose(operation.description)),
@@ -223,25 +223,16 @@ function operationArticle (document, method, path, operation) {
     tryForm(document, method, path, operation))
 }
 
-/** A value to show for a parameter: its example, else its schema's, else a first allowed value. */
-function sampleValue (parameter) {
-  const schema = parameter.schema ?? {}
-  return parameter.example ?? schema.examples?.[0] ?? schema.enum?.[0] ?? schema.default ??
-    (parameter.name === 'country_code' ? 'DEU' : undefined)
+/** The operation's first request to copy, as the document gives it (`x-sample-request`: it answers 2xx as shown). */
+function sampleUrl (operation) {
+  return `${location.origin}${operation['x-sample-request'] ?? ''}`
 }
 
-/** The path with the required parameters' examples filled in, as a first request to copy. */
-function sampleUrl (path, operation) {
-  const query = new URLSearchParams()
-  let url = path
-  for (const parameter of operation.parameters ?? []) {
-    const example = sampleValue(parameter)
-    if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, String(example ?? 1))
-    else if (parameter.in === 'query' && parameter.required === true && example !== undefined) {
-      query.set(parameter.name, String(example))
-    }
-  }
-  return `${location.origin}${url}${query.size > 0 ? `?${query}` : ''}`
+/** The query of a sample request, as an object for the client's methods. */
+function sampleQuery (operation) {
+  const query = new URL(sampleUrl(operation)).searchParams
+  const typed = (value) => /^\d+(\.\d+)?$/.test(value) ? Number(value) : value
+  return Object.fromEntries([...query].map(([name, value]) => [name, typed(value)]))
 }
 
 /** The client's method for an operation, where it has one (client/README.md lists them), with `args`. */
@@ -256,13 +247,13 @@ function clientCall (path, args) {
 
 /** The same first request as curl, JavaScript (the @tonne/client package, else fetch) and Python. */
 function codeSamples (path, operation) {
-  const url = sampleUrl(path, operation)
+  const link = operation['x-sample-link']
+  if (link !== undefined) return linkSample(link)
+  const url = sampleUrl(operation)
   const requirements = operation.security ?? []
   // A key only where one is required: an empty Bearer header would be refused.
   const keyed = requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0)
-  const required = Object.fromEntries((operation.parameters ?? [])
-    .filter((p) => p.in === 'query' && p.required === true && sampleValue(p) !== undefined)
-    .map((p) => [p.name, sampleValue(p)]))
+  const required = sampleQuery(operation)
   const args = Object.keys(required).length === 0
     ? ''
     : `{ ${Object.entries(required).map(([name, value]) => `${name}: ${JSON.stringify(value)}`).join(', ')} }`
@@ -284,14 +275,22 @@ function codeSamples (path, operation) {
       h('pre', { className: 'body', tabindex: '0', 'aria-label': `${language} sample` }, code)))))
 }
 
+/** Signed links (media) come from other answers: the sample takes one from the answer the document names. */
+function linkSample (link) {
+  const code = `curl -s -H "Authorization: Bearer $TONNE_KEY" '${location.origin}${link.from}' \\\n` +
+    `  | grep -o '"${link.field}":"[^"]*"' | head -n 1 | cut -d '"' -f 4 \\\n  | xargs curl -sS -o ${link.field}.svg`
+  return lazyDetails('Code sample: curl', () => h('div', {}, h('div', { className: 'sample' }, h('h5', {}, 'curl'),
+    h('p', {}, `Links are signed and expire: this takes the first ${link.field} link of a project's answer.`),
+    h('pre', { className: 'body', tabindex: '0', 'aria-label': 'curl sample' }, code))))
+}
+
 function render (document) {
   const info = document.info ?? {}
   window.document.getElementById('intro').replaceChildren(
     h('p', { className: 'version' }, `Version ${info.version ?? ''} · OpenAPI ${document.openapi ?? ''}`),
     h('p', {}, prose(info.description ?? '')))
-  // A path without its trailing slash (x-alias-of) is the same operation: named on it, not drawn twice.
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method, operation]) => method === 'get' && operation['x-alias-of'] === undefined)
+    Object.entries(item).filter(([method]) => method === 'get')
       .map(([method, operation]) => ({ path, method, operation })))
   const tags = (document.tags ?? [])
     .map((tag) => ({ ...tag, operations: operations.filter((o) => o.operation.tags?.includes(tag.name)) }))

@@ -80,8 +80,8 @@ function networkError () {
 }
 
 /**
- * Downloads path?params (with the key) and saves it under `filename`: the key goes in a header, so a plain link
- * could not fetch it.
+ * Downloads path?params (with the key) and saves it under the name the service gives (it follows the filters), else
+ * `filename`: the key goes in a header, so a plain link could not fetch it.
  * @param {string} path
  * @param {Record<string, string | number | undefined | null>} params
  * @param {string} filename
@@ -103,7 +103,8 @@ export async function apiDownload (path, params, filename) {
   }
   const link = document.createElement('a')
   link.href = URL.createObjectURL(await response.blob())
-  link.download = filename
+  const given = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1]
+  link.download = given ?? filename
   link.click()
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000)
 }

@@ -11,9 +11,15 @@ import { interactiveMap, loadWorld } from './map.js'
 const PRODUCTS = '/api/v1/commerce/products/'
 const PAGE_SIZES = [10, 20, 50, 100]
 const DEFAULT_LIMIT = 20
+/**
+ * What a new user's first page shows: the market, projects with the most credits issued first (issue 33, item 8;
+ * the API sorts projects without a figure last). `id` is the catalogue's own order.
+ */
+const DEFAULT_ORDERING = '-credits_issued'
 /** Orderings; those with `field` are offered only when some project has that field. */
 const ORDERINGS = [
-  { value: '', text: 'Catalogue order' },
+  { value: '-credits_issued', text: 'Most credits issued' },
+  { value: 'id', text: 'Catalogue order' },
   { value: 'name', text: 'Name, A to Z' },
   { value: '-name', text: 'Name, Z to A' },
   { value: '-date', text: 'Newest first', field: 'date' },
@@ -23,7 +29,6 @@ const ORDERINGS = [
   { value: '-area', text: 'Largest area', field: 'area' },
   { value: 'inventory_price', text: 'Lowest price', field: 'inventory_price' },
   { value: '-inventory_price', text: 'Highest price', field: 'inventory_price' },
-  { value: '-credits_issued', text: 'Most credits issued', field: 'credits_issued' },
   { value: 'credits_issued', text: 'Fewest credits issued', field: 'credits_issued' },
   { value: '-credits_retired', text: 'Most credits retired', field: 'credits_retired' },
   { value: 'credits_retired', text: 'Fewest credits retired', field: 'credits_retired' },
@@ -124,7 +129,7 @@ function geojsonFor (filters, signal) {
  * @param {string} heading
  * @param {() => void} onSaved
  */
-function haveKey (main, heading, onSaved) {
+export function haveKey (main, heading, onSaved) {
   if (currentKey() !== undefined) return true
   delete main.dataset['view']
   replaceChildren(main, h('h1', { tabindex: '-1' }, heading),
@@ -142,7 +147,7 @@ function haveKey (main, heading, onSaved) {
  * @param {string} heading
  * @param {() => void} retry
  */
-function handleCatalogueError (main, error, heading, retry) {
+export function handleCatalogueError (main, error, heading, retry) {
   showError(error, { retry: error instanceof ApiError && error.status === 401 ? undefined : retry })
   if (error instanceof ApiError && error.status === 401) {
     forgetKey()
@@ -160,6 +165,7 @@ function listQuery (params) {
     if (value !== undefined && value !== '') query[name] = value
   }
   query['limit'] ??= String(DEFAULT_LIMIT)
+  query['ordering'] ??= DEFAULT_ORDERING
   return query
 }
 
@@ -174,7 +180,8 @@ function listHash (query) {
   for (const name of LIST_PARAMS) {
     const value = query[name]
     if (value === undefined || value === '') continue
-    if ((name === 'offset' && value === '0') || (name === 'limit' && value === String(DEFAULT_LIMIT))) continue
+    if ((name === 'offset' && value === '0') || (name === 'limit' && value === String(DEFAULT_LIMIT)) ||
+      (name === 'ordering' && value === DEFAULT_ORDERING)) continue
     search.set(name, value)
   }
   return search.size === 0 ? '#/projects' : `#/projects?${search}`
@@ -308,7 +315,7 @@ function fillForm (form, query, facets) {
   ordering.replaceChildren(...ORDERINGS
     .filter((o) => o.field === undefined || (facets.with_value[o.field] ?? 0) > 0 || o.value === query['ordering'])
     .map((o) => h('option', { value: o.value }, o.text)))
-  ordering.value = query['ordering'] ?? ''
+  ordering.value = query['ordering'] ?? DEFAULT_ORDERING
   const countries = /** @type {HTMLElement} */ (form.querySelector('#location-options'))
   replaceChildren(countries, (facets.facets['location'] ?? []).map((v) =>
     h('option', { value: v.value, label: `${v.label} (${formatNumber(v.count)})` })))
@@ -624,10 +631,41 @@ export async function renderProjectList (main, params, { signal, rerender }) {
       longitude: f.geometry.coordinates[0],
       latitude: f.geometry.coordinates[1]
     }))
+    // Projects with a country but no coordinates are shown by their country (issue 36, item 6).
+    const countries = collection.unlocated_by_country ?? []
+    const unlocated = countries.reduce((/** @type {number} */ sum, /** @type {any} */ c) => sum + c.count, 0)
+    const elsewhere = page.count - collection.count - unlocated
+    const byCountry = unlocated === 0
+      ? ''
+      : `, ${formatNumber(unlocated)} by their country (shaded: no coordinates given)`
+    const noCountry = elsewhere > 0 ? `; ${formatNumber(elsewhere)} give no country` : ''
     map.setPoints(points, `World map: ${formatNumber(collection.count)} of the ${formatNumber(page.count)} matching ` +
-      'projects have a recorded location. Drag to pan; numbered circles are groups: select one to zoom in.')
+      `projects at their coordinates (points)${byCountry}${noCountry}. Drag to pan; numbered circles are groups: ` +
+      'select one to zoom in.')
+    map.element.querySelector('figcaption')?.before(mapLegend(unlocated))
+    if (countries.length === 0) return
+    countryCodes().then((codes) => {
+      if (signal.aborted) return
+      const numerics = countries.map((/** @type {any} */ c) => codes[c.alpha2 ?? '']).filter(Boolean)
+      return map.showCountries(/** @type {string[]} */ (numerics))
+    }).catch(() => {})
   }, (error) => { if (!signal.aborted) showError(error) })
   return summary
+}
+
+/**
+ * What the map's marks mean: a point, a group, and (when there are any) a shaded country.
+ * @param {number} unlocated projects shown by their country
+ */
+function mapLegend (unlocated) {
+  return h('ul', { class: 'map-legend', 'aria-label': 'Map legend' },
+    h('li', {}, h('span', { class: 'legend-point', 'aria-hidden': 'true' }), 'A project at its coordinates'),
+    h('li', {}, h('span', { class: 'legend-group', 'aria-hidden': 'true' }, '3'),
+      'Nearby projects: select to zoom in'),
+    unlocated === 0
+      ? null
+      : h('li', {}, h('span', { class: 'legend-country', 'aria-hidden': 'true' }),
+        `A country of projects without coordinates (${formatNumber(unlocated)})`))
 }
 
 /**

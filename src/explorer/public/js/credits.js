@@ -1,6 +1,6 @@
 // A project's credits: its totals, bar charts of issuance and retirement per year and per vintage (inline SVG drawn
 // here, each with a table of the same numbers), and its ledger, paged with the API's own next and previous links.
-import { apiGet } from './api.js'
+import { apiDownload, apiGet } from './api.js'
 import { announce, formatDate, formatNumber, h, humanize, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
 
@@ -25,13 +25,25 @@ export function creditQuantity (value) {
   return value === null || value === undefined ? 'not reported' : `${formatNumber(value)} ${UNIT}`
 }
 
+/** Statuses of a project that has not reached issuance: its lack of credits is told by them. */
+const NOT_YET_ISSUING = /^(under validation|under development|listed|validation|not assigned)$/i
+
 /**
- * The line of a list card: credits issued and retired.
+ * The line of a list card: credits issued and retired. A project without either says so once, and why where its
+ * status tells (a project under validation has issued nothing yet), instead of "not reported" twice.
  * @param {any} project a list item
  */
 export function creditsLine (project) {
+  const issued = project.credits_issued
+  const retired = project.credits_retired
+  if ((issued === null || issued === undefined) && (retired === null || retired === undefined)) {
+    const status = typeof project.status === 'string' ? project.status.trim() : ''
+    return h('p', { class: 'credits credits-none' }, NOT_YET_ISSUING.test(status)
+      ? `No credits issued yet: the project is ${status.toLowerCase()}.`
+      : 'No credit figures in the imported registry data.')
+  }
   return h('p', { class: 'credits' },
-    `Issued: ${creditQuantity(project.credits_issued)} · Retired: ${creditQuantity(project.credits_retired)}`)
+    `Issued: ${creditQuantity(issued)} · Retired: ${creditQuantity(retired)}`)
 }
 
 /** @param {string | null | undefined} iso */
@@ -368,7 +380,8 @@ function ledgerSection (project, signal) {
       h('select', { id: 'ledger-type', name: 'type' },
         h('option', { value: '' }, 'Every type'),
         TYPES.map((type) => h('option', { value: type }, humanize(type)))))),
-  h('div', { class: 'form-actions' }, h('button', { type: 'submit' }, 'Search the ledger'))))
+  h('div', { class: 'form-actions' }, h('button', { type: 'submit' }, 'Search the ledger'),
+    h('button', { type: 'button', class: 'secondary download', onclick: () => download() }, 'Download CSV'))))
   const element = h('section', { 'aria-labelledby': 'ledger-heading', class: 'ledger' },
     h('h2', { id: 'ledger-heading' }, 'Ledger'),
     h('p', {}, 'Every issuance, retirement and cancellation of this project\'s credits in the registry\'s exports ' +
@@ -403,7 +416,12 @@ function ledgerSection (project, signal) {
       return page
     } catch (error) {
       if (controller.signal.aborted) return undefined
+      // After Previous or Next at the foot of the table, the message goes by the pager, where the person is.
+      const pagerNav = focus ? results.querySelector('.pager') : null
+      if (pagerNav !== null) pagerNav.after(alerts)
+      else form.after(alerts)
       showError(error, { region: alerts, retry: () => { show(url, focus, announced) } })
+      if (pagerNav !== null) revealMessage(alerts)
       return undefined
     } finally {
       signal.removeEventListener('abort', abort)
@@ -427,7 +445,9 @@ function ledgerSection (project, signal) {
       ? h('span', { class: 'disabled' }, text)
       : h('button', { type: 'button', class: 'secondary', onclick: () => { show(sameOrigin(target), true) } }, text)
     replaceChildren(results, summary,
-      page.results.length === 0 ? null : h('div', { class: 'table-wrap' }, ledgerTable(page.results)),
+      page.results.length === 0
+        ? null
+        : h('div', { class: 'table-wrap' }, ledgerTable(page.results, 'Transactions of this project\'s ledger')),
       page.next === null && page.previous === null
         ? null
         : h('nav', { class: 'pager', 'aria-label': 'Ledger pages' },
@@ -445,11 +465,19 @@ function ledgerSection (project, signal) {
     for (const [name, value] of Object.entries(filters)) if (value !== '') params.set(name, value)
     return `${path}?${params}`
   }
+  const filters = () => {
+    const data = new FormData(form)
+    return { search: String(data.get('search') ?? '').trim(), type: String(data.get('type') ?? '') }
+  }
   form.addEventListener('submit', (event) => {
     event.preventDefault()
-    const data = new FormData(form)
-    show(query({ search: String(data.get('search') ?? '').trim(), type: String(data.get('type') ?? '') }), false, true)
+    show(query(filters()), false, true)
   })
+  // Every transaction the search and type select, named by the service after them.
+  const download = () => {
+    apiDownload(path, { ...filters(), format: 'csv' }, `project-${project.id}-transactions.csv`)
+      .catch((error) => showError(error, { region: alerts }))
+  }
   const firstUrl = query({})
   const section = {
     element,
@@ -460,25 +488,60 @@ function ledgerSection (project, signal) {
   return section
 }
 
-/** @param {any[]} transactions */
-function ledgerTable (transactions) {
-  const headers = ['Date', 'Type', 'Vintage', `Quantity (${UNIT})`, 'Beneficiary', 'Reason', 'Source']
-  return h('table', { class: 'ledger-table' },
-    h('caption', { class: 'visually-hidden' }, 'Transactions of this project\'s ledger'),
+/**
+ * A message shown away from the top of the page (a refusal after paging): scrolled into view and focused.
+ * @param {HTMLElement} region
+ */
+export function revealMessage (region) {
+  const heading = /** @type {HTMLElement | null} */ (region.querySelector('h2'))
+  if (heading === null) return
+  heading.tabIndex = -1
+  heading.scrollIntoView({ block: 'center' })
+  heading.focus({ preventScroll: true })
+}
+
+/**
+ * A source file's path, breakable after each "/" (not inside a word), so a long one wraps instead of widening the
+ * table.
+ * @param {{ file: string, line: number | null } | null} source
+ */
+function sourceText (source) {
+  if (source === null) return ''
+  const parts = source.file.split('/')
+  // One element: on a phone the cell is a grid of its label and this.
+  return h('span', {}, parts.map((part, i) => i < parts.length - 1 ? [`${part}/`, h('wbr')] : part),
+    source.line === null ? '' : `, line ${source.line}`)
+}
+
+/**
+ * The ledger's table; with `withProject`, a first column names each transaction's project (the whole ledger).
+ * @param {any[]} transactions
+ * @param {string} caption
+ * @param {boolean} [withProject]
+ */
+export function ledgerTable (transactions, caption, withProject = false) {
+  const headers = [...(withProject ? ['Project'] : []), 'Date', 'Type', 'Vintage', `Quantity (${UNIT})`,
+    'Beneficiary', 'Reason', 'Source']
+  const classes = [...(withProject ? ['project'] : []), 'date', 'type', 'vintage', 'number', 'beneficiary',
+    'reason', 'source']
+  return h('table', { class: `ledger-table${withProject ? ' with-project' : ''}` },
+    h('caption', { class: 'visually-hidden' }, caption),
     h('thead', {}, h('tr', {}, headers.map((text, i) =>
-      h('th', { scope: 'col', class: i === 3 ? 'number' : null }, text)))),
+      h('th', { scope: 'col', class: classes[i] }, text)))),
     h('tbody', {}, transactions.map((t) => {
       const cells = [
+        ...(withProject
+          ? [h('a', { href: `#/projects/${t.project_id}` }, t.project_name || `Project ${t.project_id}`,
+              t.project_external_id ? h('span', { class: 'registry-id' }, ` (${t.project_external_id})`) : null)]
+          : []),
         t.date === null ? 'No date' : formatDate(t.date),
         humanize(t.type),
         t.vintage === null ? '' : String(t.vintage),
         formatNumber(t.quantity),
         t.beneficiary ?? '',
         t.reason ?? '',
-        t.source === null ? '' : t.source.line === null ? t.source.file : `${t.source.file}, line ${t.source.line}`
+        sourceText(t.source)
       ]
-      return h('tr', {}, cells.map((text, i) => h('td', {
-        'data-label': headers[i], class: i === 3 ? 'number' : i === 6 ? 'source' : null
-      }, text)))
+      return h('tr', {}, cells.map((content, i) => h('td', { 'data-label': headers[i], class: classes[i] }, content)))
     })))
 }

@@ -5,6 +5,7 @@ import { focusWhereScrolled, renderProject, renderProjectList } from './catalogu
 import { announce, h, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
 import { renderHome } from './home.js'
+import { renderLedger } from './ledger.js'
 import { forgetKey, onKeyChange, renderKeyStatus } from './key.js'
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'))
@@ -25,7 +26,9 @@ function parseHash () {
 
 /** @param {string} path */
 function highlightNav (path) {
-  const section = path.startsWith('/calculator') ? 'calculator' : path.startsWith('/projects') ? 'projects' : 'home'
+  const section = path.startsWith('/calculator')
+    ? 'calculator'
+    : path.startsWith('/projects') ? 'projects' : path.startsWith('/ledger') ? 'ledger' : 'home'
   for (const link of document.querySelectorAll('[data-nav]')) {
     if (/** @type {HTMLElement} */ (link).dataset['nav'] === section) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
@@ -51,6 +54,7 @@ async function route () {
     if (path === '/') message = renderHome(main)
     else if (path === '/projects') message = await renderProjectList(main, params, context)
     else if (project !== null) message = await renderProject(main, decodeURIComponent(project[1] ?? ''), context)
+    else if (path === '/ledger') message = await renderLedger(main, params, context)
     else if (path === '/calculator') message = await renderCalculator(main, params, context)
     else {
       main.dataset['view'] = 'missing'
@@ -79,7 +83,7 @@ keyStatus.addEventListener('click', (event) => {
   forgetKey()
   announce('The API key is forgotten.')
   // On the catalogue, the form asks for a key again at once.
-  if (current.path.startsWith('/projects')) {
+  if (current.path.startsWith('/projects') || current.path === '/ledger') {
     current.path = ''
     route()
   }

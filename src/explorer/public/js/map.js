@@ -230,7 +230,9 @@ export function interactiveMap ({ caption, href, onHover }) {
     class: 'world'
   }, h('title', { id: titleId }, caption))
   const land = h('g', { class: 'land' })
-  svg.append(land)
+  // Countries of projects without coordinates, above the land and below the points (HTML over the drawing).
+  const unlocatedLayer = h('g', { class: 'unlocated' })
+  svg.append(land, unlocatedLayer)
   const markers = h('div', { class: 'markers' })
   // Focusable, so the keyboard can pan (arrow keys) and zoom (+ and −) as the mouse does.
   const frame = h('div', {
@@ -434,6 +436,28 @@ export function interactiveMap ({ caption, href, onHover }) {
       drawMarkers()
       pointsReady = true
       ready()
+    },
+    /**
+     * Shades countries (projects there have no coordinates), leaving the view as it is; resolves how many the
+     * 1:110m map could draw (small islands it cannot).
+     * @param {string[]} numerics ISO 3166-1 numeric codes
+     */
+    async showCountries (numerics) {
+      /** @type {string[]} */
+      const drawn = []
+      let started = performance.now()
+      // One country at a time, in short tasks (as countryPaths): a hundred outlines at once would block a phone.
+      for (const numeric of numerics) {
+        const outline = await countryOutline(numeric)
+        if (outline !== undefined) drawn.push(outline.d)
+        if (performance.now() - started > 8) {
+          await new Promise((resolve) => setTimeout(resolve, 0))
+          started = performance.now()
+        }
+      }
+      unlocatedLayer.replaceChildren(...drawn.map((d) => h('path', { class: 'country-unlocated', d })))
+      figure.dataset['countries'] = String(drawn.length)
+      return drawn.length
     },
     /** @param {number[]} ids the projects to mark (hovered in the list) */
     highlight (ids) {
