@@ -59,7 +59,8 @@ export const FootprintQuery = query({
   car_distance: Type.Optional(Type.Number({
     minimum: 0,
     maximum: 1_000_000,
-    description: 'Person: distance travelled a year by car_mode, in km (miles when imperial).'
+    description: 'Person: distance travelled a year by car_mode, in km, or in miles when measurement_system is ' +
+      'imperial (the default for USA, LBR and MMR).'
   })),
   car_mode: Type.Optional(StringEnum(ENUMS.mode, { description: 'Person: car (default), rail, bus or coach.' })),
   fuel_type: Type.Optional(StringEnum(ENUMS.fuel_type, { description: 'Person: car fuel (as /car).' })),
@@ -68,7 +69,8 @@ export const FootprintQuery = query({
   home_size: Type.Optional(Type.Number({
     exclusiveMinimum: 0,
     maximum: 60_000,
-    description: 'Person: floor area (as /energy), m2 or ft2 by measurement_system.'
+    description: 'Person: floor area (as /energy), in m², or in ft² when measurement_system is imperial (the ' +
+      'default for USA, LBR and MMR).'
   })),
   household_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'Person: people in the home.' })),
   heating_type: Type.Optional(StringEnum(ENUMS.heating_type, { description: 'Person: heating (as /energy).' })),

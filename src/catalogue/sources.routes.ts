@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createHash } from 'node:crypto'
+import { Type } from 'typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { EncodedBody } from '../http/compression.ts'
 import { etagMatches } from '../http/etag.ts'
@@ -40,6 +41,8 @@ export const sourcesRoutes: FastifyPluginAsyncTypebox<SourcesOptions> = async (a
         'when it was last checked and changed, the date its data describes, the last attempt\'s status and error, ' +
         'what the catalogue holds from it, and the attribution or terms to show with its data. An addition beyond ' +
         'the original contract. Needs an API key with the `catalogue:read` scope.',
+      // No parameters: the one query policy refuses any (a misspelt filter is never silently ignored).
+      querystring: Type.Object({}),
       response: { 200: SourceListSchema, ...errorResponses(401, 403, 429) }
     }
   }, async (request, reply) => {

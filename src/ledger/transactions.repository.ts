@@ -3,7 +3,7 @@ import { databaseKind, type CreditTransactionRow, type CreditTransactionTable, t
 
 // All ledger SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
-type TransactionType = CreditTransactionTable['type']
+export type TransactionType = CreditTransactionTable['type']
 
 export interface LedgerFilters {
   projectId?: number

@@ -146,6 +146,17 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
         ...await limited(operation, url, 'catalogue:read')
       ]
     })(),
+    ...await (async (): Promise<Probe[]> => {
+      const operation = 'get /api/v1/commerce/sources/'
+      const url = '/api/v1/commerce/sources/'
+      return [
+        { operation, url, status: 200, headers: key },
+        { operation, url, status: 304, headers: { ...key, 'if-none-match': await etag(url) } },
+        { operation, url, status: 401, invalid: /security/i },
+        { operation, url, status: 403, headers: bearer(calculatorKey) },
+        ...await limited(operation, url, 'catalogue:read')
+      ]
+    })(),
     ...await calculator('ping', '', undefined),
     // Unknown parameters are refused by the calculator; OpenAPI allows them, so Prism sees nothing wrong.
     ...await calculator('countries', '', { url: `${CALCULATOR}countries?units=metric` }),

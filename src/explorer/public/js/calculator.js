@@ -772,7 +772,7 @@ function wholeSection (whole, countryName) {
       `${formatNumber(whole.co2e.t, 2)} t CO₂e a year (range ${formatNumber(whole.range.low.t, 1)}–` +
       `${formatNumber(whole.range.high.t, 1)} t): your answers, ${countryName}'s averages for what you left out, ` +
       'and the goods, services and public services of an average resident.'),
-    h('div', { class: 'table-wrap' },
+    h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Your whole footprint, table' },
       h('table', { id: 'whole-footprint' },
         h('caption', { class: 'visually-hidden' },
           `Your whole footprint and the average resident's of ${countryName}, kg of CO₂e a year`),
@@ -828,7 +828,7 @@ function resultSection ({ rows, skipped, totalT, footprint, whole, whatIf, count
     h('a', { href: '#/projects?ordering=-estimated_annual_reductions' }, 'See the projects that reduce the most'),
     ' in the catalogue (Tonne lists projects; it sells no credits).'),
     h('h3', {}, 'By category'),
-    h('div', { class: 'table-wrap' },
+    h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Emissions by category, table' },
       h('table', { id: 'breakdown' },
         h('caption', { class: 'visually-hidden' }, 'Emissions by category, tonnes of CO₂e a year'),
         h('thead', {}, h('tr', {},
@@ -865,7 +865,7 @@ function resultSection ({ rows, skipped, totalT, footprint, whole, whatIf, count
       'All three in CO₂e, counting all greenhouse gases, per person per year. The averages are everything emitted ' +
       'in the country (every sector) divided by its people; yours counts only the categories entered. The average ' +
       `person in ${countryName} emits ${formatNumber(footprint.ratio_to_world, 2)} times the world average.`),
-    h('div', { class: 'table-wrap' },
+    h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Compared with the averages, table' },
       h('table', { id: 'comparison' },
         h('caption', { class: 'visually-hidden' },
           'Your estimate compared with the country\'s and the world\'s average, tonnes of CO₂e a year'),
