@@ -142,7 +142,8 @@ test('/docs: response examples, code samples in curl, JavaScript and Python, and
     await page.goto(`http://127.0.0.1:${port}/docs`)
     const list = page.locator(LIST)
     await list.waitFor()
-    assert.equal(await page.locator('article.operation').count(), 20, 'one article per operation (ledger: 3, sources: 1)')
+    assert.equal(await page.locator('article.operation').count(), 20,
+      'one article per operation (ledger: 3, sources: 1)')
     assert.match(await list.textContent() ?? '', /Also answers at \/api\/v1\/commerce\/products \(no trailing/)
 
     // A disclosure is drawn when it opens (the toggle event): wait for what it draws.
