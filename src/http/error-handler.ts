@@ -4,6 +4,7 @@ import { InputError, NotFoundError } from '../domain/errors.ts'
 import { isUnavailable } from '../store/availability.ts'
 import { AppError, statusText, type ErrorCode, type Problem } from './errors.ts'
 import { requestLineProblem } from './request-line.ts'
+import { SECURITY_HEADERS } from './security-headers.ts'
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -109,7 +110,8 @@ export function frameworkError (error: FastifyError, request: FastifyRequest, re
   const problem = requestLineProblem(request) ?? (error.code === 'FST_ERR_MAX_PARAM_LENGTH'
     ? AppError.notFound(`No resource at ${path.slice(0, 200)}.`)
     : new AppError(400, 'bad_request', 'The request path is not validly percent-encoded (UTF-8).'))
-  return sendProblem(request, reply, problem)
+  // These errors come before the onRequest hooks that set the security headers.
+  return sendProblem(request, reply.headers(SECURITY_HEADERS), problem)
 }
 
 /**

@@ -19,7 +19,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-xss-protection': '0'
 })
 
-/** Sets the block on every reply before routing, so routes (media, pages) may still override a header. */
+/**
+ * Sets the block on every reply before routing, so routes (media, pages) may still override a header. JSON answers
+ * execute nothing, so a CSP adds nothing there; /docs sets its own, media too.
+ */
 export function addSecurityHeaders (app: FastifyInstance): void {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(SECURITY_HEADERS)
