@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { catalogueVersion } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
-import type { AnswerCache } from '../http/answer-cache.ts'
+import { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
 import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
@@ -18,7 +18,9 @@ import {
   LedgerQuerySchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema, TRANSACTION_CSV_COLUMNS,
   TransactionPageSchema, type Transaction
 } from './transactions.schemas.ts'
-import { allMatchingTransactions, listLedgerPage, listProjectLedgerPage } from './transactions.service.ts'
+import {
+  allMatchingTransactions, listLedgerPage, listProjectLedgerPage, type LedgerReads
+} from './transactions.service.ts'
 
 export interface LedgerOptions {
   /** The catalogue's database (its read side); the ledger is part of the catalogue and shares its version. */
@@ -30,6 +32,9 @@ export interface LedgerOptions {
   answers: AnswerCache
   charge: Charge
 }
+
+/** Bytes of remembered ledger counts (about 15,000 filters). */
+const LEDGER_COUNTS_BYTES = 1024 * 1024
 
 const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -58,6 +63,9 @@ const serializePage = (): ((page: unknown) => string) => {
 export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app, options) => {
   const { db, changes, origin, answers, charge } = options
   const current = new CachedRead(changes, async () => await catalogueVersion(db))
+  // Counts the ledger's summary cannot give (a project's, a search's) are kept per catalogue version even when
+  // ANSWER_CACHE is off: a count is a fact of the version, not an answer, and one costs up to a full scan.
+  const ledgerCounts = new AnswerCache(LEDGER_COUNTS_BYTES)
 
   /**
    * An answer is a function of the catalogue version (imports change both the projects and their ledger) and its
@@ -66,14 +74,14 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
    */
   const send = async (
     request: FastifyRequest, reply: FastifyReply, search: string | undefined,
-    build: (counts: CountMemo) => Promise<{ count: number, items: Transaction[] }>
+    build: (reads: LedgerReads) => Promise<{ count: number, items: Transaction[] }>
   ): Promise<FastifyReply> => {
     const version = await current.get()
     const key = `ledger ${version} ${origin(request)}${answerKey(request)}`
     const counts: CountMemo = async (name, count) =>
-      (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
+      (await ledgerCounts.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
     const { value: answer, built } = await answers.getOrBuild(key, async () => {
-      const { count, items } = await build(counts)
+      const { count, items } = await build({ version, counts })
       const { limit, offset } = request.query as { limit: number, offset: number }
       const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
         offset, count)
@@ -125,7 +133,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query))
     }
     return await send(request, reply, request.query.search,
-      async (counts) => await listLedgerPage(db, request.query, counts))
+      async (reads) => await listLedgerPage(db, request.query, reads))
   })
 
   app.get('/products/:id/transactions/', {
@@ -145,6 +153,6 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query, request.params.id))
     }
     return await send(request, reply, request.query.search,
-      async (counts) => await listProjectLedgerPage(db, request.params.id, request.query, counts))
+      async (reads) => await listProjectLedgerPage(db, request.params.id, request.query, reads))
   })
 }
