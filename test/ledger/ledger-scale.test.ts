@@ -117,8 +117,14 @@ forEachDatabase((database) => {
       const before = await get(app, `${LEDGER}?type=retirement&limit=1&offset=400`)
       const added = records()[0]!
       added.transactions = [...added.transactions!, {
-        identity: 'NEW-1', type: 'retirement', date: '2030-01-01', vintage: 2020, quantity: 99_999,
-        beneficiary: null, reason: null, source: null
+        identity: 'NEW-1',
+        type: 'retirement',
+        date: '2030-01-01',
+        vintage: 2020,
+        quantity: 99_999,
+        beneficiary: null,
+        reason: null,
+        source: null
       }]
       await importProjects(app.store.db, JSON.stringify([added]), { replace: false, now: FIXTURE_IMPORT_TIME })
       const after = await get(app, `${LEDGER}?type=retirement&limit=1&offset=401`)
@@ -138,8 +144,14 @@ forEachDatabase((database) => {
             // Newest of all: a walk by OFFSET would now meet row CSV_BATCH - 1 again at the next batch's start.
             const added = records()[1]!
             added.transactions = [...added.transactions!, {
-              identity: 'NEW-2', type: 'issuance', date: '2031-01-01', vintage: 2020, quantity: 77_777,
-              beneficiary: null, reason: null, source: null
+              identity: 'NEW-2',
+              type: 'issuance',
+              date: '2031-01-01',
+              vintage: 2020,
+              quantity: 77_777,
+              beneficiary: null,
+              reason: null,
+              source: null
             }]
             await importProjects(app.store.db, JSON.stringify([added]), { replace: false, now: FIXTURE_IMPORT_TIME })
           }
