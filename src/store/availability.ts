@@ -8,7 +8,8 @@ export class DatabaseUnavailableError extends Error {
 
 // What pg and ioredis say when the line is gone (they give no code for these).
 const CONNECTION_LOST = new RegExp(['Connection terminated', 'Connection is closed', 'Command timed out',
-  'Stream isn\'t writeable', 'connect ECONNREFUSED', 'Client has encountered a connection error', 'Query read timeout'].join('|'), 'i')
+  'Stream isn\'t writeable', 'connect ECONNREFUSED', 'Client has encountered a connection error',
+  'Query read timeout'].join('|'), 'i')
 
 /**
  * Whether an error means a backing service (database, Redis) could not be reached at all: refused,
