@@ -226,16 +226,20 @@ export async function listTransactionsAfter (
 
 /**
  * The ledger's summary: how many transactions each (registry, type, vintage, month) holds, undated ones under a
- * null month. One pass over the table, made once per catalogue version (transactions.service.ts).
+ * null month, as the database keeps it beside every write (migration 0012).
  */
 export async function ledgerSummary (db: Db): Promise<Array<{
   registry: string, type: TransactionType, vintage: number | null, month: string | null, count: number
 }>> {
-  const month = sql<string | null>`substr(${sql.ref('date')}, 1, 7)`
-  const rows = await db.selectFrom('credit_transactions')
-    .select(['registry', 'type', 'vintage', month.as('month'), (eb) => eb.fn.countAll().as('count')])
-    .groupBy(['registry', 'type', 'vintage', month]).execute()
-  return rows.map((row) => ({ ...row, count: Number(row.count) }))
+  const rows = await db.selectFrom('ledger_counts').select(['registry', 'type', 'vintage', 'month', 'count'])
+    .where('count', '>', 0).execute()
+  return rows.map((row) => ({
+    registry: row.registry,
+    type: row.type as TransactionType,
+    vintage: row.vintage === 0 ? null : row.vintage,
+    month: row.month === '' ? null : row.month,
+    count: Number(row.count)
+  }))
 }
 
 type Filtered = ReturnType<typeof filtered>
