@@ -25,6 +25,7 @@ import { registerMetrics } from './http/metrics.ts'
 import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { limitConnections } from './http/connection-limits.ts'
 import { drainConnections } from './http/graceful-stop.ts'
+import { ExpensiveReads } from './http/expensive-reads.ts'
 import { enforceQueryPolicy } from './http/query-policy.ts'
 import { requestLineProblem } from './http/request-line.ts'
 import { addSecurityHeaders, SECURITY_HEADERS } from './http/security-headers.ts'
@@ -177,11 +178,17 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
       name: 'catalogue',
       counters,
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
-      max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
+      max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute,
+      workUnitMs: config.rateLimits.workUnitMs
     })
+    // Searches, CSV downloads and deep pages, capped per key and in all below the database's read slots.
+    const slots = new ExpensiveReads({
+      perKey: config.rateLimits.expensiveReadsPerKey, total: config.rateLimits.expensiveReads
+    })
+    const expensive = (request: FastifyRequest) => slots.acquire(`key:${request.apiKey?.id ?? ''}`)
     await catalogue.register(catalogueRoutes,
-      { prefix: '/products', db: store.readDb, changes, origin, links, answers, charge })
-    await catalogue.register(ledgerRoutes, { db: store.readDb, changes, origin, answers, charge })
+      { prefix: '/products', db: store.readDb, changes, origin, links, answers, charge, expensive })
+    await catalogue.register(ledgerRoutes, { db: store.readDb, changes, origin, answers, charge, expensive })
   }, { prefix: COMMERCE_PREFIX })
 
   await app.register(async (calculator) => {

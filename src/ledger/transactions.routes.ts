@@ -11,6 +11,7 @@ import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
 import type { Charge } from '../http/rate-limit.ts'
+import { inSlot, isExpensivePage, type ExpensiveRead } from '../http/expensive-reads.ts'
 import { errorResponses } from '../http/schemas.ts'
 import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
@@ -31,6 +32,8 @@ export interface LedgerOptions {
   /** The service's one answer cache. */
   answers: AnswerCache
   charge: Charge
+  /** Takes an expensive read's slot (search, CSV, deep pages); refuses with 429 past the caps. */
+  expensive: ExpensiveRead
 }
 
 /** Bytes of remembered ledger counts (about 15,000 filters). */
@@ -61,7 +64,7 @@ const serializePage = (): ((page: unknown) => string) => {
 
 /** GET /api/v1/commerce/transactions/ and /api/v1/commerce/products/{id}/transactions/ (under /api/v1/commerce). */
 export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app, options) => {
-  const { db, changes, origin, answers, charge } = options
+  const { db, changes, origin, answers, charge, expensive } = options
   const current = new CachedRead(changes, async () => await catalogueVersion(db))
   // Counts the ledger's summary cannot give (a project's, a search's) are kept per catalogue version even when
   // ANSWER_CACHE is off: a count is a fact of the version, not an answer, and one costs up to a full scan.
@@ -81,7 +84,9 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
     const counts: CountMemo = async (name, count) =>
       (await ledgerCounts.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
     const { value: answer, built } = await answers.getOrBuild(key, async () => {
-      const { count, items } = await build({ version, counts })
+      const { count, items } = isExpensivePage(request.query as { search?: string, offset?: number })
+        ? await inSlot(() => expensive(request), async () => await build({ version, counts }))
+        : await build({ version, counts })
       const { limit, offset } = request.query as { limit: number, offset: number }
       const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
         offset, count)
@@ -113,6 +118,8 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
   /** A CSV download costs what a search does: it reads every match (docs/api.md, "CSV"). */
   const sendCsvOnce = async (request: FastifyRequest, reply: FastifyReply, rows: AsyncIterable<Transaction>) => {
     await charge(request, BUILD_COST.search - 1)
+    // A download holds its expensive read's slot until its answer ends or its client goes.
+    reply.raw.once('close', expensive(request))
     return await sendCsv(reply, 'transactions.csv', TRANSACTION_CSV_COLUMNS, rows)
   }
 
