@@ -5,7 +5,9 @@ import type { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'
 import { sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
-import { inSlot, isExpensivePage, type ExpensiveRead } from '../http/expensive-reads.ts'
+import {
+  countingRows, CSV_ROWS_PER_REQUEST, inSlot, isExpensivePage, type ExpensiveRead
+} from '../http/expensive-reads.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
 import { errorResponses } from '../http/schemas.ts'
@@ -142,7 +144,11 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       await resolveProjectFilters(db, request.query)
       // A download holds its expensive read's slot until its answer ends or its client goes.
       reply.raw.once('close', expensive(request))
-      return await sendCsv(reply, 'projects.csv', PROJECT_CSV_COLUMNS, allMatchingProjects(db, request.query))
+      const rows = countingRows(allMatchingProjects(db, request.query), (count) => {
+        const units = Math.floor(count / CSV_ROWS_PER_REQUEST)
+        if (units > 0) charge(request, units).catch(() => undefined)
+      })
+      return await sendCsv(reply, 'projects.csv', PROJECT_CSV_COLUMNS, rows)
     }
     return await send(request, reply, pageCost(request.query.search), async (counts) => {
       const { limit, offset, include } = request.query

@@ -10,6 +10,32 @@ export const DEEP_OFFSET = 10_000
  */
 export type ExpensiveRead = (request: FastifyRequest) => () => void
 
+/** Rows of a CSV download that cost one request beyond its fixed price. */
+export const CSV_ROWS_PER_REQUEST = 1000
+
+/** What a built page costs beyond its fixed price: a request per DEEP_OFFSET rows its offset walks past. */
+export function offsetPrice (offset: number | undefined): number {
+  return Math.floor((offset ?? 0) / DEEP_OFFSET)
+}
+
+/**
+ * Rows as they stream, counted: when the answer ends (or its client goes) `done` gets how many went out, so that
+ * a download is priced by its rows.
+ */
+export function countingRows<Row> (rows: AsyncIterable<Row>, done: (count: number) => void): AsyncIterable<Row> {
+  return (async function * () {
+    let count = 0
+    try {
+      for await (const row of rows) {
+        count++
+        yield row
+      }
+    } finally {
+      done(count)
+    }
+  })()
+}
+
 /** Whether a page is an expensive read: a search, or an offset whose walk grows with it. */
 export function isExpensivePage (query: { search?: string | undefined, offset?: number | undefined }): boolean {
   return (query.search !== undefined && query.search.trim() !== '') || (query.offset ?? 0) >= DEEP_OFFSET

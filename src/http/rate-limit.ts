@@ -103,8 +103,8 @@ interface RateLimitOptions {
   key: (request: FastifyRequest) => string
   counters: RateLimitCounters
   /**
-   * Milliseconds of an answer's time (from its arrival to its last byte) that count as one request: an answer that
-   * took longer is charged its time when it ends, whatever its status, minus what was already counted.
+   * Milliseconds of a failed answer's time (from its arrival to its last byte) that count as one request: a 5xx
+   * (a statement timeout, a database away) is charged its time when it ends, minus what was already counted.
    */
   workUnitMs?: number
 }
@@ -143,10 +143,11 @@ export async function registerRateLimit (app: FastifyInstance, options: RateLimi
   }
   const { workUnitMs } = options
   if (workUnitMs !== undefined) {
-    // Failed and timed-out answers too: a statement that ran into its timeout cost the database all that time.
+    // A failed or timed-out answer is priced by its time: a statement that ran into its timeout cost the database
+    // all that time, and a success's price (its rows, docs/api.md) was never charged.
     app.addHook('onResponse', (request, reply, done) => {
       // Only requests the limit counted (the key check passed): the others have no key to charge.
-      if (reply.getHeader('ratelimit-limit') !== undefined) {
+      if (reply.statusCode >= 500 && reply.getHeader('ratelimit-limit') !== undefined) {
         const units = Math.ceil(reply.elapsedTime / workUnitMs) - 1 - (charged.get(request) ?? 0)
         if (units > 0) charge(request, units).catch(() => undefined)
       }

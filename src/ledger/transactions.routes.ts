@@ -11,7 +11,9 @@ import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
 import type { Charge } from '../http/rate-limit.ts'
-import { inSlot, isExpensivePage, type ExpensiveRead } from '../http/expensive-reads.ts'
+import {
+  countingRows, CSV_ROWS_PER_REQUEST, inSlot, isExpensivePage, offsetPrice, type ExpensiveRead
+} from '../http/expensive-reads.ts'
 import { errorResponses } from '../http/schemas.ts'
 import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
@@ -44,7 +46,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
  * What an answer costs against the caller's per-minute limit when it has to be built, as in the catalogue: a page
- * 1, a page with `search` 5 (a substring match over beneficiaries and its count). A cached answer costs 1.
+ * 1, a page with `search` 5 (a substring match over beneficiaries and its count), plus 1 per 10,000 rows of
+ * `offset`; a CSV download 5 plus 1 per 1,000 rows. A cached answer costs 1; a failed one its time (rate-limit.ts).
  */
 const BUILD_COST = { page: 1, search: 5 } as const
 
@@ -95,7 +98,8 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
         etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
       }
     }, (built) => built.body.bytes + built.etag.length * 2)
-    const cost = search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page
+    const cost = (search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page) +
+      offsetPrice((request.query as { offset?: number }).offset)
     if (built && cost > 1) await charge(request, cost - 1)
     reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
     if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
@@ -120,7 +124,11 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
     await charge(request, BUILD_COST.search - 1)
     // A download holds its expensive read's slot until its answer ends or its client goes.
     reply.raw.once('close', expensive(request))
-    return await sendCsv(reply, 'transactions.csv', TRANSACTION_CSV_COLUMNS, rows)
+    const priced = countingRows(rows, (count) => {
+      const units = Math.floor(count / CSV_ROWS_PER_REQUEST)
+      if (units > 0) charge(request, units).catch(() => undefined)
+    })
+    return await sendCsv(reply, 'transactions.csv', TRANSACTION_CSV_COLUMNS, priced)
   }
 
   app.get('/transactions/', {

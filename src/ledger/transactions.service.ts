@@ -102,16 +102,43 @@ export async function listProjectLedgerPage (
  * The ledger's summary (ledger-summary.ts) of the version last asked for, per database: built by one pass over
  * the table when a version is first read (concurrent requests share it), dropped when a newer version is read.
  */
-const summaries = new WeakMap<Db, { version: string, rows: Promise<SummaryRow[]> }>()
+const summaries = new WeakMap<Db, {
+  version: string, rows: Promise<SummaryRow[]>, byColumns: Map<string, SummaryRow[]>
+}>()
 
-async function summaryOf (db: Db, version: string): Promise<SummaryRow[]> {
-  const held = summaries.get(db)
-  if (held?.version === version) return await held.rows
-  const rows = repository.ledgerSummary(db)
-  summaries.set(db, { version, rows })
-  // A failed build is not kept: the next request tries again.
-  rows.catch(() => { if (summaries.get(db)?.rows === rows) summaries.delete(db) })
-  return await rows
+/** Column filters remembered per version (each a month list of at most a few hundred rows). */
+const MAX_COLUMN_FILTERS = 256
+
+/**
+ * The summary's rows for one (type, registry, vintage) filter, folded into one row per month: the first page of
+ * a filter reads the whole summary once, later ones a few hundred rows.
+ */
+async function summaryOf (db: Db, version: string, filters: repository.LedgerFilters): Promise<SummaryRow[]> {
+  let held = summaries.get(db)
+  if (held?.version !== version) {
+    const rows = repository.ledgerSummary(db)
+    held = { version, rows, byColumns: new Map() }
+    summaries.set(db, held)
+    // A failed read is not kept: the next request tries again.
+    rows.catch(() => { if (summaries.get(db)?.rows === rows) summaries.delete(db) })
+  }
+  const { type, registry, vintage } = filters
+  const key = JSON.stringify([type, registry, vintage])
+  const known = held.byColumns.get(key)
+  if (known !== undefined) return known
+  const months = new Map<string | null, number>()
+  for (const row of await held.rows) {
+    if ((type !== undefined && row.type !== type) || (registry !== undefined && row.registry !== registry) ||
+      (vintage !== undefined && row.vintage !== vintage)) continue
+    months.set(row.month, (months.get(row.month) ?? 0) + row.count)
+  }
+  // Folded rows keep the filter's own values, so summaryCount reads them as it reads the full summary.
+  const folded = [...months].map(([month, count]) => ({
+    registry: registry ?? '', type: type ?? 'issuance' as const, vintage: vintage ?? null, month, count
+  }))
+  if (held.byColumns.size >= MAX_COLUMN_FILTERS) held.byColumns.clear()
+  held.byColumns.set(key, folded)
+  return folded
 }
 
 /**
@@ -121,7 +148,8 @@ async function summaryOf (db: Db, version: string): Promise<SummaryRow[]> {
 async function monthCounts (db: Db, filters: repository.LedgerFilters, version: string): Promise<{
   months: Array<{ month: string, count: number }>, undated: number
 } | undefined> {
-  const counted = summaryCount(await summaryOf(db, version), filters)
+  if (filters.projectId !== undefined || filters.search !== undefined) return undefined
+  const counted = summaryCount(await summaryOf(db, version, filters), filters)
   if (counted === undefined) return undefined
   const cut = await Promise.all(counted.partial.map(async (month) => ({
     month,
