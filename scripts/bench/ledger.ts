@@ -235,7 +235,10 @@ function writeReport (options: LedgerBenchOptions, results: LedgerSize[],
     cpu: os.cpus()[0]?.model ?? 'unknown',
     node: process.version
   }
-  const command = `npm run bench:ledger -- --sizes ${options.sizes.join(',')} --projects ${projects}`
+  const command = options.reuse === undefined
+    ? `npm run bench:ledger -- --sizes ${options.sizes.join(',')} --projects ${projects}`
+    : `npm run bench:ledger -- --reuse ${run.database === 'PostgreSQL' ? 'postgres://…' : 'DIR'} --duration ${seconds}` +
+      ` --out docs/${path.basename(options.out)}`
   const lines = [
     '# Ledger benchmarks',
     '',
@@ -243,10 +246,12 @@ function writeReport (options: LedgerBenchOptions, results: LedgerSize[],
       `(${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}. Load average (1 / 5 / 15 min) ` +
       `${run.loadBefore} before the run, ${run.loadAfter} after it.`,
     `Reproduce with \`${command}\` (also the last part of \`npm run bench\`; raw numbers: ` +
-      '[ledger-benchmarks.json](ledger-benchmarks.json)). Written by `scripts/bench/ledger.ts`.',
+      `[${path.basename(options.out)}.json](${path.basename(options.out)}.json)). Written by ` +
+      '`scripts/bench/ledger.ts`.',
     '',
     ...(run.database === undefined
-      ? []
+      ? ['A million transactions on both databases, grown once and reused (`--reuse`): ' +
+          '[SQLite](ledger-benchmarks-1m-sqlite.md), [PostgreSQL](ledger-benchmarks-1m-postgres.md).', '']
       : [`**${run.database}**, a synthetic ledger grown earlier and reused ` +
       '(`--reuse`); the catalogue comparison below is left out.', '']),
     `A synthetic catalogue of ${projects} projects (\`scripts/bench/synthetic-catalogue.ts\`) in two copies on ` +

@@ -32,10 +32,11 @@ const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.qua
 
 /**
  * How a `search` is read on SQLite, decided by its trigram index (migration 0008) before the page: the ids of its
- * matches when they are few, or only how many there are when they are many. Undefined where no index answers
- * (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3 characters).
+ * matches when they are few, or only that they are many (counted once per version, countTransactions). Undefined
+ * where no index answers (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3
+ * characters).
  */
-export type SearchPlan = { ids: readonly number[] } | { dense: number } | undefined
+export type SearchPlan = { ids: readonly number[] } | { dense: true } | undefined
 
 /**
  * From this many matches on, a page is found sooner by walking the ordering's index and reading each beneficiary
@@ -48,10 +49,8 @@ export async function planSearch (db: Db, search: string): Promise<SearchPlan> {
   if (phrase === undefined) return undefined
   const { rows } = await sql<{ id: number }>`select rowid as id from credit_transactions_search
     where credit_transactions_search match ${phrase} limit ${DENSE_SEARCH}`.execute(db)
-  if (rows.length < DENSE_SEARCH) return { ids: rows.map((row) => row.id) }
-  const count = await sql<{ count: number }>`select count(*) as count from credit_transactions_search
-    where credit_transactions_search match ${phrase}`.execute(db)
-  return { dense: Number(count.rows[0]?.count ?? 0) }
+  // Many matches are counted where counts are remembered (countTransactions), not on every page.
+  return rows.length < DENSE_SEARCH ? { ids: rows.map((row) => row.id) } : { dense: true }
 }
 
 /** As FTS phrase every character is literal. */
@@ -109,7 +108,10 @@ export async function countTransactions (
   const { search: _search, ...others } = filters
   // A search alone is counted by its plan, without visiting the rows it finds.
   if (plan !== undefined && dated === undefined && Object.keys(others).length === 0) {
-    return 'ids' in plan ? plan.ids.length : plan.dense
+    if ('ids' in plan) return plan.ids.length
+    const count = await sql<{ count: number }>`select count(*) as count from credit_transactions_search
+      where credit_transactions_search match ${trigramPhrase(db, filters.search!)}`.execute(db)
+    return Number(count.rows[0]?.count ?? 0)
   }
   const row = await filtered(db, filters, { ...searchScope(db, filters, plan), dated })
     .select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()
