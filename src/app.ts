@@ -26,9 +26,10 @@ import { registerMetrics } from './http/metrics.ts'
 import { documentGuardedArea, registerOpenApi } from './http/openapi.ts'
 import { limitConnections } from './http/connection-limits.ts'
 import { drainConnections } from './http/graceful-stop.ts'
+import { ExpensiveReads } from './http/expensive-reads.ts'
 import { enforceQueryPolicy } from './http/query-policy.ts'
 import { requestLineProblem } from './http/request-line.ts'
-import { addSecurityHeaders } from './http/security-headers.ts'
+import { addSecurityHeaders, SECURITY_HEADERS } from './http/security-headers.ts'
 import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit } from './http/rate-limit.ts'
 import type { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
@@ -128,6 +129,8 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close')
     done(null, payload)
   })
+  // Before the request-line check, so that its 414 carries the security headers as every other answer does.
+  addSecurityHeaders(app)
   app.addHook('onRequest', (request, _reply, done) => {
     done(requestLineProblem(request))
   })
@@ -140,8 +143,6 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     encodings: ['br', 'gzip', 'deflate'],
     brotliOptions: BROTLI_OPTIONS
   })
-  // JSON answers execute nothing, so a CSP adds nothing there; /docs sets its own, media too.
-  addSecurityHeaders(app)
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins],
@@ -181,11 +182,17 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
       name: 'catalogue',
       counters,
       key: (request) => `key:${request.apiKey?.id ?? ''}`,
-      max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute
+      max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.cataloguePerMinute,
+      workUnitMs: config.rateLimits.workUnitMs
     })
+    // Searches, CSV downloads and deep pages, capped per key and in all below the database's read slots.
+    const slots = new ExpensiveReads({
+      perKey: config.rateLimits.expensiveReadsPerKey, total: config.rateLimits.expensiveReads
+    })
+    const expensive = (request: FastifyRequest) => slots.acquire(`key:${request.apiKey?.id ?? ''}`)
     await catalogue.register(catalogueRoutes,
-      { prefix: '/products', db: store.readDb, changes, origin, links, answers, charge })
-    await catalogue.register(ledgerRoutes, { db: store.readDb, changes, origin, answers, charge })
+      { prefix: '/products', db: store.readDb, changes, origin, links, answers, charge, expensive })
+    await catalogue.register(ledgerRoutes, { db: store.readDb, changes, origin, answers, charge, expensive })
     await catalogue.register(sourcesRoutes, { db: store.readDb })
   }, { prefix: COMMERCE_PREFIX })
 
@@ -257,6 +264,7 @@ function rawClientError (error: Error & { code?: string }, socket: Socket): void
       ? [431, 'bad_request', 'The request headers are too large.']
       : [400, 'bad_request', 'The request is malformed.']
   const body = JSON.stringify({ type: 'about:blank', title: statusText(status), status, code, detail })
+  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('')
   socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    `${security}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }

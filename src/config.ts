@@ -37,6 +37,12 @@ export interface Config {
     readonly calculatorPerMinute: number
     readonly authFailuresPerMinute: number
     readonly onRedisError: RedisErrorPolicy
+    /** Milliseconds of an answer's time that count as one request (RATE_LIMIT_WORK_UNIT_MS). */
+    readonly workUnitMs: number
+    /** Expensive reads (search, CSV, deep pages) one key may run at once (EXPENSIVE_READS_PER_KEY). */
+    readonly expensiveReadsPerKey: number
+    /** Expensive reads of all keys at once (EXPENSIVE_READS): below the pool, so cheap reads find a connection. */
+    readonly expensiveReads: number
   }
   /** Fastify's trustProxy: false (use the socket address), true (any proxy), a hop count, or trusted addresses. */
   readonly trustProxy: boolean | number | string
@@ -175,7 +181,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     cataloguePerMinute: perMinute('RATE_LIMIT_CATALOGUE', 600),
     calculatorPerMinute: perMinute('RATE_LIMIT_CALCULATOR', 300),
     authFailuresPerMinute: perMinute('AUTH_FAILURE_LIMIT', 30),
-    onRedisError: onRedisError as RedisErrorPolicy
+    onRedisError: onRedisError as RedisErrorPolicy,
+    ...fairUse(read, problems)
   }
 
   const trustProxy = parseTrustProxy(read('TRUST_PROXY') ?? 'false')
@@ -343,5 +350,28 @@ function isHttpUrl (text: string): boolean {
     return url.protocol === 'http:' || url.protocol === 'https:'
   } catch {
     return false
+  }
+}
+
+/**
+ * Fair use of the database (docs/api.md, "Rate limits"): an answer's price follows its time, and expensive reads
+ * run at most so many at once, per key and in all, always fewer than the read slots (PostgreSQL connections or
+ * SQLite read workers) when there is more than one, so cheap reads find one.
+ */
+function fairUse (read: (name: string) => string | undefined, problems: string[]) {
+  const number = (name: string, fallback: number, min: number, max: number): number => {
+    const value = parseInteger(read(name) ?? String(fallback), min, max)
+    if (value === undefined) problems.push(`${name} must be a whole number from ${min} to ${max}, got "${read(name)}"`)
+    return value ?? fallback
+  }
+  const slots = read('DATABASE_URL') !== undefined
+    ? parseInteger(read('DATABASE_POOL_SIZE') ?? String(DEFAULT_DATABASE_POOL_SIZE), 1, 1000) ?? 1
+    : parseInteger(read('SQLITE_READ_WORKERS') ?? String(DEFAULT_SQLITE_READ_WORKERS), 1, 64) ?? 1
+  const below = Math.max(1, slots - 1)
+  const expensiveReads = number('EXPENSIVE_READS', Math.max(1, Math.floor(slots / 2)), 1, below)
+  return {
+    workUnitMs: number('RATE_LIMIT_WORK_UNIT_MS', 20, 1, 60_000),
+    expensiveReads,
+    expensiveReadsPerKey: number('EXPENSIVE_READS_PER_KEY', 1, 1, expensiveReads)
   }
 }

@@ -1,4 +1,5 @@
 // npm run bench:ledger [-- --sizes 1000,100000,1000000] [--projects 10000] [--duration 5] [--connections 10]
+// npm run bench:ledger -- --reuse DIR|postgres://... [--out PATH]   (a ledger grown once, e.g. by --keep, reused)
 //
 // The credit ledger at 1k, 100k and 1M transactions (also the last part of `npm run bench`). Two copies of one
 // synthetic catalogue (synthetic-catalogue.ts) are served side by side, uncached (ANSWER_CACHE=false, so every
@@ -28,6 +29,14 @@ export interface LedgerBenchOptions {
   connections: number
   /** Output path without extension (.md and .json are written). */
   out: string
+  /**
+   * A store whose synthetic ledger is already grown (a data directory, or a PostgreSQL URL): its ledger paths are
+   * loaded as they are, without the growth and the comparison with a catalogue without a ledger. A 1M ledger takes
+   * 10 to 15 minutes to grow; reusing it keeps the builds on a shared machine to one per database.
+   */
+  reuse?: string | undefined
+  /** Keep the grown SQLite data directory here (for --reuse). */
+  keep?: string | undefined
 }
 
 interface LedgerSize {
@@ -43,7 +52,116 @@ interface LedgerSize {
 
 const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ')
 
+/** The ledger's paths at `size` transactions over `projects` projects; every filtered one has a target. */
+function ledgerPaths (size: number, projects: number): Record<string, { url: string, filtered: boolean }> {
+  const middle = Math.ceil(projects / 2)
+  return {
+    'whole ledger, first page': { url: '/api/v1/commerce/transactions/', filtered: false },
+    'type=retirement': { url: '/api/v1/commerce/transactions/?type=retirement', filtered: true },
+    'registry + type': {
+      url: '/api/v1/commerce/transactions/?registry=SYNTHETIC_REGISTRY_3&type=retirement', filtered: true
+    },
+    'date range (cuts months)': {
+      url: '/api/v1/commerce/transactions/?date_after=2020-03-10&date_before=2020-08-20', filtered: true
+    },
+    'retirements of one year': {
+      url: '/api/v1/commerce/transactions/?type=retirement&date_after=2020-01-01&date_before=2020-12-31',
+      filtered: true
+    },
+    'registry and vintage': {
+      url: '/api/v1/commerce/transactions/?registry=SYNTHETIC_REGISTRY_3&vintage=2015', filtered: true
+    },
+    'cancellations, largest first': {
+      url: '/api/v1/commerce/transactions/?type=cancellation&ordering=-quantity', filtered: true
+    },
+    'one project (project=)': { url: `/api/v1/commerce/transactions/?project=${middle}`, filtered: true },
+    'one project\'s ledger, retirements': {
+      url: `/api/v1/commerce/products/${middle}/transactions/?type=retirement&ordering=-quantity`, filtered: true
+    },
+    'search, a common word': { url: '/api/v1/commerce/transactions/?search=airlines', filtered: false },
+    'search, one beneficiary': {
+      url: `/api/v1/commerce/transactions/?search=beneficiary%20${String(Math.ceil(BENEFICIARIES / 3))
+        .padStart(5, '0')}`,
+      filtered: false
+    },
+    'deep offset (middle of the ledger)': {
+      url: `/api/v1/commerce/transactions/?offset=${Math.floor(size / 2)}&limit=50`, filtered: false
+    },
+    'deep offset, 1,000 rows': {
+      url: `/api/v1/commerce/transactions/?offset=${Math.floor(size / 4)}&limit=1000`, filtered: false
+    }
+  }
+}
+
+/** Loads each ledger path on a running service (one connection, then `connections`). */
+async function loadLedger (
+  url: string, headers: Record<string, string>, size: number, options: LedgerBenchOptions
+): Promise<LedgerSize['ledger']> {
+  const ledger: LedgerSize['ledger'] = {}
+  for (const [name, { url: path, filtered }] of Object.entries(ledgerPaths(size, options.projects))) {
+    // The last path's concurrent load may still hold the key's expensive read (a 429 until it ends).
+    let check = await fetch(`${url}${path}`, { headers })
+    for (let tries = 0; check.status === 429 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      check = await fetch(`${url}${path}`, { headers })
+    }
+    if (check.status !== 200) throw new Error(`${path} answered ${check.status}: ${await check.text()}`)
+    log(`ledger ${size}: ${name}`)
+    ledger[name] = {
+      single: await load(`${url}${path}`, headers, options.seconds, 1),
+      concurrent: await load(`${url}${path}`, headers, options.seconds, options.connections),
+      filtered
+    }
+  }
+  return ledger
+}
+
+/** The ledger paths of a store grown earlier (--reuse), on SQLite or PostgreSQL. */
+async function benchReused (options: LedgerBenchOptions, reuse: string): Promise<void> {
+  const postgres = reuse.startsWith('postgres')
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-ledger-'))
+  const loadBefore = loadAverage()
+  const started = new Date()
+  try {
+    const dataDir = postgres ? workDir : reuse
+    const database: Record<string, string> = postgres ? { DATABASE_URL: reuse } : {}
+    const store = await openStore({ dataDir, databaseUrl: postgres ? reuse : undefined })
+    await migrateToLatest(store.db)
+    const { size } = await store.db.selectFrom('credit_transactions')
+      .select((eb) => eb.fn.countAll<number>().as('size')).executeTakeFirstOrThrow()
+    await store.close()
+    const key = createKey(dataDir, database)
+    // One key loads every path: it may run as many expensive reads as the service takes (a pool of 10 on
+    // PostgreSQL: 9; SQLite's 2 read workers: 1), so the concurrent figures show the cap of all keys, not one's.
+    const expensive = postgres ? '9' : '1'
+    const service = await startService(dataDir, {
+      LOAD_BUNDLED_CATALOGUE: 'false',
+      ANSWER_CACHE: 'false',
+      EXPENSIVE_READS: expensive,
+      EXPENSIVE_READS_PER_KEY: expensive,
+      ...database
+    })
+    const headers = { authorization: `Bearer ${key}` }
+    const ledger = await loadLedger(service.url, headers, Number(size), options)
+    const result: LedgerSize = {
+      size: Number(size),
+      growSeconds: 0,
+      databaseMb: postgres ? 0 : directorySizeMb(dataDir),
+      catalogue: {},
+      ledger,
+      memory: await memory(service.url)
+    }
+    await stop(service.child)
+    writeReport(options, [result], {
+      started, loadBefore, loadAfter: loadAverage(), baseMb: 0, database: postgres ? 'PostgreSQL' : 'SQLite'
+    })
+  } finally {
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
 export async function benchLedger (options: LedgerBenchOptions): Promise<void> {
+  if (options.reuse !== undefined) return await benchReused(options, options.reuse)
   const { sizes, projects, seconds, connections } = options
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-ledger-'))
   const loadBefore = loadAverage()
@@ -89,43 +207,7 @@ export async function benchLedger (options: LedgerBenchOptions): Promise<void> {
           catalogue[name].with.push(await load(`${withLedger.url}${url}`, headers, seconds, connections))
         }
       }
-      const ledgerPaths: Record<string, { url: string, filtered: boolean }> = {
-        'whole ledger, first page': { url: '/api/v1/commerce/transactions/', filtered: false },
-        'retirements of one year': {
-          url: '/api/v1/commerce/transactions/?type=retirement&date_after=2020-01-01&date_before=2020-12-31',
-          filtered: true
-        },
-        'registry and vintage': {
-          url: '/api/v1/commerce/transactions/?registry=SYNTHETIC_REGISTRY_3&vintage=2015', filtered: true
-        },
-        'cancellations, largest first': {
-          url: '/api/v1/commerce/transactions/?type=cancellation&ordering=-quantity', filtered: true
-        },
-        'one project (project=)': { url: `/api/v1/commerce/transactions/?project=${middle}`, filtered: true },
-        'one project\'s ledger, retirements': {
-          url: `/api/v1/commerce/products/${middle}/transactions/?type=retirement&ordering=-quantity`, filtered: true
-        },
-        'search, a common word': { url: '/api/v1/commerce/transactions/?search=airlines', filtered: false },
-        'search, one beneficiary': {
-          url: `/api/v1/commerce/transactions/?search=beneficiary%20${String(Math.ceil(BENEFICIARIES / 3))
-            .padStart(5, '0')}`,
-          filtered: false
-        },
-        'deep offset (middle of the ledger)': {
-          url: `/api/v1/commerce/transactions/?offset=${Math.floor(size / 2)}&limit=50`, filtered: false
-        }
-      }
-      const ledger: LedgerSize['ledger'] = {}
-      for (const [name, { url, filtered }] of Object.entries(ledgerPaths)) {
-        const check = await fetch(`${withLedger.url}${url}`, { headers })
-        if (check.status !== 200) throw new Error(`${url} answered ${check.status}: ${await check.text()}`)
-        log(`ledger ${size}: ${name}`)
-        ledger[name] = {
-          single: await load(`${withLedger.url}${url}`, headers, seconds, 1),
-          concurrent: await load(`${withLedger.url}${url}`, headers, seconds, connections),
-          filtered
-        }
-      }
+      const ledger = await loadLedger(withLedger.url, headers, size, options)
       results.push({
         size, growSeconds, databaseMb: directorySizeMb(growDir), catalogue, ledger, memory: await memory(withLedger.url)
       })
@@ -133,6 +215,10 @@ export async function benchLedger (options: LedgerBenchOptions): Promise<void> {
     }
     await stop(without.child)
     writeReport(options, results, { started, loadBefore, loadAfter: loadAverage(), baseMb: directorySizeMb(baseDir) })
+    if (options.keep !== undefined) {
+      mkdirSync(options.keep, { recursive: true })
+      for (const file of readdirSync(growDir)) copyFileSync(path.join(growDir, file), path.join(options.keep, file))
+    }
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
@@ -141,7 +227,7 @@ export async function benchLedger (options: LedgerBenchOptions): Promise<void> {
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
 
 function writeReport (options: LedgerBenchOptions, results: LedgerSize[],
-  run: { started: Date, loadBefore: string, loadAfter: string, baseMb: number }): void {
+  run: { started: Date, loadBefore: string, loadAfter: string, baseMb: number, database?: string }): void {
   const { projects, seconds, connections } = options
   const machine = {
     cores: os.availableParallelism(),
@@ -149,7 +235,10 @@ function writeReport (options: LedgerBenchOptions, results: LedgerSize[],
     cpu: os.cpus()[0]?.model ?? 'unknown',
     node: process.version
   }
-  const command = `npm run bench:ledger -- --sizes ${options.sizes.join(',')} --projects ${projects}`
+  const command = options.reuse === undefined
+    ? `npm run bench:ledger -- --sizes ${options.sizes.join(',')} --projects ${projects}`
+    : `npm run bench:ledger -- --reuse ${run.database === 'PostgreSQL' ? 'postgres://…' : 'DIR'} --duration ${seconds}` +
+      ` --out docs/${path.basename(options.out)}`
   const lines = [
     '# Ledger benchmarks',
     '',
@@ -157,8 +246,14 @@ function writeReport (options: LedgerBenchOptions, results: LedgerSize[],
       `(${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}. Load average (1 / 5 / 15 min) ` +
       `${run.loadBefore} before the run, ${run.loadAfter} after it.`,
     `Reproduce with \`${command}\` (also the last part of \`npm run bench\`; raw numbers: ` +
-      '[ledger-benchmarks.json](ledger-benchmarks.json)). Written by `scripts/bench/ledger.ts`.',
+      `[${path.basename(options.out)}.json](${path.basename(options.out)}.json)). Written by ` +
+      '`scripts/bench/ledger.ts`.',
     '',
+    ...(run.database === undefined
+      ? ['A million transactions on both databases, grown once and reused (`--reuse`): ' +
+          '[SQLite](ledger-benchmarks-1m-sqlite.md), [PostgreSQL](ledger-benchmarks-1m-postgres.md).', '']
+      : [`**${run.database}**, a synthetic ledger grown earlier and reused ` +
+      '(`--reuse`); the catalogue comparison below is left out.', '']),
     `A synthetic catalogue of ${projects} projects (\`scripts/bench/synthetic-catalogue.ts\`) in two copies on ` +
       'SQLite, each served by its own process',
     '(`NODE_ENV=production`, `ANSWER_CACHE=false`, so every request pays the database\'s cost): one without a ' +
@@ -231,6 +326,8 @@ if (import.meta.main) {
       duration: { type: 'string', default: '5' },
       connections: { type: 'string', default: '10' },
       quick: { type: 'boolean', default: false },
+      reuse: { type: 'string' },
+      keep: { type: 'string' },
       out: { type: 'string', default: path.join(ROOT, 'docs', 'ledger-benchmarks') }
     }
   })
@@ -239,7 +336,9 @@ if (import.meta.main) {
     projects: Number(values.projects),
     seconds: values.quick ? 1 : Number(process.env['BENCH_DURATION'] ?? values.duration),
     connections: Number(values.connections),
-    out: values.out
+    out: values.out,
+    reuse: values.reuse,
+    keep: values.keep
   })
   process.exit(0)
 }

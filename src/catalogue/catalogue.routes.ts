@@ -5,6 +5,9 @@ import type { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'
 import { csvFilename, sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
 import { etagMatches } from '../http/etag.ts'
+import {
+  countingRows, CSV_ROWS_PER_REQUEST, inSlot, isExpensivePage, type ExpensiveRead
+} from '../http/expensive-reads.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
 import { errorResponses } from '../http/schemas.ts'
@@ -34,6 +37,8 @@ interface CatalogueOptions {
   answers: AnswerCache
   /** Counts `units` more requests against the caller's rate limit (the request itself counted one). */
   charge: (request: FastifyRequest, units: number) => Promise<void>
+  /** Takes an expensive read's slot (search, CSV, deep pages); refuses with 429 past the caps. */
+  expensive: ExpensiveRead
 }
 
 const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
@@ -63,7 +68,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** GET /api/v1/commerce/products/, /:id/, /facets/, /geojson/ (under that prefix; the trailing slash is optional). */
 export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, options) => {
-  const { db, changes, origin, links, answers, charge } = options
+  const { db, changes, origin, links, answers, charge, expensive } = options
   const current = new CachedRead(changes, async () => await catalogueVersion(db))
 
   /**
@@ -81,7 +86,9 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     const counts: CountMemo = async (name, count) =>
       (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
     const { value: answer, built } = await answers.getOrBuild<Answer>(key, async () => ({
-      template: mediaTemplate(await build(counts)),
+      template: mediaTemplate(isExpensivePage(request.query as { search?: string, offset?: number })
+        ? await inSlot(() => expensive(request), async () => await build(counts))
+        : await build(counts)),
       etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`,
       signed: undefined,
       second: 0
@@ -137,7 +144,13 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       // A bad filter is refused (400, by the error handler) before anything streams.
       await resolveProjectFilters(db, request.query)
       const filename = csvFilename('projects', request.query, PROJECT_CSV_NAMING.names, PROJECT_CSV_NAMING.bare)
-      return await sendCsv(reply, filename, PROJECT_CSV_COLUMNS, allMatchingProjects(db, request.query))
+      // A download holds its expensive read's slot until its answer ends or its client goes.
+      reply.raw.once('close', expensive(request))
+      const rows = countingRows(allMatchingProjects(db, request.query), (count) => {
+        const units = Math.floor(count / CSV_ROWS_PER_REQUEST)
+        if (units > 0) charge(request, units).catch(() => undefined)
+      })
+      return await sendCsv(reply, filename, PROJECT_CSV_COLUMNS, rows)
     }
     return await send(request, reply, pageCost(request.query.search), async (counts) => {
       const { limit, offset, include } = request.query

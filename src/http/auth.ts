@@ -52,7 +52,16 @@ async function checkKey (keys: KeyVerifier, request: FastifyRequest, presented: 
       'An API key is required: send "Authorization: Bearer KEY" or "X-API-Key: KEY".',
       { headers: { 'www-authenticate': CHALLENGE } }))
   }
-  const result = await keys.authenticate(presented)
+  let result: Awaited<ReturnType<KeyVerifier['authenticate']>>
+  try {
+    result = await keys.authenticate(presented)
+  } catch (error) {
+    // A check the database could not answer (503) counts as a failed one: otherwise a client could send requests
+    // without limit while the database is away, each one a lookup (issue 34, N1).
+    const retryAfter = failures === undefined ? 0 : wait > 0 ? wait : await failures.failed(address).catch(() => 0)
+    if (retryAfter > 0) throw tooManyFailures(failures!, retryAfter)
+    throw error
+  }
   if (!result.ok) {
     const detail = {
       malformed: 'The API key is malformed: send "Authorization: Bearer KEY" with the whole key.',

@@ -4,6 +4,8 @@ import { InputError, NotFoundError } from '../domain/errors.ts'
 import { isUnavailable } from '../store/availability.ts'
 import { AppError, statusText, type ErrorCode, type Problem } from './errors.ts'
 import { requestLineProblem } from './request-line.ts'
+import { RepeatedErrors } from './repeated-errors.ts'
+import { SECURITY_HEADERS } from './security-headers.ts'
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -109,7 +111,8 @@ export function frameworkError (error: FastifyError, request: FastifyRequest, re
   const problem = requestLineProblem(request) ?? (error.code === 'FST_ERR_MAX_PARAM_LENGTH'
     ? AppError.notFound(`No resource at ${path.slice(0, 200)}.`)
     : new AppError(400, 'bad_request', 'The request path is not validly percent-encoded (UTF-8).'))
-  return sendProblem(request, reply, problem)
+  // These errors come before the onRequest hooks that set the security headers.
+  return sendProblem(request, reply.headers(SECURITY_HEADERS), problem)
 }
 
 /**
@@ -118,6 +121,11 @@ export function frameworkError (error: FastifyError, request: FastifyRequest, re
  * logged with the stack, answered without it).
  */
 export function installErrorHandling (app: FastifyInstance): void {
+  const repeated = new RepeatedErrors(app.log)
+  app.addHook('onClose', (_app, done) => {
+    repeated.flush()
+    done()
+  })
   // Every GET route's path, so that a 404 can tell "no such path" from "no such method".
   const getPaths = Router({ ignoreTrailingSlash: true })
   app.addHook('onRoute', (route) => {
@@ -149,7 +157,8 @@ export function installErrorHandling (app: FastifyInstance): void {
       return sendProblem(request, reply, new AppError(status, code, error.message))
     }
     const unavailable = status === 503 || isUnavailable(error)
-    request.log.error({ err: error }, unavailable ? 'a backing service is unavailable' : 'request failed')
+    const message = unavailable ? 'a backing service is unavailable' : 'request failed'
+    if (repeated.first(message, error)) request.log.error({ err: error }, message)
     const failure = unavailable
       ? new AppError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later.')
       : new AppError(500, 'internal_error', 'An internal error occurred; it has been logged.')

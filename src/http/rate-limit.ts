@@ -102,6 +102,11 @@ interface RateLimitOptions {
   /** Whose counter a request counts against. */
   key: (request: FastifyRequest) => string
   counters: RateLimitCounters
+  /**
+   * Milliseconds of a failed answer's time (from its arrival to its last byte) that count as one request: a 5xx
+   * (a statement timeout, a database away) is charged its time when it ends, minus what was already counted.
+   */
+  workUnitMs?: number
 }
 
 /** Counts more of a request's cost against its caller's limit: `units` requests beyond the one counted. */
@@ -127,13 +132,29 @@ export async function registerRateLimit (app: FastifyInstance, options: RateLimi
     errorResponseBuilder: (_request, context) => new AppError(429, 'rate_limited',
       `Too many requests: the limit is ${context.max} per minute. Retry in ${context.after}.`)
   })
-  return async (request, units) => {
+  const charged = new WeakMap<FastifyRequest, number>()
+  const charge: Charge = async (request, units) => {
     const key = options.key(request)
     const max = options.max(request)
+    charged.set(request, (charged.get(request) ?? 0) + units)
     // A counter that cannot be reached is the plugin's concern on the next request, not this answer's.
-    await Promise.all(Array.from({ length: units }, async () =>
+    await Promise.all(Array.from({ length: Math.min(units, max) }, async () =>
       await new Promise<void>((resolve) => { store.incr(key, () => { resolve() }, WINDOW_MS, max) })))
   }
+  const { workUnitMs } = options
+  if (workUnitMs !== undefined) {
+    // A failed or timed-out answer is priced by its time: a statement that ran into its timeout cost the database
+    // all that time, and a success's price (its rows, docs/api.md) was never charged.
+    app.addHook('onResponse', (request, reply, done) => {
+      // Only requests the limit counted (the key check passed): the others have no key to charge.
+      if (reply.statusCode >= 500 && reply.getHeader('ratelimit-limit') !== undefined) {
+        const units = Math.ceil(reply.elapsedTime / workUnitMs) - 1 - (charged.get(request) ?? 0)
+        if (units > 0) charge(request, units).catch(() => undefined)
+      }
+      done()
+    })
+  }
+  return charge
 }
 
 /**

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
  * nothing; the pages set their own). One block, written once: helmet's chain of eleven middlewares cost
  * about 8% of a cached answer's CPU (docs/performance.md).
  */
-const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
@@ -19,7 +19,10 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-xss-protection': '0'
 })
 
-/** Sets the block on every reply before routing, so routes (media, pages) may still override a header. */
+/**
+ * Sets the block on every reply before routing, so routes (media, pages) may still override a header. JSON answers
+ * execute nothing, so a CSP adds nothing there; /docs sets its own, media too.
+ */
 export function addSecurityHeaders (app: FastifyInstance): void {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(SECURITY_HEADERS)

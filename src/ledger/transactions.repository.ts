@@ -33,10 +33,11 @@ const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.qua
 
 /**
  * How a `search` is read on SQLite, decided by its trigram index (migration 0008) before the page: the ids of its
- * matches when they are few, or only how many there are when they are many. Undefined where no index answers
- * (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3 characters).
+ * matches when they are few, or only that they are many (counted once per version, countTransactions). Undefined
+ * where no index answers (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3
+ * characters).
  */
-type SearchPlan = { ids: readonly number[] } | { dense: number } | undefined
+export type SearchPlan = { ids: readonly number[] } | { dense: true } | undefined
 
 /**
  * From this many matches on, a page is found sooner by walking the ordering's index and reading each beneficiary
@@ -49,10 +50,8 @@ export async function planSearch (db: Db, search: string): Promise<SearchPlan> {
   if (phrase === undefined) return undefined
   const { rows } = await sql<{ id: number }>`select rowid as id from credit_transactions_search
     where credit_transactions_search match ${phrase} limit ${DENSE_SEARCH}`.execute(db)
-  if (rows.length < DENSE_SEARCH) return { ids: rows.map((row) => row.id) }
-  const count = await sql<{ count: number }>`select count(*) as count from credit_transactions_search
-    where credit_transactions_search match ${phrase}`.execute(db)
-  return { dense: Number(count.rows[0]?.count ?? 0) }
+  // Many matches are counted where counts are remembered (countTransactions), not on every page.
+  return rows.length < DENSE_SEARCH ? { ids: rows.map((row) => row.id) } : { dense: true }
 }
 
 /** As FTS phrase every character is literal. */
@@ -110,7 +109,10 @@ export async function countTransactions (
   const { search: _search, ...others } = filters
   // A search alone is counted by its plan, without visiting the rows it finds.
   if (plan !== undefined && dated === undefined && Object.keys(others).length === 0) {
-    return 'ids' in plan ? plan.ids.length : plan.dense
+    if ('ids' in plan) return plan.ids.length
+    const count = await sql<{ count: number }>`select count(*) as count from credit_transactions_search
+      where credit_transactions_search match ${trigramPhrase(db, filters.search!)}`.execute(db)
+    return Number(count.rows[0]?.count ?? 0)
   }
   const row = await filtered(db, filters, { ...searchScope(db, filters, plan), dated })
     .select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()
@@ -138,8 +140,20 @@ export async function sumTransactions (
  * matching row; so the dated rows are one indexed query and the undated ones, when a page reaches them, another.
  * A search with few matches (`plan.ids`) sorts just those, undated last, in one query.
  */
+export interface PageSeek {
+  /**
+   * Where the dated rows' walk starts, as the summary placed `offset` (ledger-summary.ts): from this month's last
+   * day (descending) or first day (ascending), `skipped` matches fewer to skip, so a deep page walks one month of
+   * the index, not every row before it.
+   */
+  from?: { day: string, skipped: number }
+  /** How many dated rows match, when known: an offset past them all goes straight to the undated ones. */
+  dated?: number
+}
+
 export async function listTransactions (
-  db: Db, filters: LedgerFilters, order: LedgerOrder, limit: number, offset: number, plan: SearchPlan
+  db: Db, filters: LedgerFilters, order: LedgerOrder, limit: number, offset: number, plan: SearchPlan,
+  seek: PageSeek = {}
 ): Promise<TransactionRow[]> {
   const direction = order.descending ? 'desc' : 'asc'
   if (plan !== undefined && 'ids' in plan) {
@@ -158,13 +172,89 @@ export async function listTransactions (
   if (order.field === 'quantity') {
     return await page(db, filtered(db, filters), 'quantity', direction, limit, offset)
   }
-  const dated = await page(db, filtered(db, filters, { dated: true }), 'date', direction, limit, offset)
-  if (dated.length === limit) return dated
+  const past = seek.dated !== undefined && offset >= seek.dated
+  let dated: TransactionRow[] = []
+  if (!past) {
+    const { from } = seek
+    const bounded = from === undefined
+      ? filters
+      : order.descending
+        ? { ...filters, dateBefore: min(filters.dateBefore, from.day) }
+        : { ...filters, dateAfter: max(filters.dateAfter, from.day) }
+    dated = await page(db, filtered(db, bounded, { dated: true }), 'date', direction, limit,
+      offset - (from?.skipped ?? 0))
+    if (dated.length === limit) return dated
+  }
   // The page ends past the last dated row: an empty one means `offset` lies beyond them all, by how many is a count.
-  const undatedOffset = dated.length > 0 ? 0 : offset - await countTransactions(db, filters, plan, true)
+  const undatedOffset = dated.length > 0
+    ? 0
+    : offset - (seek.dated ?? await countTransactions(db, filters, plan, true))
   const undated = await page(db, filtered(db, filters, { dated: false }), undefined, direction,
     limit - dated.length, undatedOffset)
   return [...dated, ...undated]
+}
+
+const min = (a: string | undefined, b: string): string => a === undefined || b < a ? b : a
+const max = (a: string | undefined, b: string): string => a === undefined || b > a ? b : a
+
+/** Where a walk in `order` stopped: the last row's ordering value and id (undated rows: date null). */
+export interface LedgerCursor {
+  value: string | number | null
+  id: number
+}
+
+/**
+ * The next `limit` rows after `cursor` (from the start without one) in `order`, found by seeking the ordering's
+ * index to the cursor (keyset), so that a walk over every match reads each row once however far it goes (the CSV
+ * download). Dated rows first, then undated ones by id, as a page orders them. `ids`: a search's few matches.
+ */
+export async function listTransactionsAfter (
+  db: Db, filters: LedgerFilters, order: LedgerOrder, limit: number, cursor: LedgerCursor | undefined,
+  ids?: readonly number[]
+): Promise<TransactionRow[]> {
+  const direction = order.descending ? 'desc' : 'asc'
+  const beyond = order.descending ? '<' : '>'
+  const scope = (dated?: boolean): Scope => ({ dated, ...(ids !== undefined && { ids }) })
+  const after = (query: Filtered, field: 'date' | 'quantity' | undefined) => {
+    if (cursor === undefined) return query
+    if (field === undefined) return query.where('t.id', beyond, cursor.id)
+    return query.where((eb) => eb.or([
+      eb(`t.${field}`, beyond, cursor.value as never),
+      eb.and([eb(`t.${field}`, '=', cursor.value as never), eb('t.id', beyond, cursor.id)])
+    ]))
+  }
+  if (order.field === 'quantity') {
+    return await page(db, after(filtered(db, filters, scope()), 'quantity'), 'quantity', direction, limit, 0)
+  }
+  let dated: TransactionRow[] = []
+  if (cursor === undefined || cursor.value !== null) {
+    dated = await page(db, after(filtered(db, filters, scope(true)), 'date'), 'date', direction, limit, 0)
+    if (dated.length === limit) return dated
+  }
+  // Past an undated cursor, the walk goes on among the undated rows; past a dated one it starts them.
+  const undatedAfter = cursor?.value === null ? cursor : undefined
+  const undated = filtered(db, filters, scope(false))
+  const rest = await page(db, undatedAfter === undefined ? undated : undated.where('t.id', beyond, undatedAfter.id),
+    undefined, direction, limit - dated.length, 0)
+  return [...dated, ...rest]
+}
+
+/**
+ * The ledger's summary: how many transactions each (registry, type, vintage, month) holds, undated ones under a
+ * null month, as the database keeps it beside every write (migration 0012).
+ */
+export async function ledgerSummary (db: Db): Promise<Array<{
+  registry: string, type: TransactionType, vintage: number | null, month: string | null, count: number
+}>> {
+  const rows = await db.selectFrom('ledger_counts').select(['registry', 'type', 'vintage', 'month', 'count'])
+    .where('count', '>', 0).execute()
+  return rows.map((row) => ({
+    registry: row.registry,
+    type: row.type as TransactionType,
+    vintage: row.vintage === 0 ? null : row.vintage,
+    month: row.month === '' ? null : row.month,
+    count: Number(row.count)
+  }))
 }
 
 type Filtered = ReturnType<typeof filtered>

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { catalogueVersion } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
-import type { AnswerCache } from '../http/answer-cache.ts'
+import { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
 import { csvFilename, sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
@@ -11,6 +11,9 @@ import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
 import type { Charge } from '../http/rate-limit.ts'
+import {
+  countingRows, CSV_ROWS_PER_REQUEST, inSlot, isExpensivePage, offsetPrice, type ExpensiveRead
+} from '../http/expensive-reads.ts'
 import { errorResponses } from '../http/schemas.ts'
 import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
@@ -20,7 +23,8 @@ import {
   type Transaction
 } from './transactions.schemas.ts'
 import {
-  allMatchingTransactions, ledgerTotals, listLedgerPage, listProjectLedgerPage, withProjectIdentity
+  allMatchingTransactions, ledgerTotals, listLedgerPage, listProjectLedgerPage, withProjectIdentity,
+  type LedgerReads
 } from './transactions.service.ts'
 
 interface LedgerOptions {
@@ -32,14 +36,20 @@ interface LedgerOptions {
   /** The service's one answer cache. */
   answers: AnswerCache
   charge: Charge
+  /** Takes an expensive read's slot (search, CSV, deep pages); refuses with 429 past the caps. */
+  expensive: ExpensiveRead
 }
+
+/** Bytes of remembered ledger counts (about 15,000 filters). */
+const LEDGER_COUNTS_BYTES = 1024 * 1024
 
 const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
  * What an answer costs against the caller's per-minute limit when it has to be built, as in the catalogue: a page
- * 1, a page with `search` 5 (a substring match over beneficiaries and its count). A cached answer costs 1.
+ * 1, a page with `search` 5 (a substring match over beneficiaries and its count), plus 1 per 10,000 rows of
+ * `offset`; a CSV download 5 plus 1 per 1,000 rows. A cached answer costs 1; a failed one its time (rate-limit.ts).
  */
 const BUILD_COST = { page: 1, search: 5 } as const
 
@@ -59,8 +69,11 @@ const serializePage = (): ((page: unknown) => string) => {
 
 /** GET /api/v1/commerce/transactions/ and /api/v1/commerce/products/{id}/transactions/ (under /api/v1/commerce). */
 export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app, options) => {
-  const { db, changes, origin, answers, charge } = options
+  const { db, changes, origin, answers, charge, expensive } = options
   const current = new CachedRead(changes, async () => await catalogueVersion(db))
+  // Counts the ledger's summary cannot give (a project's, a search's) are kept per catalogue version even when
+  // ANSWER_CACHE is off: a count is a fact of the version, not an answer, and one costs up to a full scan.
+  const ledgerCounts = new AnswerCache(LEDGER_COUNTS_BYTES)
 
   /**
    * An answer is a function of the catalogue version (imports change both the projects and their ledger) and its
@@ -69,15 +82,18 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
    */
   const send = async (
     request: FastifyRequest, reply: FastifyReply, search: string | undefined,
-    build: (counts: CountMemo) => Promise<{ count: number, items: LedgerItem[] }>
+    build: (reads: LedgerReads) => Promise<{ count: number, items: LedgerItem[] }>
   ): Promise<FastifyReply> => {
     const version = await current.get()
     const counts: CountMemo = async (name, count) =>
-      (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
-    const cost = search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page
+      (await ledgerCounts.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
+    const cost = (search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page) +
+      offsetPrice((request.query as { offset?: number }).offset)
     return await sendCached(request, reply, `ledger ${version} ${origin(request)}${answerKey(request)}`, cost,
       async () => {
-        const { count, items } = await build(counts)
+        const { count, items } = isExpensivePage(request.query as { search?: string, offset?: number })
+          ? await inSlot(() => expensive(request), async () => await build({ version, counts }))
+          : await build({ version, counts })
         const { limit, offset } = request.query as { limit: number, offset: number }
         const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
           offset, count)
@@ -121,7 +137,13 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
     await charge(request, BUILD_COST.search - 1)
     const filename = csvFilename(base, request.query as Record<string, unknown>, TRANSACTION_CSV_NAMING.names,
       TRANSACTION_CSV_NAMING.bare)
-    return await sendCsv(reply, filename, TRANSACTION_CSV_COLUMNS, withProjectIdentity(db, rows))
+    // A download holds its expensive read's slot until its answer ends or its client goes.
+    reply.raw.once('close', expensive(request))
+    const priced = countingRows(rows, (count) => {
+      const units = Math.floor(count / CSV_ROWS_PER_REQUEST)
+      if (units > 0) charge(request, units).catch(() => undefined)
+    })
+    return await sendCsv(reply, filename, TRANSACTION_CSV_COLUMNS, withProjectIdentity(db, priced))
   }
 
   app.get('/transactions/', {
@@ -141,7 +163,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       return await sendCsvOnce(request, reply, await allMatchingTransactions(db, request.query))
     }
     return await send(request, reply, request.query.search,
-      async (counts) => await listLedgerPage(db, request.query, counts))
+      async (reads) => await listLedgerPage(db, request.query, reads))
   })
 
   // Sums read every match, as a search does: built once per catalogue version and filters, then cached.
@@ -159,8 +181,9 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
     }
   }, async (request, reply) => {
     const key = `ledger-totals ${await current.get()} ${answerKey(request)}`
-    return await sendCached(request, reply, key, BUILD_COST.search,
-      async () => JSON.stringify(await ledgerTotals(db, request.query)))
+    // Totals read every match, so building them takes an expensive read's slot, as a search does.
+    return await sendCached(request, reply, key, BUILD_COST.search, async () => JSON.stringify(
+      await inSlot(() => expensive(request), async () => await ledgerTotals(db, request.query))))
   })
 
   app.get('/products/:id/transactions/', {
@@ -181,6 +204,6 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
         `project-${request.params.id}-transactions`)
     }
     return await send(request, reply, request.query.search,
-      async (counts) => await listProjectLedgerPage(db, request.params.id, request.query, counts))
+      async (reads) => await listProjectLedgerPage(db, request.params.id, request.query, reads))
   })
 }

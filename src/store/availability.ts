@@ -7,9 +7,9 @@ export class DatabaseUnavailableError extends Error {
 }
 
 // What pg and ioredis say when the line is gone (they give no code for these).
-const CONNECTION_LOST = new RegExp(['Connection terminated', 'timeout exceeded when trying to connect',
-  'Connection is closed', 'Command timed out', 'Stream isn\'t writeable', 'connect ECONNREFUSED',
-  'Client has encountered a connection error', 'Query read timeout'].join('|'), 'i')
+const CONNECTION_LOST = new RegExp(['Connection terminated', 'Connection is closed', 'Command timed out',
+  'Stream isn\'t writeable', 'connect ECONNREFUSED', 'Client has encountered a connection error',
+  'Query read timeout'].join('|'), 'i')
 
 /**
  * Whether an error means a backing service (database, Redis) could not be reached at all: refused,
@@ -32,6 +32,15 @@ export function isUnreachable (error: unknown): boolean {
 }
 
 /**
+ * pg-pool's refusal of a request that waited its whole connection timeout in the pool's queue: every connection
+ * was busy. That is load, not an outage: answered 503, but it never opens the database circuit (a server that does
+ * not answer a new connection fails with "Connection terminated due to connection timeout" instead).
+ */
+export function isPoolWait (error: unknown): boolean {
+  return error instanceof Error && error.message === 'timeout exceeded when trying to connect'
+}
+
+/**
  * Whether an error means a backing service is unavailable right now, as opposed to a bug: such
  * requests get 503 and the client may retry; anything else stays a 500. Besides unreachable
  * services: a statement cancelled by the statement timeout, a SQLite read whose worker thread ended under it,
@@ -42,6 +51,7 @@ export function isUnavailable (error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const { code, message } = e as Error & { code?: unknown }
     if (code === '57014' || code === 'ERR_SQLITE_READ_TIMEOUT' || code === 'ERR_SQLITE_READ_WORKER_LOST') return true
+    if (isPoolWait(e)) return true
     if (code === 'ERR_SQLITE_ERROR' && /database is locked|SQLITE_BUSY/.test(message)) return true
   }
   return false

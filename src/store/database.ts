@@ -116,6 +116,17 @@ export interface ProjectProtocolTable {
 }
 
 /** One issuance, retirement or cancellation, as a registry published it. */
+/** How many transactions each (registry, type, vintage, month) holds, kept by triggers (migration 0012). */
+export interface LedgerCountsTable {
+  registry: string
+  type: string
+  /** 0: no vintage. */
+  vintage: number
+  /** YYYY-MM; '': undated. */
+  month: string
+  count: number
+}
+
 export interface CreditTransactionTable {
   id: Generated<number>
   project_id: number
@@ -250,6 +261,7 @@ export interface Database {
   project_images: ProjectImageTable
   project_protocols: ProjectProtocolTable
   credit_transactions: CreditTransactionTable
+  ledger_counts: LedgerCountsTable
   imported_files: ImportedFileTable
   project_export_dates: ProjectExportDateTable
   sources: SourceTable

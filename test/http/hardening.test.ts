@@ -60,23 +60,27 @@ test('an over-long URL is a 414 in the error shape', async (t) => {
   const response = await app.inject(`${PING}?pad=${'x'.repeat(5000)}`)
   assert.equal(response.statusCode, 414)
   assert.equal(response.json().code, 'bad_request')
+  for (const [name, value] of Object.entries(helmetDefaults())) assert.equal(response.headers[name], value, name)
 })
 
 test('over-large headers are refused by the server in the error shape (431)', async (t) => {
   const { app } = await buildTestApp(t)
   await app.listen({ host: '127.0.0.1', port: 0 })
   const { port } = app.server.address() as AddressInfo
-  const { status, type, body } = await new Promise<{
+  const { status, type, body, headers } = await new Promise<{
     status: number,
     type: string,
-    body: string
+    body: string,
+    headers: IncomingMessage['headers']
   }>((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: PING, headers: { 'x-padding': 'y'.repeat(20_000) } },
       (res) => {
         let text = ''
         res.on('data', (chunk) => { text += String(chunk) })
         res.on('end',
-          () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? '', body: text }))
+          () => resolve({
+            status: res.statusCode ?? 0, type: res.headers['content-type'] ?? '', body: text, headers: res.headers
+          }))
       })
     req.on('error', reject)
     req.end()
@@ -84,4 +88,5 @@ test('over-large headers are refused by the server in the error shape (431)', as
   assert.equal(status, 431)
   assert.match(type, /^application\/problem\+json/)
   assert.equal(JSON.parse(body).status, 431)
+  for (const [name, value] of Object.entries(helmetDefaults())) assert.equal(headers[name], value, name)
 })
