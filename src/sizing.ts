@@ -89,7 +89,9 @@ const NO_LIMIT = 2 ** 50
  * memory.max. The process's own cgroup and every parent visible are read, and the smallest limit wins (a
  * container's limit may sit on a parent). Undefined when there is none or nothing can be read.
  */
-export function readCgroupMemoryLimit (root = '/sys/fs/cgroup', selfFile = '/proc/self/cgroup'): MemoryLimit | undefined {
+export function readCgroupMemoryLimit (
+  root = '/sys/fs/cgroup', selfFile = '/proc/self/cgroup'
+): MemoryLimit | undefined {
   const lines = readText(selfFile)?.split('\n') ?? []
   const v1 = lines.map((line) => line.split(':')).find((parts) => parts[1]?.split(',').includes('memory'))
   if (v1 !== undefined) {
@@ -129,7 +131,8 @@ export function detectMemoryLimit (): MemoryLimit | undefined {
   const fromFiles = readCgroupMemoryLimit()
   if (fromFiles !== undefined) return fromFiles
   const constrained = process.constrainedMemory()
-  return constrained > 0 && constrained < NO_LIMIT ? { bytes: constrained, source: 'process.constrainedMemory()' } : undefined
+  if (!(constrained > 0 && constrained < NO_LIMIT)) return undefined
+  return { bytes: constrained, source: 'process.constrainedMemory()' }
 }
 
 /** What the start logs about its size: the limit, each choice, and the V8 heap limit actually in effect. */

@@ -33,3 +33,18 @@ test('SQLITE_READ_WORKERS must be a whole number from 1 to 64; 2 by default', ()
   assert.equal(loadConfig({}).sqliteReadWorkers, 2)
   assert.equal(loadConfig({ SQLITE_READ_WORKERS: '4' }).sqliteReadWorkers, 4)
 })
+
+test('under a 160 MB memory limit each read worker\'s heap is capped: a read whose rows outgrow it is a 503, ' +
+  'and the next read is answered', { timeout: 60_000 }, async (t) => {
+  const config = loadConfig({ DATA_DIR: tempDir(t), MEMORY_LIMIT_MB: '160', DATABASE_STATEMENT_TIMEOUT: '8' })
+  const store = await openStore(config)
+  t.after(async () => await store.close())
+  // 80 rows of a million characters each: more than the capped heap holds, a fraction of the 1 GB cap without a limit.
+  const big = sql`with recursive n(i) as (select 1 union all select i + 1 from n limit 80)
+    select i, hex(randomblob(500000)) as pad from n`
+  await assert.rejects(big.execute(store.readDb), (error: Error & { code?: string }) => {
+    assert.equal(error.code, 'ERR_SQLITE_READ_WORKER_LOST')
+    return true
+  })
+  assert.deepEqual((await FAST.execute(store.readDb)).rows, [{ n: 1 }])
+})
