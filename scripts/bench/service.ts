@@ -27,17 +27,20 @@ export async function waitUntilLive (url: string, child: ChildProcess): Promise<
 const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
 const START_FLAGS = scripts.start.split(' ').filter((word) => word.startsWith('--'))
 
+/** Where the service runs: in a memory cgroup (its cgroup.procs file) and with which `node` binary. */
+export interface Placement { cgroupProcs?: string | undefined, node?: string | undefined }
+
 /**
  * `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. With
  * `cgroupProcs` (a memory cgroup's cgroup.procs file) a shell enters that cgroup and then becomes the service, so
  * all of the service's memory is charged there from its first byte.
  */
 export function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>,
-  cgroupProcs?: string) {
-  const command = [process.execPath, ...START_FLAGS, path.join(ROOT, 'bin', 'tonne.js'), 'serve']
-  const [file, ...args] = cgroupProcs === undefined
+  placement: Placement = {}) {
+  const command = [placement.node ?? process.execPath, ...START_FLAGS, path.join(ROOT, 'bin', 'tonne.js'), 'serve']
+  const [file, ...args] = placement.cgroupProcs === undefined
     ? command
-    : ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', cgroupProcs, ...command]
+    : ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', placement.cgroupProcs, ...command]
   return spawn(file!, args, {
     env: {
       PATH: process.env['PATH'] ?? '',
@@ -51,7 +54,8 @@ export function spawnService (port: number, dataDir: string, extraEnv: Record<st
   })
 }
 
-export async function startService (dataDir: string, extraEnv: Record<string, string> = {}, cgroupProcs?: string) {
+export async function startService (dataDir: string, extraEnv: Record<string, string> = {},
+  placement: Placement = {}) {
   const port = await freePort()
   const started = performance.now()
   const child = spawnService(port, dataDir, {
@@ -60,7 +64,7 @@ export async function startService (dataDir: string, extraEnv: Record<string, st
     RATE_LIMIT_CATALOGUE: '9999999',
     RATE_LIMIT_CALCULATOR: '9999999',
     ...extraEnv
-  }, cgroupProcs)
+  }, placement)
   const url = `http://127.0.0.1:${port}`
   await waitUntilLive(url, child)
   return { child, url, startupMs: performance.now() - started }
