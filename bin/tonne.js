@@ -26,9 +26,9 @@ if (code !== 0) process.exit(code)
 
 /**
  * `serve` runs with the V8 flags sized for its memory limit (src/sizing.ts; the unsized ones without a limit).
- * V8 reads heap sizes only as it starts, so this process replaces itself once (process.execve, same pid) with
- * the flags the command line and NODE_OPTIONS do not already give: the operator's win. Bad settings are left
- * to the CLI to report.
+ * V8 reads heap sizes and glibc MALLOC_ARENA_MAX only as the process starts, so this process replaces itself once
+ * (process.execve, same pid) with the flags and settings the command line, NODE_OPTIONS and the environment do
+ * not already give: the operator's win. Bad settings are left to the CLI to report.
  */
 async function startSized () {
   if (typeof process.execve !== 'function') return
@@ -41,7 +41,8 @@ async function startSized () {
   }
   const missing = sizing.missingFlags(sizing.v8FlagsFor(config.memory.sizing),
     sizing.givenV8Flags(process.execArgv, process.env.NODE_OPTIONS))
-  if (missing.length === 0) return
+  const env = sizing.missingEnv(config.memory.sizing, process.env)
+  if (missing.length === 0 && Object.keys(env).length === 0) return
   process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, process.argv[1], ...args],
-    process.env)
+    { ...process.env, ...env })
 }

@@ -29,6 +29,8 @@ export interface Config {
     readonly explicit: readonly string[]
     /** NODE_OPTIONS, whose V8 flags win over the sizing's as the command line's do (bin/tonne.js). */
     readonly nodeOptions: string | undefined
+    /** glibc's MALLOC_ARENA_MAX as this process got it (bin/tonne.js sets it for a small limit). */
+    readonly mallocArenas: string | undefined
   }
   readonly logLevel: LogLevel
   /** Base for absolute links (pagination); unset means "derive from the request's Host". */
@@ -242,9 +244,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd(), detecte
   if (databasePoolSize === undefined) {
     problems.push(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${read('DATABASE_POOL_SIZE')}"`)
   }
-  const sqliteReadWorkers = parseInteger(read('SQLITE_READ_WORKERS') ?? String(sizing.readWorkers), 1, 64)
+  const sqliteReadWorkers = parseInteger(read('SQLITE_READ_WORKERS') ?? String(sizing.readWorkers), 0, 64)
   if (sqliteReadWorkers === undefined) {
-    problems.push(`SQLITE_READ_WORKERS must be a whole number from 1 to 64, got "${read('SQLITE_READ_WORKERS')}"`)
+    problems.push(`SQLITE_READ_WORKERS must be a whole number from 0 to 64, got "${read('SQLITE_READ_WORKERS')}"`)
   }
   const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
   if (maxConnections === undefined) {
@@ -272,7 +274,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd(), detecte
     databaseStatementTimeoutMs,
     databasePoolSize: databasePoolSize!,
     sqliteReadWorkers: sqliteReadWorkers!,
-    memory: { limit, sizing, explicit, nodeOptions: read('NODE_OPTIONS') },
+    memory: { limit, sizing, explicit, nodeOptions: read('NODE_OPTIONS'), mallocArenas: read('MALLOC_ARENA_MAX') },
     logLevel: logLevel as LogLevel,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     loadBundledCatalogue: loadBundledCatalogue!,

@@ -81,6 +81,7 @@ function sizingReport (config: Config): SizingReport {
     v8Flags: givenV8Flags(process.execArgv, config.memory.nodeOptions),
     readerOldSpaceMb: sizing.readerOldSpaceMb,
     readerYoungMb: sizing.readerYoungMb,
+    mallocArenas: config.memory.mallocArenas,
     explicit
   }
 }

@@ -13,6 +13,7 @@ export interface MemoryLimit {
 
 /** What Tonne chooses for one memory limit; each can be overridden (README, "Configuration"). */
 export interface Sizing {
+  /** SQLite read worker threads; 0: requests read on the main thread's connection. */
   readonly readWorkers: number
   readonly answerCacheMb: number
   /** V8's old generation of the main thread (--max-old-space-size); undefined: V8's own default. */
@@ -23,6 +24,8 @@ export interface Sizing {
   readonly readerOldSpaceMb: number
   /** Each SQLite read worker's young generation; undefined: V8's own default. */
   readonly readerYoungMb: number | undefined
+  /** glibc's malloc arenas (MALLOC_ARENA_MAX); undefined: glibc's default (eight per core). */
+  readonly mallocArenas: number | undefined
 }
 
 /**
@@ -35,29 +38,42 @@ export const UNSIZED: Sizing = Object.freeze({
   oldSpaceMb: undefined,
   semiSpaceMb: 8,
   readerOldSpaceMb: 1024,
-  readerYoungMb: undefined
+  readerYoungMb: undefined,
+  mallocArenas: undefined
 })
 
 /** From this limit up, Tonne runs with its unsized defaults. */
 export const SIZED_BELOW_MB = 1024
 
 /**
- * The choices for a limit in MB. Under mixed load (docs/performance.md, "Issue 23 … night") the node binary's
- * pages take ~60 MB, each read worker ~45 MB and the main heap grows as far as V8 lets it: below 384 MB one
- * reader, a heap cap near 40 % of the limit (V8 then collects sooner, which also frees dead buffers' native
- * memory sooner), a smaller young generation and an answer cache of a sixteenth of the limit.
+ * The choices for a limit in MB. Under mixed load (docs/performance.md, "Issue 34") the node binary's pages take
+ * 20–55 MB of a container's memory, a read worker 15–45 MB, and the main heap grows as far as V8 lets it. Below
+ * 224 MB no read worker (reads run on the main thread's connection) and a 4 MB answer cache; below 384 MB one
+ * worker; a heap cap near 40 % of the limit (V8 then collects sooner, which also frees dead buffers' native
+ * memory sooner), a smaller young generation, and two malloc arenas instead of glibc's eight per core.
  */
 export function sizeFor (limitMb: number | undefined): Sizing {
   if (limitMb === undefined || limitMb >= SIZED_BELOW_MB) return UNSIZED
   const semiSpaceMb = limitMb >= 512 ? 8 : limitMb >= 256 ? 4 : 2
   return Object.freeze({
-    readWorkers: limitMb >= 384 ? 2 : 1,
-    answerCacheMb: Math.max(4, Math.min(UNSIZED.answerCacheMb, Math.floor(limitMb / 16))),
+    readWorkers: limitMb >= 384 ? 2 : limitMb >= 224 ? 1 : 0,
+    answerCacheMb: limitMb < 224 ? 4 : Math.min(UNSIZED.answerCacheMb, Math.floor(limitMb / 16)),
     oldSpaceMb: Math.max(48, Math.floor(limitMb * 0.4)),
     semiSpaceMb,
     readerOldSpaceMb: Math.max(32, Math.floor(limitMb / 5)),
-    readerYoungMb: 3 * semiSpaceMb
+    readerYoungMb: 3 * semiSpaceMb,
+    mallocArenas: limitMb < 512 ? 2 : undefined
   })
+}
+
+/**
+ * Settings of the environment the server's process starts with (glibc reads MALLOC_ARENA_MAX only then), those
+ * the environment does not already set: the operator's win.
+ */
+export function missingEnv (sizing: Sizing, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return sizing.mallocArenas === undefined || env['MALLOC_ARENA_MAX'] !== undefined
+    ? {}
+    : { MALLOC_ARENA_MAX: String(sizing.mallocArenas) }
 }
 
 /** The V8 flags the server's process starts with for these choices (package.json's start had the unsized ones). */
@@ -147,6 +163,8 @@ export interface SizingReport {
   readonly v8Flags: readonly string[]
   readonly readerOldSpaceMb: number
   readonly readerYoungMb: number | undefined
+  /** MALLOC_ARENA_MAX in this process's environment. */
+  readonly mallocArenas: string | undefined
   /** The settings given explicitly, which won over the sizing. */
   readonly explicit: readonly string[]
 }
@@ -157,9 +175,13 @@ export function describeSizing (report: SizingReport): string {
     : `sized for a memory limit of ${report.limitMb} MB (${report.source})`
   const young = report.readerYoungMb === undefined ? '' : ` + ${report.readerYoungMb} MB young`
   const explicit = report.explicit.length === 0 ? '' : `; set explicitly: ${report.explicit.join(', ')}`
-  return `${limit}: ${report.readWorkers} SQLite read worker${report.readWorkers === 1 ? '' : 's'} ` +
-    `(heap ${report.readerOldSpaceMb} MB${young} each), answer cache ${report.answerCacheMb} MB, ` +
-    `V8 heap limit ${report.heapLimitMb} MB (${report.v8Flags.join(' ') || 'no V8 flags'})${explicit}`
+  const readers = report.readWorkers === 0
+    ? 'no SQLite read worker (reads on the main thread)'
+    : `${report.readWorkers} SQLite read worker${report.readWorkers === 1 ? '' : 's'} ` +
+      `(heap ${report.readerOldSpaceMb} MB${young} each)`
+  const arenas = report.mallocArenas === undefined ? '' : `, MALLOC_ARENA_MAX=${report.mallocArenas}`
+  return `${limit}: ${readers}, answer cache ${report.answerCacheMb} MB, ` +
+    `V8 heap limit ${report.heapLimitMb} MB (${report.v8Flags.join(' ') || 'no V8 flags'})${arenas}${explicit}`
 }
 
 /** The V8 flags of this process: its command line's, then NODE_OPTIONS'. */

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, test } from 'node:test'
 import { ConfigError, loadConfig } from '../src/config.ts'
 import {
-  describeSizing, missingFlags, readCgroupMemoryLimit, sizeFor, v8FlagsFor, type MemoryLimit
+  describeSizing, missingEnv, missingFlags, readCgroupMemoryLimit, sizeFor, v8FlagsFor, type MemoryLimit
 } from '../src/sizing.ts'
 import { tempDir } from './helpers.ts'
 
@@ -86,15 +86,21 @@ describe('the choices for a memory limit', () => {
     assert.deepEqual(sizeFor(64 * 1024), sizing)
   })
 
-  test('160 MB: one read worker, a smaller cache, a capped heap and young generation, all inside the limit', () => {
+  test('160 MB: no read worker thread, a small cache, a capped heap and young generation, two malloc arenas', () => {
     const sizing = sizeFor(160)
-    assert.equal(sizing.readWorkers, 1)
+    assert.equal(sizing.readWorkers, 0)
     assert.ok(sizing.answerCacheMb >= 4 && sizing.answerCacheMb < 32, `cache ${sizing.answerCacheMb} MB`)
     assert.ok(sizing.semiSpaceMb < 8, `semi-space ${sizing.semiSpaceMb} MB`)
     const flags = v8FlagsFor(sizing)
     assert.ok(flags.includes(`--max-old-space-size=${sizing.oldSpaceMb}`))
+    assert.ok(sizing.oldSpaceMb! < 160)
     assert.ok(flags.includes('--no-allocation-site-pretenuring'))
-    assert.ok(sizing.readerYoungMb !== undefined)
+    assert.deepEqual(missingEnv(sizing, {}), { MALLOC_ARENA_MAX: String(sizing.mallocArenas) })
+    assert.deepEqual(missingEnv(sizing, { MALLOC_ARENA_MAX: '8' }), {}, 'the operator\'s own setting wins')
+    assert.deepEqual(missingEnv(sizeFor(undefined), {}), {}, 'no limit: glibc\'s default')
+    // 256 MB: one read worker, with a capped heap and young generation of its own.
+    assert.equal(sizeFor(256).readWorkers, 1)
+    assert.ok(sizeFor(256).readerOldSpaceMb < 1024 && sizeFor(256).readerYoungMb !== undefined)
   })
 
   test('every limit from 64 MB to 2 GB: heaps fit the limit, and a larger limit never gets less', () => {
@@ -125,7 +131,7 @@ describe('the choices for a memory limit', () => {
   })
 
   test('the start\'s log line names the limit, its source, each choice and what was set explicitly', () => {
-    const line = describeSizing({
+    const report = {
       limitMb: 160,
       source: 'cgroup v2',
       readWorkers: 1,
@@ -134,21 +140,26 @@ describe('the choices for a memory limit', () => {
       v8Flags: ['--max-old-space-size=64'],
       readerOldSpaceMb: 32,
       readerYoungMb: 6,
+      mallocArenas: '2',
       explicit: ['ANSWER_CACHE_MB']
-    })
+    } as const
+    const line = describeSizing(report)
     for (const part of ['160 MB (cgroup v2)', '1 SQLite read worker ', 'answer cache 10 MB', 'V8 heap limit 70 MB',
-      '--max-old-space-size=64', 'heap 32 MB + 6 MB young', 'set explicitly: ANSWER_CACHE_MB']) {
+      '--max-old-space-size=64', 'heap 32 MB + 6 MB young', 'MALLOC_ARENA_MAX=2', 'set explicitly: ANSWER_CACHE_MB']) {
       assert.ok(line.includes(part), `"${part}" in: ${line}`)
     }
+    const none = describeSizing({ ...report, readWorkers: 0 })
+    assert.ok(none.includes('no SQLite read worker (reads on the main thread)'), none)
   })
 })
 
 describe('the configuration sizes itself from the limit; explicit settings win', () => {
   const cgroup160: MemoryLimit = { bytes: 160 * MB, source: 'cgroup v1' }
 
-  test('a detected limit sets the read workers, the answer cache and the readers\' heaps', () => {
+  test('a detected limit sets the read workers, the answer cache and the V8 choices', () => {
     const config = loadConfig({}, '/', cgroup160)
-    assert.equal(config.sqliteReadWorkers, 1)
+    assert.equal(config.sqliteReadWorkers, 0)
+    assert.deepEqual(config.memory.sizing, sizeFor(160))
     assert.equal(config.answerCacheBytes, sizeFor(160).answerCacheMb * MB)
     assert.deepEqual(config.memory.limit, cgroup160)
     assert.deepEqual(config.memory.explicit, [])
@@ -166,7 +177,7 @@ describe('the configuration sizes itself from the limit; explicit settings win',
     const config = loadConfig({ MEMORY_LIMIT_MB: '2048' }, '/', cgroup160)
     assert.deepEqual(config.memory.limit, { bytes: 2048 * MB, source: 'MEMORY_LIMIT_MB' })
     assert.equal(config.sqliteReadWorkers, 2)
-    assert.equal(loadConfig({ MEMORY_LIMIT_MB: '160' }).sqliteReadWorkers, 1)
+    assert.equal(loadConfig({ MEMORY_LIMIT_MB: '256' }).sqliteReadWorkers, 1)
     for (const bad of ['0', 'lots', '160MB', '-5']) {
       assert.throws(() => loadConfig({ MEMORY_LIMIT_MB: bad }),
         (error: unknown) => error instanceof ConfigError && /MEMORY_LIMIT_MB must be/.test(error.message), bad)

@@ -14,7 +14,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { byStatus, mixedLoad, type MixedResult } from './mixed-load.ts'
-import { createKey, log, memory, spawnService, spawnToFirstAnswer, startService, stop } from './service.ts'
+import { sizeFor, v8FlagsFor } from '../../src/sizing.ts'
+import {
+  createKey, log, memory, spawnService, spawnToFirstAnswer, startService, stop, type Placement
+} from './service.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
 const { values } = parseArgs({
@@ -49,6 +52,8 @@ interface MemoryCgroup {
   peakMb: () => number
   /** Processes the kernel's OOM killer ended in it. */
   oomKills: () => number
+  /** What is charged now, MB: anonymous memory, file pages, and file pages mapped (the node binary's among them). */
+  charged: () => { anon: number, file: number, mapped: number }
   remove: () => void
 }
 
@@ -73,6 +78,11 @@ function makeCgroup (limitMb: number): MemoryCgroup {
       procs: path.join(dir, 'cgroup.procs'),
       peakMb: () => mb(read(path.join(dir, 'memory.max_usage_in_bytes'))),
       oomKills: () => counter(read(path.join(dir, 'memory.oom_control')), 'oom_kill'),
+      charged: () => {
+        const stat = read(path.join(dir, 'memory.stat'))
+        const of = (key: string) => Math.round(counter(stat, key) / 1024 / 1024)
+        return { anon: of('total_rss'), file: of('total_cache'), mapped: of('total_mapped_file') }
+      },
       remove: () => { rmdirSync(dir) }
     }
   }
@@ -91,6 +101,11 @@ function makeCgroup (limitMb: number): MemoryCgroup {
     procs: path.join(dir, 'cgroup.procs'),
     peakMb: () => mb(read(path.join(dir, 'memory.peak'))),
     oomKills: () => counter(read(path.join(dir, 'memory.events')), 'oom_kill'),
+    charged: () => {
+      const stat = read(path.join(dir, 'memory.stat'))
+      const of = (key: string) => Math.round(counter(stat, key) / 1024 / 1024)
+      return { anon: of('anon'), file: of('file'), mapped: of('file_mapped') }
+    },
     remove: () => { rmdirSync(dir) }
   }
 }
@@ -126,6 +141,8 @@ interface Side {
   cpuUsPerAnswer: number | undefined
   residentEndMb: number | undefined
   cgroupPeakMb: number | undefined
+  /** Charged to the cgroup at the end of the load: anonymous / file pages / mapped file pages, MB. */
+  chargedEnd: string | undefined
   oomKills: number | undefined
   loadStart: string
   loadEnd: string
@@ -143,6 +160,7 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
   let residentEndMb: number | undefined
   let peak: number | undefined
   let cpu: number | undefined
+  let chargedEnd: string | undefined
   let stopping = false
   try {
     const started = await startService(dataDir, env, { cgroupProcs: cgroup?.procs, node: NODE })
@@ -161,6 +179,8 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
       cpu = Math.round((cpuAfter - cpuBefore) / answers * 1e6)
     }
     residentEndMb = died === undefined ? (await memory(started.url)).residentMb : undefined
+    const charged = cgroup?.charged()
+    chargedEnd = charged === undefined ? undefined : `${charged.anon} / ${charged.file} / ${charged.mapped}`
   } catch (error) {
     died ??= `failed: ${(error as Error).message}`
   } finally {
@@ -175,6 +195,7 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
     cpuUsPerAnswer: cpu,
     residentEndMb,
     cgroupPeakMb: cgroup?.peakMb(),
+    chargedEnd,
     oomKills: cgroup?.oomKills(),
     loadStart,
     loadEnd: loadavg(),
@@ -199,8 +220,8 @@ async function starts (dataDir: string, cgroup: MemoryCgroup | undefined) {
     const cache = { NODE_COMPILE_CACHE: path.join(scratch, 'compile-cache') }
     const env = { ...cache, CREATE_INITIAL_API_KEY: 'false' }
     const headers = { authorization: `Bearer ${createKey(dataDir)}` }
-    const tonne = async (procs?: string) => await spawnToFirstAnswer(
-      (port) => spawnService(port, dataDir, env, { cgroupProcs: procs, node: NODE }), '/api/v1/commerce/products/1/',
+    const tonne = async (placement: Placement = {}) => await spawnToFirstAnswer(
+      (port) => spawnService(port, dataDir, env, { node: NODE, ...placement }), '/api/v1/commerce/products/1/',
       headers)
     const floor = async () => await spawnToFirstAnswer((port) => spawn(process.execPath,
       [path.join(ROOT, 'scripts', 'bench', 'fastify-floor-server.ts'), captured],
@@ -209,17 +230,28 @@ async function starts (dataDir: string, cgroup: MemoryCgroup | undefined) {
     await floor()
     const tonneMs: number[] = []
     const floorMs: number[] = []
+    // The unsized flags given up front: bin/tonne.js then does not restart itself (what that restart costs).
+    const flaggedMs: number[] = []
+    const unsized = { flags: v8FlagsFor(sizeFor(undefined)) }
     for (let i = 0; i < STARTS; i++) {
       tonneMs.push(await tonne())
       floorMs.push(await floor())
+      flaggedMs.push(await tonne(unsized))
     }
     const limitedMs: number[] = []
-    if (cgroup !== undefined) for (let i = 0; i < STARTS; i++) limitedMs.push(await tonne(cgroup.procs))
+    const procs = cgroup?.procs
+    if (procs !== undefined) for (let i = 0; i < STARTS; i++) limitedMs.push(await tonne({ cgroupProcs: procs }))
     return {
       tonne: median(tonneMs),
       floor: median(floorMs),
+      flagged: median(flaggedMs),
       limited: limitedMs.length === 0 ? undefined : median(limitedMs),
-      all: { tonne: tonneMs.map(Math.round), floor: floorMs.map(Math.round), limited: limitedMs.map(Math.round) }
+      all: {
+        tonne: tonneMs.map(Math.round),
+        floor: floorMs.map(Math.round),
+        flagged: flaggedMs.map(Math.round),
+        limited: limitedMs.map(Math.round)
+      }
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true })
@@ -232,7 +264,7 @@ const row = (side: Side) => {
   const r = side.result
   return `| ${side.label} | ${r?.rps ?? '–'} | ${r?.p50 ?? '–'} | ${r?.p99 ?? '–'} | ${fiveHundreds(r)} | ` +
     `${r?.errors ?? '–'} | ${side.cpuUsPerAnswer ?? '–'} | ${side.residentPeakMb ?? '–'} | ` +
-    `${side.residentEndMb ?? '–'} | ${side.cgroupPeakMb ?? '–'} | ` +
+    `${side.residentEndMb ?? '–'} | ${side.cgroupPeakMb ?? '–'} | ${side.chargedEnd ?? '–'} | ` +
     `${side.oomKills ?? '–'} | ${side.died ?? 'no'} | ${side.loadStart} → ${side.loadEnd} |`
 }
 
@@ -256,8 +288,9 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
     `## Mixed load, ${SECONDS} s at ${CONNECTIONS} connections, without and with a ${LIMIT_MB} MB memory limit`,
     '',
     '| Side | req/s | p50 ms | p99 ms | 5xx | socket errors | CPU µs per answer | resident peak, MB | ' +
-      'resident at the end, MB | cgroup peak, MB | OOM kills | died | load average |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+      'resident at the end, MB | cgroup peak, MB | charged at the end: anon / file / mapped, MB | OOM kills | died | ' +
+      'load average |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     row(free),
     row(limited),
     '',
@@ -272,8 +305,10 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
       `the first side's data folder) **${start.tonne} ms**, a bare Fastify app ` +
       `(scripts/bench/fastify-floor-server.ts) **${start.floor} ms**: a ratio of ` +
       `**${(start.tonne / start.floor).toFixed(1)}**. Tonne in the ${LIMIT_MB} MB ` +
-      `cgroup: ${start.limited ?? '–'} ms. All starts, ms: Tonne ${start.all.tonne.join(', ')}; Fastify ` +
-      `${start.all.floor.join(', ')}; Tonne limited ${start.all.limited.join(', ')}.`,
+      `cgroup: ${start.limited ?? '–'} ms. Tonne given the unsized V8 flags on its command line, so that it does ` +
+      `not restart itself with them: ${start.flagged} ms. All starts, ms: Tonne ${start.all.tonne.join(', ')}; ` +
+      `Fastify ${start.all.floor.join(', ')}; Tonne with flags ${start.all.flagged.join(', ')}; Tonne limited ` +
+      `${start.all.limited.join(', ')}.`,
     ''
   ].join('\n')
 }

@@ -28,7 +28,7 @@ const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
 const START_FLAGS = scripts.start.split(' ').filter((word) => word.startsWith('--'))
 
 /** Where the service runs: in a memory cgroup (its cgroup.procs file) and with which `node` binary. */
-export interface Placement { cgroupProcs?: string | undefined, node?: string | undefined }
+export interface Placement { cgroupProcs?: string | undefined, node?: string | undefined, flags?: string[] }
 
 /**
  * `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. With
@@ -37,7 +37,8 @@ export interface Placement { cgroupProcs?: string | undefined, node?: string | u
  */
 export function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>,
   placement: Placement = {}) {
-  const command = [placement.node ?? process.execPath, ...START_FLAGS, path.join(ROOT, 'bin', 'tonne.js'), 'serve']
+  const command = [placement.node ?? process.execPath, ...START_FLAGS, ...placement.flags ?? [],
+    path.join(ROOT, 'bin', 'tonne.js'), 'serve']
   const [file, ...args] = placement.cgroupProcs === undefined
     ? command
     : ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', placement.cgroupProcs, ...command]

@@ -88,7 +88,9 @@ function openSqliteStore (dataDir: string, readBudgetMs: number, readers: number
     heapLimitMb: sizing.readerOldSpaceMb,
     youngGenerationMb: sizing.readerYoungMb
   })
-  const readDb = readOnlyDb(reads)
+  // No workers (the smallest containers, sizing.ts): requests read on the process's own connection, which saves
+  // a V8 isolate and its heap, but a slow read then holds the event loop and is not given up at its budget.
+  const readDb = readers === 0 ? db : readOnlyDb(reads)
   let closed = false
   const feed = lazyFeed(() => watchSqlite(db))
   return {
@@ -105,7 +107,7 @@ function openSqliteStore (dataDir: string, readBudgetMs: number, readers: number
       closed = true
       feed.close()
       // Kysely closes its driver only if it ever ran a query; the workers may have started without one (warm).
-      await readDb.destroy()
+      if (readDb !== db) await readDb.destroy()
       await reads.close()
       await db.destroy()
     }
