@@ -150,7 +150,7 @@ interface Side {
 }
 
 async function runSide (label: string, cgroup: MemoryCgroup | undefined,
-  env: Record<string, string> = {}): Promise<Side> {
+  env: Record<string, string> = {}, node = process.execPath): Promise<Side> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-container-'))
   const loadStart = loadavg()
   log(`${label}: ${SECONDS} s of mixed load at ${CONNECTIONS} connections (load average ${loadStart})`)
@@ -163,7 +163,7 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
   let chargedEnd: string | undefined
   let stopping = false
   try {
-    const started = await startService(dataDir, env, { cgroupProcs: cgroup?.procs, node: NODE })
+    const started = await startService(dataDir, env, { cgroupProcs: cgroup?.procs, node })
     child = started.child
     child.once('exit', (code, signal) => { if (!stopping) died = signal ?? `exit code ${code}` })
     const cpuBefore = cpuSeconds(child.pid)
@@ -209,7 +209,7 @@ const median = (list: number[]) => Math.round([...list].sort((a, b) => a - b)[Ma
  * Start to first answer, medians of `STARTS` alternated starts: Tonne (a detail page, over a prepared data folder)
  * and the bare Fastify app (one captured answer), each spawned as `node FILE`; then Tonne in the cgroup.
  */
-async function starts (dataDir: string, cgroup: MemoryCgroup | undefined) {
+async function starts (dataDir: string, cgroup: MemoryCgroup | undefined, limitedNode: string) {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-start-'))
   try {
     const captured = path.join(scratch, 'answers.json')
@@ -221,7 +221,7 @@ async function starts (dataDir: string, cgroup: MemoryCgroup | undefined) {
     const env = { ...cache, CREATE_INITIAL_API_KEY: 'false' }
     const headers = { authorization: `Bearer ${createKey(dataDir)}` }
     const tonne = async (placement: Placement = {}) => await spawnToFirstAnswer(
-      (port) => spawnService(port, dataDir, env, { node: NODE, ...placement }), '/api/v1/commerce/products/1/',
+      (port) => spawnService(port, dataDir, env, placement), '/api/v1/commerce/products/1/',
       headers)
     const floor = async () => await spawnToFirstAnswer((port) => spawn(process.execPath,
       [path.join(ROOT, 'scripts', 'bench', 'fastify-floor-server.ts'), captured],
@@ -240,7 +240,9 @@ async function starts (dataDir: string, cgroup: MemoryCgroup | undefined) {
     }
     const limitedMs: number[] = []
     const procs = cgroup?.procs
-    if (procs !== undefined) for (let i = 0; i < STARTS; i++) limitedMs.push(await tonne({ cgroupProcs: procs }))
+    if (procs !== undefined) {
+      for (let i = 0; i < STARTS; i++) limitedMs.push(await tonne({ cgroupProcs: procs, node: limitedNode }))
+    }
     return {
       tonne: median(tonneMs),
       floor: median(floorMs),
@@ -314,9 +316,9 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
 }
 
 /**
- * A copy of `node` that no other process has read: in a container the binary's pages (~60 MB resident) are
- * charged to the container, but this machine's shared `node` sits in the page cache charged to whoever read it
- * first. Written with O_DIRECT, so its pages are charged to the first process that runs it.
+ * A copy of `node` that no other process has read, for the limited side only: in a container the binary's pages
+ * (~60 MB resident) are charged to the container, but this machine's shared `node` sits in the page cache charged
+ * to whoever read it first. Written with O_DIRECT, so its pages are charged to the first process that runs it.
  */
 function ownNode (dir: string): string {
   const copy = path.join(dir, 'node')
@@ -328,17 +330,17 @@ function ownNode (dir: string): string {
 const cgroup = makeCgroup(LIMIT_MB)
 const sides: Side[] = []
 const nodeDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-node-'))
-const NODE = values['shared-node'] ? process.execPath : ownNode(nodeDir)
+const LIMITED_NODE = values['shared-node'] ? process.execPath : ownNode(nodeDir)
 try {
   const tried = values.env.length === 0 ? '' : `, ${values.env.join(' ')}`
   const limitedLabel = `${LIMIT_MB} MB (cgroup v${cgroup.version})${tried}`
   if (values['limited-only']) {
-    sides.push(await runSide(limitedLabel, cgroup, LIMITED_ENV))
+    sides.push(await runSide(limitedLabel, cgroup, LIMITED_ENV, LIMITED_NODE))
     console.log(row(sides[0]!))
   } else {
     sides.push(await runSide('no limit', undefined))
-    sides.push(await runSide(limitedLabel, cgroup, LIMITED_ENV))
-    const text = report(sides[0]!, sides[1]!, cgroup, await starts(sides[0]!.dataDir, cgroup))
+    sides.push(await runSide(limitedLabel, cgroup, LIMITED_ENV, LIMITED_NODE))
+    const text = report(sides[0]!, sides[1]!, cgroup, await starts(sides[0]!.dataDir, cgroup, LIMITED_NODE))
     console.log(text)
     if (values.out !== '-') writeFileSync(path.resolve(ROOT, values.out), text)
   }
