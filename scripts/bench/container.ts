@@ -110,12 +110,17 @@ function makeCgroup (limitMb: number): MemoryCgroup {
   }
 }
 
-/** CPU seconds the process (all its threads) has used: a measure less sensitive to a shared machine than req/s. */
-function cpuSeconds (pid: number | undefined): number | undefined {
+/**
+ * CPU seconds the process (all its threads) has used in user and kernel mode, and its major page faults (pages
+ * read back from disk, such as the binary's code when the cgroup evicted it): less sensitive to a shared machine
+ * than req/s.
+ */
+function cpuOf (pid: number | undefined): { user: number, system: number, majorFaults: number } | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
-    // utime and stime (fields 14 and 15 of stat; 12 and 13 after the command) in clock ticks of 1/100 s.
-    return (Number(fields[11]) + Number(fields[12])) / 100
+    // Fields 12 (majflt), 14 (utime) and 15 (stime) of stat, counted after the command's closing parenthesis;
+    // times in clock ticks of 1/100 s.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').map(Number)
+    return { user: fields[11]! / 100, system: fields[12]! / 100, majorFaults: fields[9]! }
   } catch {
     return undefined
   }
@@ -137,8 +142,10 @@ interface Side {
   /** How the service ended when it was not stopped by the bench (an OOM kill is SIGKILL). */
   died: string | undefined
   residentPeakMb: number | undefined
-  /** CPU time of the service per answer, in µs. */
-  cpuUsPerAnswer: number | undefined
+  /** CPU time of the service per answer, in µs: user + kernel. */
+  cpuUsPerAnswer: string | undefined
+  /** Major page faults during the load. */
+  majorFaults: number | undefined
   residentEndMb: number | undefined
   cgroupPeakMb: number | undefined
   /** Charged to the cgroup at the end of the load: anonymous / file pages / mapped file pages, MB. */
@@ -159,24 +166,27 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
   let result: MixedResult | undefined
   let residentEndMb: number | undefined
   let peak: number | undefined
-  let cpu: number | undefined
+  let cpu: string | undefined
+  let majorFaults: number | undefined
   let chargedEnd: string | undefined
   let stopping = false
   try {
     const started = await startService(dataDir, env, { cgroupProcs: cgroup?.procs, node })
     child = started.child
     child.once('exit', (code, signal) => { if (!stopping) died = signal ?? `exit code ${code}` })
-    const cpuBefore = cpuSeconds(child.pid)
+    const cpuBefore = cpuOf(child.pid)
     result = await mixedLoad(started.url, createKey(dataDir), SECONDS, CONNECTIONS, (second) => {
       memory(started.url).then((sample) => {
         log(`${label}, ${second} s: resident ${sample.residentMb} MB, heap in use ${sample.heapUsedMb} MB`)
       }, () => { log(`${label}, ${second} s: the service does not answer`) })
     })
     peak = residentPeakMb(child.pid)
-    const cpuAfter = cpuSeconds(child.pid)
+    const cpuAfter = cpuOf(child.pid)
     const answers = [...result.statuses.values()].reduce((sum, count) => sum + count, 0)
     if (cpuBefore !== undefined && cpuAfter !== undefined && answers > 0) {
-      cpu = Math.round((cpuAfter - cpuBefore) / answers * 1e6)
+      const us = (seconds: number) => Math.round(seconds / answers * 1e6)
+      cpu = `${us(cpuAfter.user - cpuBefore.user)} + ${us(cpuAfter.system - cpuBefore.system)}`
+      majorFaults = cpuAfter.majorFaults - cpuBefore.majorFaults
     }
     residentEndMb = died === undefined ? (await memory(started.url)).residentMb : undefined
     const charged = cgroup?.charged()
@@ -193,6 +203,7 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
     died,
     residentPeakMb: peak,
     cpuUsPerAnswer: cpu,
+    majorFaults,
     residentEndMb,
     cgroupPeakMb: cgroup?.peakMb(),
     chargedEnd,
@@ -265,7 +276,8 @@ const fiveHundreds = (result: MixedResult | undefined) =>
 const row = (side: Side) => {
   const r = side.result
   return `| ${side.label} | ${r?.rps ?? '–'} | ${r?.p50 ?? '–'} | ${r?.p99 ?? '–'} | ${fiveHundreds(r)} | ` +
-    `${r?.errors ?? '–'} | ${side.cpuUsPerAnswer ?? '–'} | ${side.residentPeakMb ?? '–'} | ` +
+    `${r?.errors ?? '–'} | ${side.cpuUsPerAnswer ?? '–'} | ${side.majorFaults ?? '–'} | ` +
+    `${side.residentPeakMb ?? '–'} | ` +
     `${side.residentEndMb ?? '–'} | ${side.cgroupPeakMb ?? '–'} | ${side.chargedEnd ?? '–'} | ` +
     `${side.oomKills ?? '–'} | ${side.died ?? 'no'} | ${side.loadStart} → ${side.loadEnd} |`
 }
@@ -289,10 +301,11 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
     '',
     `## Mixed load, ${SECONDS} s at ${CONNECTIONS} connections, without and with a ${LIMIT_MB} MB memory limit`,
     '',
-    '| Side | req/s | p50 ms | p99 ms | 5xx | socket errors | CPU µs per answer | resident peak, MB | ' +
+    '| Side | req/s | p50 ms | p99 ms | 5xx | socket errors | CPU µs per answer, user + kernel | major page faults | ' +
+      'resident peak, MB | ' +
       'resident at the end, MB | cgroup peak, MB | charged at the end: anon / file / mapped, MB | OOM kills | died | ' +
       'load average |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     row(free),
     row(limited),
     '',

@@ -27,7 +27,10 @@ test('tonne serve under a memory limit starts with the V8 heap sized for it, log
     SQLITE_READ_WORKERS: '2',
     NODE_OPTIONS: '--max-semi-space-size=4'
   })
-  const logged = JSON.parse(await server.line(/memory limit/)) as Logged
+  // Logged before the server listens, and startServerProcess waits for that.
+  const line = server.output.find((text) => text.includes('memory limit'))
+  assert.ok(line, 'the start logs its memory limit and choices')
+  const logged = JSON.parse(line) as Logged
   assert.match(logged.msg, /sized for a memory limit of 160 MB \(MEMORY_LIMIT_MB\)/)
   const memory = logged.memory!
   assert.equal(memory.limitMb, 160)
