@@ -15,6 +15,7 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:3000/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-# The V8 flags of `npm start`: an 8 MB semi-space (V8 otherwise grows the young generation to 128 MB under load) and
-# no pretenuring (a burst could make V8 allocate every request's objects in the old generation) (docs/performance.md).
-CMD ["node", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "bin/tonne.js", "serve"]
+# `serve` sizes itself for the container's memory limit (cgroup v1 or v2) and restarts itself once with the V8 flags
+# for it: without a limit an 8 MB semi-space and no pretenuring, as before (README, "Configuration";
+# docs/performance.md). V8 flags given here or in NODE_OPTIONS win.
+CMD ["node", "bin/tonne.js", "serve"]

@@ -16,8 +16,33 @@ if (Number(process.versions.node.split('.')[0]) < NEEDED) {
 const cache = module.enableCompileCache?.()
 // Worker threads (the SQLite readers) start with this process's environment: the same cache halves their boot.
 if (cache?.directory !== undefined) process.env.NODE_COMPILE_CACHE ??= cache.directory
+const args = process.argv.slice(2)
+if (args.find((arg) => !arg.startsWith('-')) === 'serve') await startSized()
 const { main } = await import('../src/cli.ts')
-const code = await main(process.argv.slice(2))
+const code = await main(args)
 // A failure ends the process at once (a pool or timer left open must not keep it alive); success ends on its
 // own, and `serve` keeps running.
 if (code !== 0) process.exit(code)
+
+/**
+ * `serve` runs with the V8 flags sized for its memory limit (src/sizing.ts; the unsized ones without a limit).
+ * V8 reads heap sizes and glibc MALLOC_ARENA_MAX only as the process starts, so this process replaces itself once
+ * (process.execve, same pid) with the flags and settings the command line, NODE_OPTIONS and the environment do
+ * not already give: the operator's win. Bad settings are left to the CLI to report.
+ */
+async function startSized () {
+  if (typeof process.execve !== 'function') return
+  const [{ loadConfig }, sizing] = await Promise.all([import('../src/config.ts'), import('../src/sizing.ts')])
+  let config
+  try {
+    config = loadConfig(process.env, process.cwd(), sizing.detectMemoryLimit())
+  } catch {
+    return
+  }
+  const missing = sizing.missingFlags(sizing.v8FlagsFor(config.memory.sizing),
+    sizing.givenV8Flags(process.execArgv, process.env.NODE_OPTIONS))
+  const env = sizing.missingEnv(config.memory.sizing, process.env)
+  if (missing.length === 0 && Object.keys(env).length === 0) return
+  process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, process.argv[1], ...args],
+    { ...process.env, ...env })
+}

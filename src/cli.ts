@@ -165,11 +165,14 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
       const workers = values.workers === 'auto' ? availableParallelism() : Number(values.workers)
       if (!Number.isInteger(workers) || workers < 1 ||
         workers > 64) throw new UsageError('--workers must be a whole number from 1 to 64, or auto')
-      const { startCluster, startServer } = await import('./server.ts')
+      const [{ startCluster, startServer }, { detectMemoryLimit }] =
+        await Promise.all([import('./server.ts'), import('./sizing.ts')])
+      // Only the server sizes itself for the container's memory limit (MEMORY_LIMIT_MB overrides it).
+      const sized = () => loadConfig(io.env, undefined, detectMemoryLimit())
       // A forked worker runs this same command; it only serves (the primary prepared the database).
-      if (cluster.isWorker) await startServer(config(), { prepare: false })
-      else if (workers === 1) await startServer(config())
-      else await startCluster(config(), workers)
+      if (cluster.isWorker) await startServer(sized(), { prepare: false })
+      else if (workers === 1) await startServer(sized())
+      else await startCluster(sized(), workers)
       return
     }
     case 'migrate': {

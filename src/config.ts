@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { parseSyncSources, type SyncSource } from './ingest/sync/source-kinds.ts'
+import { sizeFor, UNSIZED, type MemoryLimit, type Sizing } from './sizing.ts'
 
 /**
  * The service's settings. This module is the only reader of `process.env`: everything
@@ -17,8 +18,21 @@ export interface Config {
   readonly databaseStatementTimeoutMs: number
   /** PostgreSQL connections one process may hold; the server's max_connections is shared by every process. */
   readonly databasePoolSize: number
-  /** Threads that answer SQLite reads for requests (SQLITE_READ_WORKERS). */
+  /** Threads that answer SQLite reads for requests (SQLITE_READ_WORKERS; by default from the memory limit). */
   readonly sqliteReadWorkers: number
+  /**
+   * The memory limit Tonne sized itself for (MEMORY_LIMIT_MB, else the container's) and the choices for it
+   * (src/sizing.ts); `explicit` names the settings given that won over those choices.
+   */
+  readonly memory: {
+    readonly limit: MemoryLimit | undefined
+    readonly sizing: Sizing
+    readonly explicit: readonly string[]
+    /** NODE_OPTIONS, whose V8 flags win over the sizing's as the command line's do (bin/tonne.js). */
+    readonly nodeOptions: string | undefined
+    /** glibc's MALLOC_ARENA_MAX as this process got it (bin/tonne.js sets it for a small limit). */
+    readonly mallocArenas: string | undefined
+  }
   readonly logLevel: LogLevel
   /** Base for absolute links (pagination); unset means "derive from the request's Host". */
   readonly publicUrl: string | undefined
@@ -89,8 +103,8 @@ export interface Config {
 
 /** PostgreSQL connections of one process when DATABASE_POOL_SIZE does not say (also scripts that open a store). */
 export const DEFAULT_DATABASE_POOL_SIZE = 10
-/** SQLite read threads when SQLITE_READ_WORKERS does not say (also scripts that open a store). */
-export const DEFAULT_SQLITE_READ_WORKERS = 2
+/** SQLite read threads when SQLITE_READ_WORKERS does not say and there is no memory limit (also scripts). */
+export const DEFAULT_SQLITE_READ_WORKERS = UNSIZED.readWorkers
 
 /** How long a graceful stop may take before the process exits anyway (server.ts). */
 export const SHUTDOWN_GRACE_MS = 10_000
@@ -125,8 +139,11 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>
 
-/** Documented in the README's configuration table; keep the two in step. */
-export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config {
+/**
+ * Documented in the README's configuration table; keep the two in step. `detected` is the container's memory
+ * limit (src/sizing.ts; `tonne serve` reads it), which MEMORY_LIMIT_MB overrides; without either, no limit.
+ */
+export function loadConfig (env: Env = process.env, cwd = process.cwd(), detected?: MemoryLimit): Config {
   const problems: string[] = []
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim()
@@ -207,10 +224,21 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
       !isHttpUrl(origin)) problems.push(`CORS_ORIGINS entries must be * or http(s) origins, got "${origin}"`)
   }
 
+  const limitText = read('MEMORY_LIMIT_MB')
+  const memoryLimitMb = limitText === undefined ? undefined : parseInteger(limitText, 16, 1_048_576)
+  if (limitText !== undefined && memoryLimitMb === undefined) {
+    problems.push(`MEMORY_LIMIT_MB must be a whole number of megabytes from 16 to 1048576, got "${limitText}"`)
+  }
+  const limit: MemoryLimit | undefined = memoryLimitMb === undefined
+    ? detected
+    : { bytes: memoryLimitMb * 1024 * 1024, source: 'MEMORY_LIMIT_MB' }
+  const sizing = sizeFor(limit === undefined ? undefined : Math.floor(limit.bytes / 1024 / 1024))
+  const explicit = ['SQLITE_READ_WORKERS', 'ANSWER_CACHE_MB', 'ANSWER_CACHE'].filter((name) => read(name) !== undefined)
+
   const answerCache = parseBoolean(read('ANSWER_CACHE') ?? 'true')
   if (answerCache === undefined) problems.push(`ANSWER_CACHE must be true or false, got "${read('ANSWER_CACHE')}"`)
-  // 32 MB keeps the whole process under 200 MB resident after a bench run (docs/performance.md).
-  const answerCacheMb = parseInteger(read('ANSWER_CACHE_MB') ?? '32', 0, 4096)
+  // 32 MB without a limit kept the whole process under 200 MB resident after a bench run (docs/performance.md).
+  const answerCacheMb = parseInteger(read('ANSWER_CACHE_MB') ?? String(sizing.answerCacheMb), 0, 4096)
   if (answerCacheMb === undefined) {
     problems.push('ANSWER_CACHE_MB must be a whole number of megabytes from 0 to 4096, ' +
       `got "${read('ANSWER_CACHE_MB')}"`)
@@ -233,9 +261,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   if (databasePoolSize === undefined) {
     problems.push(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${read('DATABASE_POOL_SIZE')}"`)
   }
-  const sqliteReadWorkers = parseInteger(read('SQLITE_READ_WORKERS') ?? String(DEFAULT_SQLITE_READ_WORKERS), 1, 64)
+  const sqliteReadWorkers = parseInteger(read('SQLITE_READ_WORKERS') ?? String(sizing.readWorkers), 0, 64)
   if (sqliteReadWorkers === undefined) {
-    problems.push(`SQLITE_READ_WORKERS must be a whole number from 1 to 64, got "${read('SQLITE_READ_WORKERS')}"`)
+    problems.push(`SQLITE_READ_WORKERS must be a whole number from 0 to 64, got "${read('SQLITE_READ_WORKERS')}"`)
   }
   const maxConnections = parseInteger(read('MAX_CONNECTIONS') ?? '1000', 1, 1_000_000)
   if (maxConnections === undefined) {
@@ -276,6 +304,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     databaseStatementTimeoutMs,
     databasePoolSize: databasePoolSize!,
     sqliteReadWorkers: sqliteReadWorkers!,
+    memory: { limit, sizing, explicit, nodeOptions: read('NODE_OPTIONS'), mallocArenas: read('MALLOC_ARENA_MAX') },
     logLevel: logLevel as LogLevel,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     loadBundledCatalogue: loadBundledCatalogue!,

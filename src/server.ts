@@ -1,11 +1,13 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Server } from 'node:http'
 import { createServer, type AddressInfo } from 'node:net'
+import v8 from 'node:v8'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
 import { stopAccepting } from './http/graceful-stop.ts'
 import { gatherWorkerMetrics } from './http/metrics.ts'
 import { ConfigError, loadConfig, SHUTDOWN_GRACE_MS, STOP_ACCEPTING_WAIT_MS, type Config } from './config.ts'
+import { describeSizing, givenV8Flags, type SizingReport } from './sizing.ts'
 import { prepareDatabase, prepareParts } from './startup.ts'
 import { BATCH_STATEMENT_TIMEOUT_MS, openStore } from './store/connect.ts'
 
@@ -45,6 +47,8 @@ export async function startServer (config: Config,
   app.addHook('onClose', async () => await store.close())
   await warming
   for (const note of notes) app.log.info(note)
+  const size = sizingReport(config)
+  app.log.info({ memory: size }, describeSizing(size))
   // A cluster worker on Linux binds a listening socket of its own (SO_REUSEPORT): closing it stops this
   // worker's accepting at once, with no primary queue in between whose connections would be reset.
   const ownSocket = cluster.isWorker && WORKERS_OWN_SOCKETS ? { exclusive: true, reusePort: true } : {}
@@ -63,6 +67,23 @@ export async function startServer (config: Config,
   if (cluster.isWorker) stopWithPrimary(app.server, stop)
   else onSignals(stop)
   return app
+}
+
+/** The memory limit, the choices made for it and the V8 heap limit in effect (src/sizing.ts), for the start's log. */
+function sizingReport (config: Config): SizingReport {
+  const { limit, sizing, explicit } = config.memory
+  return {
+    limitMb: limit === undefined ? undefined : Math.round(limit.bytes / 1024 / 1024),
+    source: limit?.source,
+    readWorkers: config.sqliteReadWorkers,
+    answerCacheMb: Math.round(config.answerCacheBytes / 1024 / 1024),
+    heapLimitMb: Math.round(v8.getHeapStatistics().heap_size_limit / 1024 / 1024),
+    v8Flags: givenV8Flags(process.execArgv, config.memory.nodeOptions),
+    readerOldSpaceMb: sizing.readerOldSpaceMb,
+    readerYoungMb: sizing.readerYoungMb,
+    mallocArenas: config.memory.mallocArenas,
+    explicit
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ app.get('/*', async (request, reply) => {
   if (found === undefined) return await reply.code(404).send()
   return await reply.type(found.contentType).send(found.bytes)
 })
-const address = await app.listen({ host: '127.0.0.1', port: 0 })
+// PORT: a port of the caller's choosing (bench:container's start to first answer); else any free one.
+const address = await app.listen({ host: '127.0.0.1', port: Number(process.env['PORT'] ?? 0) })
 console.log(`fastify listening on ${new URL(address).port}`)
 process.on('SIGTERM', () => { app.close().then(() => process.exit(0), () => process.exit(1)) })

@@ -27,9 +27,22 @@ export async function waitUntilLive (url: string, child: ChildProcess): Promise<
 const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
 const START_FLAGS = scripts.start.split(' ').filter((word) => word.startsWith('--'))
 
-/** `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. */
-export function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>) {
-  return spawn(process.execPath, [...START_FLAGS, path.join(ROOT, 'bin', 'tonne.js'), 'serve'], {
+/** Where the service runs: in a memory cgroup (its cgroup.procs file) and with which `node` binary. */
+export interface Placement { cgroupProcs?: string | undefined, node?: string | undefined, flags?: string[] }
+
+/**
+ * `tonne serve` in production mode on `port` over `dataDir`, its errors on this process's stderr. With
+ * `cgroupProcs` (a memory cgroup's cgroup.procs file) a shell enters that cgroup and then becomes the service, so
+ * all of the service's memory is charged there from its first byte.
+ */
+export function spawnService (port: number, dataDir: string, extraEnv: Record<string, string>,
+  placement: Placement = {}) {
+  const command = [placement.node ?? process.execPath, ...START_FLAGS, ...placement.flags ?? [],
+    path.join(ROOT, 'bin', 'tonne.js'), 'serve']
+  const [file, ...args] = placement.cgroupProcs === undefined
+    ? command
+    : ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', placement.cgroupProcs, ...command]
+  return spawn(file!, args, {
     env: {
       PATH: process.env['PATH'] ?? '',
       NODE_ENV: 'production',
@@ -42,7 +55,8 @@ export function spawnService (port: number, dataDir: string, extraEnv: Record<st
   })
 }
 
-export async function startService (dataDir: string, extraEnv: Record<string, string> = {}) {
+export async function startService (dataDir: string, extraEnv: Record<string, string> = {},
+  placement: Placement = {}) {
   const port = await freePort()
   const started = performance.now()
   const child = spawnService(port, dataDir, {
@@ -51,7 +65,7 @@ export async function startService (dataDir: string, extraEnv: Record<string, st
     RATE_LIMIT_CATALOGUE: '9999999',
     RATE_LIMIT_CALCULATOR: '9999999',
     ...extraEnv
-  })
+  }, placement)
   const url = `http://127.0.0.1:${port}`
   await waitUntilLive(url, child)
   return { child, url, startupMs: performance.now() - started }
@@ -72,22 +86,31 @@ export async function restartToFirstAnswer (
 ): Promise<number> {
   const measured: number[] = []
   for (let i = 0; i < times; i++) {
-    const port = await freePort()
-    const started = performance.now()
-    const child = spawnService(port, dataDir, extraEnv)
+    measured.push(await spawnToFirstAnswer((port) => spawnService(port, dataDir, extraEnv),
+      '/api/v1/commerce/products/1/', headers))
+  }
+  return Math.round(measured.sort((a, b) => a - b)[Math.floor(times / 2)]!)
+}
+
+/** Milliseconds from spawning a server on a free port to its first 200 on `target`; the server is stopped after. */
+export async function spawnToFirstAnswer (start: (port: number) => ChildProcess, target: string,
+  headers: Record<string, string> = {}): Promise<number> {
+  const port = await freePort()
+  const started = performance.now()
+  const child = start(port)
+  try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
       try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/v1/commerce/products/1/`, { headers })).ok) break
+        if ((await fetch(`http://127.0.0.1:${port}${target}`, { headers })).ok) return performance.now() - started
       } catch {
         // Not listening yet.
       }
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
-    measured.push(performance.now() - started)
+  } finally {
     await stop(child)
   }
-  return Math.round(measured.sort((a, b) => a - b)[Math.floor(times / 2)]!)
 }
 
 /** A fresh PostgreSQL database for this run (`dropBenchDatabase` at the end), or undefined when there is none. */
@@ -148,6 +171,7 @@ export function directorySizeMb (dir: string): number {
 }
 
 export async function stop (child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')
   await exited

@@ -8,6 +8,7 @@ import { DatabaseCircuit } from './database-circuit.ts'
 import type { Database, Db } from './database.ts'
 import { openSqlite, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-dialect.ts'
 import { readOnlyDb, SqliteReadPool } from './sqlite-reads.ts'
+import { UNSIZED, type Sizing } from '../sizing.ts'
 
 export interface PoolStats { total: number, idle: number, waiting: number, max: number }
 
@@ -55,12 +56,12 @@ interface StoreOptions {
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export async function openStore (
   config: Pick<Config, 'dataDir' | 'databaseUrl'> & Partial<Pick<Config,
-    'databaseStatementTimeoutMs' | 'databasePoolSize' | 'sqliteReadWorkers'>>,
+    'databaseStatementTimeoutMs' | 'databasePoolSize' | 'sqliteReadWorkers' | 'memory'>>,
   options: StoreOptions = {}
 ): Promise<Store> {
   if (config.databaseUrl === undefined) {
     return openSqliteStore(config.dataDir, config.databaseStatementTimeoutMs ?? BATCH_STATEMENT_TIMEOUT_MS,
-      config.sqliteReadWorkers ?? DEFAULT_SQLITE_READ_WORKERS)
+      config.sqliteReadWorkers ?? DEFAULT_SQLITE_READ_WORKERS, config.memory?.sizing ?? UNSIZED)
   }
   // Loaded only for PostgreSQL: a SQLite start loads no PostgreSQL client (docs/performance.md).
   const { default: pgModule } = await import('pg')
@@ -69,12 +70,12 @@ export async function openStore (
 }
 
 /**
- * Each reader's V8 heap cap, generous (a reader under load holds about 15 MB): a read whose rows would outgrow
- * it fails (503) and its worker is replaced, instead of growing the process without bound.
+ * Each reader's V8 heap is capped (sizing.ts: 1 GB without a memory limit; a reader under load holds about
+ * 15 MB): a read whose rows would outgrow it fails (503) and its worker is replaced, instead of growing the
+ * process without bound.
  */
-const SQLITE_READER_HEAP_MB = 1024
-
-function openSqliteStore (dataDir: string, readBudgetMs: number, readers: number): Store {
+function openSqliteStore (dataDir: string, readBudgetMs: number, readers: number,
+  sizing: Pick<Sizing, 'readerOldSpaceMb' | 'readerYoungMb'>): Store {
   mkdirSync(dataDir, { recursive: true })
   const file = path.join(dataDir, SQLITE_FILE_NAME)
   const { dialect } = openSqlite(file)
@@ -84,9 +85,12 @@ function openSqliteStore (dataDir: string, readBudgetMs: number, readers: number
     size: readers,
     budgetMs: readBudgetMs,
     busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
-    heapLimitMb: SQLITE_READER_HEAP_MB
+    heapLimitMb: sizing.readerOldSpaceMb,
+    youngGenerationMb: sizing.readerYoungMb
   })
-  const readDb = readOnlyDb(reads)
+  // No workers (the smallest containers, sizing.ts): requests read on the process's own connection, which saves
+  // a V8 isolate and its heap, but a slow read then holds the event loop and is not given up at its budget.
+  const readDb = readers === 0 ? db : readOnlyDb(reads)
   let closed = false
   const feed = lazyFeed(() => watchSqlite(db))
   return {
@@ -103,7 +107,7 @@ function openSqliteStore (dataDir: string, readBudgetMs: number, readers: number
       closed = true
       feed.close()
       // Kysely closes its driver only if it ever ran a query; the workers may have started without one (warm).
-      await readDb.destroy()
+      if (readDb !== db) await readDb.destroy()
       await reads.close()
       await db.destroy()
     }

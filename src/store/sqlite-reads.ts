@@ -44,6 +44,9 @@ interface Pending {
 
 interface Job { sql: string, parameters: unknown[], pending: Omit<Pending, 'timer'> }
 
+/** Each worker's V8 heap: its old generation, and its young generation (undefined: V8's default). */
+interface HeapLimits { heapLimitMb: number, youngGenerationMb?: number | undefined }
+
 class ReadWorker {
   readonly worker: Worker
   current: { id: number, pending: Pending } | undefined
@@ -51,11 +54,13 @@ class ReadWorker {
   retired = false
 
   constructor (
-    file: string, busyTimeoutMs: number, heapLimitMb: number,
+    file: string, busyTimeoutMs: number, heap: HeapLimits,
     onDone: (worker: ReadWorker) => void, onLost: (worker: ReadWorker) => void
   ) {
-    this.worker = new Worker(new URL('./sqlite-read-worker.ts', import.meta.url),
-      { workerData: { file, busyTimeoutMs }, resourceLimits: { maxOldGenerationSizeMb: heapLimitMb } })
+    this.worker = new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), {
+      workerData: { file, busyTimeoutMs },
+      resourceLimits: { maxOldGenerationSizeMb: heap.heapLimitMb, maxYoungGenerationSizeMb: heap.youngGenerationMb }
+    })
     // The pool keeps no process alive on its own: an idle worker never holds the exit.
     this.worker.unref()
     type Reply = { id: number, rows?: unknown[], error?: { message: string, code?: string } }
@@ -90,7 +95,7 @@ export class SqliteReadPool {
   readonly #size: number
   readonly #budgetMs: number
   readonly #busyTimeoutMs: number
-  readonly #heapLimitMb: number
+  readonly #heap: HeapLimits
   readonly #idle: ReadWorker[] = []
   readonly #queue: Job[] = []
   #started = 0
@@ -98,13 +103,13 @@ export class SqliteReadPool {
   #closed = false
 
   constructor (
-    options: { file: string, size: number, budgetMs: number, busyTimeoutMs: number, heapLimitMb: number }
+    options: { file: string, size: number, budgetMs: number, busyTimeoutMs: number } & HeapLimits
   ) {
     this.#file = options.file
     this.#size = options.size
     this.#budgetMs = options.budgetMs
     this.#busyTimeoutMs = options.busyTimeoutMs
-    this.#heapLimitMb = options.heapLimitMb
+    this.#heap = { heapLimitMb: options.heapLimitMb, youngGenerationMb: options.youngGenerationMb }
   }
 
   async all (sql: string, parameters: unknown[]): Promise<unknown[]> {
@@ -129,7 +134,7 @@ export class SqliteReadPool {
       // Workers start on first use: a process that never reads (the CLI) never pays for them.
       if (this.#idle.length === 0 && this.#started < this.#size) {
         this.#started++
-        this.#idle.push(new ReadWorker(this.#file, this.#busyTimeoutMs, this.#heapLimitMb,
+        this.#idle.push(new ReadWorker(this.#file, this.#busyTimeoutMs, this.#heap,
           (done) => { this.#release(done) }, (lost) => { this.#replace(lost) }))
       }
       const worker = this.#idle.pop()
