@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os'
 import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
 import { ExportFileError, ImportError } from './catalogue/catalogue.errors.ts'
 import type { RegistryImportReport } from './catalogue/registries/registry-import.ts'
+import type { OffsetsDbImportReport } from './ingest/offsetsdb/offsetsdb.import.ts'
 import { REGISTRY_KEYS, type RegistryKey } from './catalogue/registries/registry-keys.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import type { Store } from './store/connect.ts'
@@ -35,7 +36,12 @@ const USAGE: Record<string, string> = {
                                ids stay, fields the files do not give stay; transactions are added to the
                                ledger by identity. A file imported before (same bytes) is not read again.
                                All or nothing; prints new, updated, unchanged and every skipped row with its
-                               line and reason (--json: the report as JSON)`,
+                               line and reason (--json: the report as JSON)
+  tonne import --from offsetsdb FILE... [--json]
+                               import OffsetsDB's archive (offsets-db.csv.zip or .parquet.zip, or its projects
+                               and credits tables as CSV or Parquet files, told apart by their columns) as a
+                               snapshot: the ledger of every project it names becomes exactly the archive's,
+                               in one transaction. The same bytes again change nothing`,
   export: `  tonne export [FILE]          write every project as a JSON array (to stdout without FILE);
                                stored images are written beside FILE, under media/`,
   'keys create': `  tonne keys create --name NAME [--scopes ${SCOPES.join(',')}] [--rate-limit N/min] [--json]
@@ -286,8 +292,8 @@ async function importFromRegistry (
   registry: string, files: string[], options: { replace: boolean, json: boolean }, config: Config,
   say: (text: string) => void, complain: (text: string) => void
 ): Promise<void> {
-  if (!(REGISTRY_KEYS as readonly string[]).includes(registry)) {
-    throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}`)
+  if (!(REGISTRY_KEYS as readonly string[]).includes(registry) && registry !== 'offsetsdb') {
+    throw new UsageError(`--from: unknown source "${registry}"; known: offsetsdb, ${REGISTRY_KEYS.join(', ')}`)
   }
   if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
   if (options.replace) throw new UsageError('--replace works with a JSON or NDJSON file, not with --from')
@@ -300,15 +306,46 @@ async function importFromRegistry (
     }
     if (problem !== undefined) throw new CommandFailed(`tonne import: nothing was changed. ${file}: ${problem}`)
   }
+  const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
+  if (registry === 'offsetsdb') {
+    const [{ importOffsetsDbArchive }, { MediaStore }] = await Promise.all([
+      import('./ingest/offsetsdb/offsetsdb.import.ts'), import('./media/media-store.ts')])
+    const media = new MediaStore(config.media.dir)
+    const report = await withStore(config, async (store) =>
+      await importOffsetsDbArchive(store.db, exports, { media, lock: importLock(config, complain) }))
+    return say(options.json ? JSON.stringify(report, null, 2) : archiveReportText(report))
+  }
   const [{ importRegistryExports }, { MediaStore }] = await Promise.all([
     import('./catalogue/registries/registry-import.ts'), import('./media/media-store.ts')])
   const media = new MediaStore(config.media.dir)
-  const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
   const report = await withStore(config, async (store) =>
     await importRegistryExports(store.db, registry as RegistryKey, exports,
       { media, lock: importLock(config, complain) }))
   if (options.json) return say(JSON.stringify(report, null, 2))
   say(reportText(report))
+}
+
+function archiveReportText (report: OffsetsDbImportReport): string {
+  if (report.already_imported) {
+    return `Not read again: the same bytes were imported before (sha256 ${report.sha256}); nothing changed.`
+  }
+  const tables = report.files.map((f) => `${f.file}: ${f.table}, ${f.rows} rows`).join('; ')
+  const lines = [`Imported OffsetsDB's archive (${tables}), data as of ${report.data_as_of ?? 'unknown'}: ` +
+    `${report.projects} projects (${report.created} new, ${report.updated} updated, ${report.unchanged} ` +
+    `unchanged), ${report.transactions} transactions.`]
+  if (report.missing_projects.length > 0) {
+    lines.push(`${report.missing_projects.length} projects have credits but no row in the projects table; ` +
+      'they were kept under a minimal project:',
+    ...report.missing_projects.slice(0, 100).map((m) => `  ${m.project_id}: ${m.credits} credits`))
+  }
+  if (report.ignored.length > 0) {
+    lines.push('Not read:', ...report.ignored.map((i) => `  ${i.label}: ${i.reason}`))
+  }
+  if (report.skipped_count > 0) {
+    lines.push(`Skipped ${report.skipped_count} rows:`,
+      ...report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
+  }
+  return lines.join('\n')
 }
 
 function reportText (report: RegistryImportReport): string {

@@ -173,7 +173,12 @@ export const ProjectSchema = Type.Object({
   external_id: Type.String({ description: 'Identifier of the project in its registry.' }),
   ...afterId,
   credits: CreditsSchema,
-  source: SourceSchema
+  source: SourceSchema,
+  sources: Type.Array(Type.String(), {
+    description: 'The sources that state the project (an addition): `offsetsdb` for OffsetsDB\'s archive, a ' +
+      'registry\'s key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty ' +
+      'for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources".'
+  })
 }, { title: 'Project' })
 export type Project = Static<typeof ProjectSchema>
 export type ProjectListItem = Static<typeof ProjectListItemSchema>
@@ -391,7 +396,7 @@ export const ImportRecordSchema = strictObject({
   ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images', 'credits_issued',
     'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at', 'credits', 'source',
     'credits_cancelled', 'first_issuance_date', 'first_retirement_date', 'protocol', 'category', 'project_type',
-    'status', 'is_compliance', 'listed_date'),
+    'status', 'is_compliance', 'listed_date', 'sources'),
   images: Type.Array(strictObject({
     title: Type.String(),
     url: Type.String({

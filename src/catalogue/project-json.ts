@@ -59,7 +59,7 @@ export function detailJson (itemJson: string, externalId: string, extrasJson: st
  * `created_at` if it had none). Returns the ids of those changed projects.
  */
 export async function refreshProjectJson (
-  db: Db, ids: readonly number[], now: Date = new Date()
+  db: Db, ids: readonly number[], now: Date = new Date(), touched: ReadonlySet<number> = new Set()
 ): Promise<Set<number>> {
   const rows = await repository.projectsByIds(db, ids)
   const relations = await repository.loadRelations(db, ids)
@@ -67,12 +67,15 @@ export async function refreshProjectJson (
   const changed = new Set<number>()
   const stored: repository.StoredJson[] = rows.map((row) => {
     const { created_at: _created, updated_at: _updated, ...item } = toListItem(row, relations, placeholders)
-    const extras = JSON.stringify(toDetailExtras(row, relations))
+    const { source, ...content } = toDetailExtras(row, relations)
+    const extras = JSON.stringify({ ...content, source })
     const shown = JSON.stringify(item)
-    // What a client can see of the project, in_sale included (a filter); timestamps are not content.
+    // What a client can see of the project, in_sale included (a filter). Timestamps are not content, nor is
+    // `source` (which files, which lines): the same data under another file name or row order is no change.
     const hash = createHash('sha256')
-      .update(`${row.external_id}\n${String(Boolean(row.in_sale))}\n${shown}\n${extras}`).digest('hex')
-    const isChange = hash !== row.content_hash
+      .update(`${row.external_id}\n${String(Boolean(row.in_sale))}\n${shown}\n${JSON.stringify(content)}`)
+      .digest('hex')
+    const isChange = hash !== row.content_hash || touched.has(row.id)
     if (isChange) changed.add(row.id)
     const createdAt = row.created_at ?? at
     const updatedAt = isChange || row.updated_at === null ? at : row.updated_at

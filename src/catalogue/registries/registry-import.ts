@@ -356,6 +356,9 @@ export async function importRegistryExports (
     const result = await importRecords(db, prepare, {
       replace: false,
       idsByExternalId: true,
+      // The registry's own files take the ledger of the projects they give transactions for over from the archive.
+      sourceName: key,
+      supersedes: ['offsetsdb'],
       ...(options.media !== undefined && { baseDir: options.media.dir, media: options.media }),
       now,
       ...(options.lock !== undefined && { lock: options.lock })
