@@ -47,7 +47,7 @@ const area = (file: string): string => file.includes('/') ? file.slice(0, file.i
 const HTTP_FACING = new Set(['calculator/calculator.routes.ts', 'calculator/calculator.schemas.ts',
   'catalogue/catalogue.routes.ts', 'catalogue/catalogue.schemas.ts',
   'media/media.routes.ts', 'ledger/transactions.routes.ts', 'ledger/transactions.schemas.ts'])
-const DOMAIN_AREAS = new Set(['calculator', 'catalogue', 'ledger', 'media', 'access', 'store', 'reference'])
+const DOMAIN_AREAS = new Set(['calculator', 'catalogue', 'ledger', 'media', 'access', 'store', 'reference', 'ingest'])
 const COMPOSITION = new Set(['app.ts', 'startup.ts', 'server.ts', 'cli.ts'])
 const files = modules()
 const edges = files.flatMap((from) => importsOf(from).map((to) => ({ from, to })))
@@ -81,6 +81,14 @@ describe('layers', () => {
     assert.deepEqual(offending, [])
   })
 
+  test('the write side (src/ingest) is loaded only by the CLI, through import(), and uses no HTTP code', () => {
+    const into = edges.filter(({ from, to }) => area(to) === 'ingest' && area(from) !== 'ingest' && from !== 'cli.ts')
+    assert.deepEqual(into, [])
+    assert.deepEqual(staticImportsOf('cli.ts').filter((file) => area(file) === 'ingest'), [])
+    const uses = new Set(['ingest', 'catalogue', 'ledger', 'store', 'media', 'domain'])
+    assert.deepEqual(edges.filter(({ from, to }) => area(from) === 'ingest' && !uses.has(area(to))), [])
+  })
+
   test('nothing imports the composition root (app, startup, server, cli) but the root itself', () => {
     const offending = edges.filter(({ from, to }) => COMPOSITION.has(to) && !COMPOSITION.has(from))
     assert.deepEqual(offending, [])
@@ -111,9 +119,9 @@ describe('layers', () => {
     visit('server.ts')
     assert.ok(closure.has('app.ts') && closure.has('catalogue/catalogue.routes.ts'), 'the walk is broken')
     const importers = [...closure]
-      .filter((file) => /projects\.import\.ts$|^catalogue\/registries\/|import-media\.ts$/.test(file))
+      .filter((file) => /projects\.import\.ts$|^catalogue\/registries\/|import-media\.ts$|^ingest\//.test(file))
     assert.deepEqual(importers, [])
-    const optional = /^(ioredis|pg|csv-parse|@xmldom\/xmldom)$|^typebox\/(compile|value)$/
+    const optional = /^(ioredis|pg|csv-parse|@xmldom\/xmldom|hyparquet|yauzl)$|^typebox\/(compile|value)$/
     const clients = [...closure].flatMap((file) =>
       packagesOf(file).filter((name) => optional.test(name)).map((name) => `${file}: ${name}`))
     assert.deepEqual(clients, [])
