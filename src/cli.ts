@@ -293,7 +293,7 @@ async function importFromRegistry (
   say: (text: string) => void, complain: (text: string) => void
 ): Promise<void> {
   if (!(REGISTRY_KEYS as readonly string[]).includes(registry) && registry !== 'offsetsdb') {
-    throw new UsageError(`--from: unknown source "${registry}"; known: offsetsdb, ${REGISTRY_KEYS.join(', ')}`)
+    throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}, offsetsdb`)
   }
   if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
   if (options.replace) throw new UsageError('--replace works with a JSON or NDJSON file, not with --from')

@@ -992,6 +992,8 @@ export interface paths {
                   file: string;
                   lines: number[] | null;
                 })[]) | null;
+              /** @description The sources that state the project (an addition): `offsetsdb` for OffsetsDB's archive, a registry's key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources". */
+              sources: string[];
             };
           };
         };
@@ -3777,6 +3779,8 @@ export interface paths {
                   file: string;
                   lines: number[] | null;
                 })[]) | null;
+              /** @description The sources that state the project (an addition): `offsetsdb` for OffsetsDB's archive, a registry's key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources". */
+              sources: string[];
             };
           };
         };

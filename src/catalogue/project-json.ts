@@ -67,8 +67,9 @@ export async function refreshProjectJson (
   const changed = new Set<number>()
   const stored: repository.StoredJson[] = rows.map((row) => {
     const { created_at: _created, updated_at: _updated, ...item } = toListItem(row, relations, placeholders)
-    const { source, ...content } = toDetailExtras(row, relations)
-    const extras = JSON.stringify({ ...content, source })
+    const detail = toDetailExtras(row, relations)
+    const { source: _source, ...content } = detail
+    const extras = JSON.stringify(detail)
     const shown = JSON.stringify(item)
     // What a client can see of the project, in_sale included (a filter). Timestamps are not content, nor is
     // `source` (which files, which lines): the same data under another file name or row order is no change.
