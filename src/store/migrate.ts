@@ -8,6 +8,7 @@ import * as pageIndex0006 from './migrations/2026_11_23_0006_page_index.ts'
 import * as ledger0007 from './migrations/2026_11_25_0007_ledger.ts'
 import * as ledgerReads0008 from './migrations/2026_11_25_0008_ledger_reads.ts'
 import * as market0009 from './migrations/2026_11_27_0009_market.ts'
+import * as projectSources0010 from './migrations/2026_11_27_0010_project_sources.ts'
 
 /** Listed explicitly (no folder scan): the order is the names' order, and a typo fails the type check. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,7 +19,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_0006_page_index': pageIndex0006,
   '2026_11_25_0007_ledger': ledger0007,
   '2026_11_25_0008_ledger_reads': ledgerReads0008,
-  '2026_11_27_0009_market': market0009
+  '2026_11_27_0009_market': market0009,
+  '2026_11_27_0010_project_sources': projectSources0010
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
