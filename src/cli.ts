@@ -325,6 +325,12 @@ async function importFromRegistry (
   say(reportText(report))
 }
 
+/** Appends a list line by line: a spread of 128,000 skipped rows into one call overflows the stack. */
+function append (lines: string[], heading: string, items: readonly string[]): void {
+  lines.push(heading)
+  for (const item of items) lines.push(item)
+}
+
 function archiveReportText (report: OffsetsDbImportReport): string {
   if (report.already_imported) {
     return `Not read again: the same bytes were imported before (sha256 ${report.sha256}); nothing changed.`
@@ -334,16 +340,16 @@ function archiveReportText (report: OffsetsDbImportReport): string {
     `${report.projects} projects (${report.created} new, ${report.updated} updated, ${report.unchanged} ` +
     `unchanged), ${report.transactions} transactions.`]
   if (report.missing_projects.length > 0) {
-    lines.push(`${report.missing_projects.length} projects have credits but no row in the projects table; ` +
+    append(lines, `${report.missing_projects.length} projects have credits but no row in the projects table; ` +
       'they were kept under a minimal project:',
-    ...report.missing_projects.slice(0, 100).map((m) => `  ${m.project_id}: ${m.credits} credits`))
+    report.missing_projects.slice(0, 100).map((m) => `  ${m.project_id}: ${m.credits} credits`))
   }
   if (report.ignored.length > 0) {
-    lines.push('Not read:', ...report.ignored.map((i) => `  ${i.label}: ${i.reason}`))
+    append(lines, 'Not read:', report.ignored.map((i) => `  ${i.label}: ${i.reason}`))
   }
   if (report.skipped_count > 0) {
-    lines.push(`Skipped ${report.skipped_count} rows:`,
-      ...report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
+    append(lines, `Skipped ${report.skipped_count} rows:`,
+      report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
   }
   return lines.join('\n')
 }
@@ -356,16 +362,16 @@ function reportText (report: RegistryImportReport): string {
       `${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged.`
   ]
   if (report.already_imported.length > 0) {
-    lines.push('Not read again (the same bytes were imported before):',
-      ...report.already_imported.map((f) => `  ${f.file}: as ${f.as}`))
+    append(lines, 'Not read again (the same bytes were imported before):',
+      report.already_imported.map((f) => `  ${f.file}: as ${f.as}`))
   }
   if (report.skipped.length > 0) {
-    lines.push(`Skipped ${report.skipped.length} rows:`,
-      ...report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
+    append(lines, `Skipped ${report.skipped.length} rows:`,
+      report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
   }
   if (report.warnings.length > 0) {
-    lines.push(`${report.warnings.length} values could not be read and were left empty:`,
-      ...report.warnings.map((w) => `  ${w.file} line ${w.line}, ${w.field}: ${w.reason}`))
+    append(lines, `${report.warnings.length} values could not be read and were left empty:`,
+      report.warnings.map((w) => `  ${w.file} line ${w.line}, ${w.field}: ${w.reason}`))
   }
   return lines.join('\n')
 }

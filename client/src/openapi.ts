@@ -991,6 +991,8 @@ export interface paths {
                   /** @description The file, as the import named it (e.g. offsets-db-data/verra/projects.csv). */
                   file: string;
                   lines: number[] | null;
+                  /** @description How many lines of the file describe the project, when `lines` lists only the first of them. */
+                  rows?: number;
                 })[]) | null;
               /** @description The sources that state the project (an addition): `offsetsdb` for OffsetsDB's archive, a registry's key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources". */
               sources: string[];
@@ -3778,6 +3780,8 @@ export interface paths {
                   /** @description The file, as the import named it (e.g. offsets-db-data/verra/projects.csv). */
                   file: string;
                   lines: number[] | null;
+                  /** @description How many lines of the file describe the project, when `lines` lists only the first of them. */
+                  rows?: number;
                 })[]) | null;
               /** @description The sources that state the project (an addition): `offsetsdb` for OffsetsDB's archive, a registry's key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources". */
               sources: string[];

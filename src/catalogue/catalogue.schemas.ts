@@ -155,7 +155,13 @@ export const SourceSchema = Nullable(Type.Array(Type.Object({
     description: 'The file, as the import named it (e.g. offsets-db-data/verra/projects.csv).'
   }),
   lines: Nullable(Type.Array(Type.Integer({ minimum: 1 }), {
-    maxItems: 100_000, description: 'The lines of the file that describe the project; null when lines do not apply.'
+    maxItems: 100_000,
+    description: 'The lines of the file that describe the project, in order (a registry import keeps the first ' +
+      '100); null when lines do not apply.'
+  })),
+  rows: Type.Optional(Type.Integer({
+    minimum: 1,
+    description: 'How many lines of the file describe the project, when `lines` lists only the first of them.'
   }))
 }), {
   description: 'Where the project\'s data came from (an addition beyond the original contract); null when the import ' +

@@ -193,10 +193,19 @@ function newRecord (registry: Named, draft: ProjectDraft): ImportRecord {
   }
 }
 
-/** Source entries of this import replace the stored ones of the same file; the others stay. */
+/** Lines listed per file: a 50,000-transaction project's detail listed every line (291 KB). */
+const SOURCE_LINES = 100
+
+/**
+ * Source entries of this import replace the stored ones of the same file; the others stay. Each lists its first
+ * lines and, when there are more, how many (`rows`).
+ */
 function mergeSource (stored: Source | undefined, read: NonNullable<Source>): Source {
   const files = new Set(read.map((s) => s.file))
-  return [...(stored ?? []).filter((s) => !files.has(s.file)), ...read]
+  const bounded = read.map((s) => s.lines === null || s.lines.length <= SOURCE_LINES
+    ? s
+    : { file: s.file, lines: s.lines.slice(0, SOURCE_LINES), rows: s.lines.length })
+  return [...(stored ?? []).filter((s) => !files.has(s.file)), ...bounded]
 }
 
 /**
@@ -302,7 +311,7 @@ export async function importRegistryExports (
     const countries = new Map((await repository.countryAliases(trx)).map((a) => [a.alias_key, a.name]))
     await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report)
 
-    for (const draft of drafts.all()) report.skipped.push(...draft.replacedRows)
+    for (const draft of drafts.all()) for (const row of draft.replacedRows) report.skipped.push(row)
     const goals = new Map([...await repository.sdgNumbersByNameId(trx)].map(([nameId, number]) => [number, nameId]))
     const byRegistry = new Map<string, { registry: Named, drafts: ProjectDraft[] }>()
     for (const draft of drafts.all()) {
