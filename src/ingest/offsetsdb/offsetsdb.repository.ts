@@ -114,6 +114,10 @@ export async function applySnapshot (db: Db): Promise<Set<number>> {
     join offsetsdb_map m on m.project_id = c.project_id
     where not exists (select 1 from offsetsdb_numbered n
       where n.registry = c.registry and n.identity = c.identity and n.project_id = c.project_id)`.execute(db)
+  // Every row goes into a dozen ledger indexes and the beneficiary search: with SQLite's default 2 MB page cache
+  // each insert read pages back from the disk (a 100,000-row import spent 8 s of system time); 64 MB for the write.
+  const sqlite = databaseKind(db) === 'sqlite'
+  if (sqlite) await sql`pragma cache_size = -65536`.execute(db)
   for (const row of [...added.rows, ...removed.rows]) changed.add(Number(row.project_id))
   if (removed.rows.length > 0) {
     await sql`delete from credit_transactions
@@ -131,6 +135,7 @@ export async function applySnapshot (db: Db): Promise<Set<number>> {
       where not exists (select 1 from credit_transactions c where c.registry = n.registry and c.identity = n.identity)
       order by n.seq`.execute(db)
   }
+  if (sqlite) await sql`pragma cache_size = -2000`.execute(db)
   return changed
 }
 
