@@ -53,6 +53,8 @@ export function detailJson (itemJson: string, externalId: string, extrasJson: st
   return `${itemJson.slice(0, afterId)},"external_id":${JSON.stringify(externalId)}${listFields},${extrasJson.slice(1)}`
 }
 
+const REFRESH_BATCH = 1000
+
 /**
  * Builds and stores the JSON of these projects (after an import wrote their rows). A project whose JSON
  * (timestamps aside) differs from what was stored, or that had none, gets `updated_at = now` (and
@@ -61,6 +63,14 @@ export function detailJson (itemJson: string, externalId: string, extrasJson: st
 export async function refreshProjectJson (
   db: Db, ids: readonly number[], now: Date = new Date(), touched: ReadonlySet<number> = new Set()
 ): Promise<Set<number>> {
+  // A batch at a time: an archive names 10,000 projects, whose rows and JSON need not be in memory at once.
+  if (ids.length > REFRESH_BATCH) {
+    const changed = new Set<number>()
+    for (let i = 0; i < ids.length; i += REFRESH_BATCH) {
+      for (const id of await refreshProjectJson(db, ids.slice(i, i + REFRESH_BATCH), now, touched)) changed.add(id)
+    }
+    return changed
+  }
   const rows = await repository.projectsByIds(db, ids)
   const relations = await repository.loadRelations(db, ids)
   const at = now.toISOString()
