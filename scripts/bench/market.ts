@@ -20,18 +20,31 @@ const run = promisify(execFile)
 const ROOT = path.join(import.meta.dirname, '..', '..')
 const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ')
 
-interface Step { step: string, seconds: number, peakRssMb: number, report: Record<string, unknown> }
+interface Step {
+  step: string
+  seconds: number
+  /** User and system CPU seconds: on a shared machine, what the import itself cost. */
+  cpuSeconds: number
+  peakRssMb: number
+  report: Record<string, unknown>
+}
 
 /** Runs `tonne import --from offsetsdb FILE --json` under GNU time: wall seconds and peak RSS. */
 async function timedImport (file: string, env: Record<string, string>, step: string): Promise<Step> {
-  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'TIME %e %M', process.execPath,
+  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath,
     path.join(ROOT, 'bin', 'tonne.js'), 'import', '--from', 'offsetsdb', file, '--json'],
   { env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env }, maxBuffer: 64 * 1024 ** 2 })
-  const match = /TIME ([\d.]+) (\d+)/.exec(stderr)!
+  const match = /TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr)!
   const report = JSON.parse(stdout) as Record<string, unknown>
   const { missing_projects: _m, skipped: _s, ...summary } = report
-  const result = { step, seconds: Number(match[1]), peakRssMb: Math.round(Number(match[2]) / 1024), report: summary }
-  log(`${step}: ${result.seconds} s, ${result.peakRssMb} MB (${JSON.stringify(summary)})`)
+  const result = {
+    step,
+    seconds: Number(match[1]),
+    cpuSeconds: Math.round((Number(match[3]) + Number(match[4])) * 10) / 10,
+    peakRssMb: Math.round(Number(match[2]) / 1024),
+    report: summary
+  }
+  log(`${step}: ${result.seconds} s (${result.cpuSeconds} s CPU), ${result.peakRssMb} MB (${JSON.stringify(summary)})`)
   return result
 }
 
@@ -94,10 +107,12 @@ async function main (): Promise<void> {
   if (values.out !== undefined) {
     writeFileSync(`${values.out}.json`, JSON.stringify(summary, null, 2) + '\n')
     const rows = Object.entries(results).flatMap(([database, steps]) =>
-      steps.map((s) => `| ${database} | ${s.step} | ${s.seconds} | ${s.peakRssMb} | ${String(s.report['updated'])} |`))
+      steps.map((s) => `| ${database} | ${s.step} | ${s.seconds} | ${s.cpuSeconds} | ${s.peakRssMb} | ` +
+        `${String(s.report['updated'])} |`))
     writeFileSync(`${values.out}.md`, [
       `Measured ${started} on ${summary.cores} cores; load average ${loadBefore} before, ${summary.loadAfter} after.`,
-      '', '| Database | Step | Seconds | Peak RSS (MB) | Projects updated |', '|---|---|---:|---:|---:|', ...rows, ''
+      '', '| Database | Step | Seconds | CPU seconds | Peak RSS (MB) | Projects updated |',
+      '|---|---|---:|---:|---:|---:|', ...rows, ''
     ].join('\n'))
   }
 }
