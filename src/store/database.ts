@@ -213,6 +213,8 @@ export interface SourceTable {
 export interface ProjectSourceTable {
   project_id: number
   source_name: string
+  /** What the source last said of the project's ledger (a digest of OffsetsDB's credits); null: not kept. */
+  digest: string | null
 }
 
 export interface MetaTable {

@@ -30,6 +30,7 @@ export interface StagedCredit {
 type Staging = {
   offsetsdb_stage: StagedCredit
   offsetsdb_map: { odb_project: string, project_id: number, registry: string }
+  offsetsdb_changed: { project_id: number }
 }
 
 const staging = (db: Db) => db.withTables<Staging>()
@@ -65,7 +66,7 @@ export async function createStage (db: Db): Promise<void> {
 }
 
 export async function dropStage (db: Db): Promise<void> {
-  for (const table of ['offsetsdb_numbered', 'offsetsdb_map', 'offsetsdb_stage']) {
+  for (const table of ['offsetsdb_numbered', 'offsetsdb_changed', 'offsetsdb_map', 'offsetsdb_stage']) {
     await db.schema.dropTable(table).ifExists().execute()
   }
 }
@@ -91,37 +92,57 @@ export async function mapProjects (db: Db,
 }
 
 /**
- * Makes the ledger of every mapped project exactly the staged credits: each staged row's identity is its digest
- * and its occurrence among identical rows (`odb:DIGEST.N`, numbered in table order), stored rows of those projects
- * (of any source) that the archive lacks are removed, staged rows the ledger lacks are added. Returns the projects
- * whose ledger changed.
+ * Makes the ledger of every mapped project exactly the staged credits, touching only the projects whose ledger
+ * differs from what the archive said last time (their digest in project_sources, their count of the archive's rows,
+ * or rows another source holds). Within those, each staged row's identity is its digest and its occurrence among
+ * identical rows (`odb:DIGEST.N`, numbered in table order); stored rows the archive lacks are removed (of any
+ * source), staged rows the ledger lacks are added, the rest stay with their ids. Returns the projects whose ledger
+ * changed.
  */
-export async function applySnapshot (db: Db): Promise<Set<number>> {
+export async function applySnapshot (db: Db, staged: ReadonlyMap<number, { digest: string, credits: number }>):
+Promise<Set<number>> {
+  const stored = new Map((await db.selectFrom('project_sources').select(['project_id', 'digest'])
+    .where('source_name', '=', SOURCE_NAME).execute()).map((r) => [r.project_id, r.digest]))
+  const counts = new Map((await db.selectFrom('credit_transactions')
+    .select(['project_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('source_name', '=', SOURCE_NAME).groupBy('project_id').execute()).map((r) => [r.project_id, Number(r.n)]))
+  const foreign = new Set((await db.selectFrom('credit_transactions').select('project_id').distinct()
+    .where((eb) => eb.or([eb('source_name', 'is', null), eb('source_name', '<>', SOURCE_NAME)])).execute())
+    .map((r) => r.project_id))
+  const differing = [...staged].filter(([id, now]) => stored.get(id) !== now.digest ||
+    (counts.get(id) ?? 0) !== now.credits || foreign.has(id)).map(([id]) => id)
+  const changed = new Set<number>()
+  if (differing.length === 0) return changed
+  await db.schema.createTable('offsetsdb_changed').temporary()
+    .addColumn('project_id', 'integer', (c) => c.primaryKey()).execute()
+  for (let i = 0; i < differing.length; i += 5000) {
+    await staging(db).insertInto('offsetsdb_changed')
+      .values(differing.slice(i, i + 5000).map((id) => ({ project_id: id }))).execute()
+  }
   await sql`create temporary table offsetsdb_numbered as
     select m.project_id, m.registry,
       'odb:' || s.digest || '.' || cast(row_number() over (partition by s.odb_project, s.digest order by s.seq)
         as varchar(20)) as identity,
       s.type, s.date, s.vintage, s.quantity, s.account, s.beneficiary, s.beneficiary_key, s.harmonised, s.reason,
       s.note, s.url, s.source_file, s.source_line, s.seq
-    from offsetsdb_stage s join offsetsdb_map m on m.odb_project = s.odb_project`.execute(db)
+    from offsetsdb_stage s join offsetsdb_map m on m.odb_project = s.odb_project
+    where m.project_id in (select project_id from offsetsdb_changed)`.execute(db)
   await sql`create index offsetsdb_numbered_identity on offsetsdb_numbered (registry, identity)`.execute(db)
-  await sql`create index offsetsdb_map_project on offsetsdb_map (project_id)`.execute(db)
-  const changed = new Set<number>()
   const added = await sql<{ project_id: number }>`select distinct n.project_id from offsetsdb_numbered n
     where not exists (select 1 from credit_transactions c
       where c.registry = n.registry and c.identity = n.identity and c.project_id = n.project_id)`.execute(db)
   const removed = await sql<{ project_id: number }>`select distinct c.project_id from credit_transactions c
-    join offsetsdb_map m on m.project_id = c.project_id
-    where not exists (select 1 from offsetsdb_numbered n
+    where c.project_id in (select project_id from offsetsdb_changed)
+    and not exists (select 1 from offsetsdb_numbered n
       where n.registry = c.registry and n.identity = c.identity and n.project_id = c.project_id)`.execute(db)
+  for (const row of [...added.rows, ...removed.rows]) changed.add(Number(row.project_id))
   // Every row goes into a dozen ledger indexes and the beneficiary search: with SQLite's default 2 MB page cache
   // each insert read pages back from the disk (a 100,000-row import spent 8 s of system time); 64 MB for the write.
   const sqlite = databaseKind(db) === 'sqlite'
   if (sqlite) await sql`pragma cache_size = -65536`.execute(db)
-  for (const row of [...added.rows, ...removed.rows]) changed.add(Number(row.project_id))
   if (removed.rows.length > 0) {
     await sql`delete from credit_transactions
-      where project_id in (select project_id from offsetsdb_map)
+      where project_id in (select project_id from offsetsdb_changed)
       and not exists (select 1 from offsetsdb_numbered n where n.registry = credit_transactions.registry
         and n.identity = credit_transactions.identity and n.project_id = credit_transactions.project_id)`.execute(db)
   }
@@ -136,6 +157,11 @@ export async function applySnapshot (db: Db): Promise<Set<number>> {
       order by n.seq`.execute(db)
   }
   if (sqlite) await sql`pragma cache_size = -2000`.execute(db)
+  // What the archive said of each project that differed, for the next snapshot to compare.
+  for (const id of differing) {
+    await db.updateTable('project_sources').set({ digest: staged.get(id)!.digest })
+      .where('project_id', '=', id).where('source_name', '=', SOURCE_NAME).execute()
+  }
   return changed
 }
 
