@@ -9,9 +9,11 @@ import { availableParallelism } from 'node:os'
 import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
 import { ExportFileError, ImportError } from './catalogue/catalogue.errors.ts'
 import type { RegistryImportReport } from './catalogue/registries/registry-import.ts'
+import type { OffsetsDbImportReport } from './ingest/offsetsdb/offsetsdb.import.ts'
 import { REGISTRY_KEYS, type RegistryKey } from './catalogue/registries/registry-keys.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import type { Store } from './store/connect.ts'
+import type { Db } from './store/database.ts'
 import { VERSION } from './version.ts'
 
 // Each command loads what it needs when it runs (import()): `tonne --version` or `keys list` does not load the
@@ -35,7 +37,12 @@ const USAGE: Record<string, string> = {
                                ids stay, fields the files do not give stay; transactions are added to the
                                ledger by identity. A file imported before (same bytes) is not read again.
                                All or nothing; prints new, updated, unchanged and every skipped row with its
-                               line and reason (--json: the report as JSON)`,
+                               line and reason (--json: the report as JSON)
+  tonne import --from offsetsdb FILE... [--json]
+                               import OffsetsDB's archive (offsets-db.csv.zip or .parquet.zip, or its projects
+                               and credits tables as CSV or Parquet files, told apart by their columns) as a
+                               snapshot: the ledger of every project it names becomes exactly the archive's,
+                               in one transaction. The same bytes again change nothing`,
   sync: `  tonne sync [KIND=URL...]    download each source (default: SYNC_SOURCES) if it changed since the last sync,
                                and import it: offsetsdb=URL (OffsetsDB's archive; a bare URL means it) or
                                KIND=URL, a registry's export, KIND one of:
@@ -303,8 +310,8 @@ async function importFromRegistry (
   registry: string, files: string[], options: { replace: boolean, json: boolean }, config: Config,
   say: (text: string) => void, complain: (text: string) => void
 ): Promise<void> {
-  if (!(REGISTRY_KEYS as readonly string[]).includes(registry)) {
-    throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}`)
+  if (!(REGISTRY_KEYS as readonly string[]).includes(registry) && registry !== 'offsetsdb') {
+    throw new UsageError(`--from: unknown registry "${registry}"; known: ${REGISTRY_KEYS.join(', ')}, offsetsdb`)
   }
   if (files.length === 0) throw new UsageError('import --from needs at least one export FILE')
   if (options.replace) throw new UsageError('--replace works with a JSON or NDJSON file, not with --from')
@@ -317,18 +324,29 @@ async function importFromRegistry (
     }
     if (problem !== undefined) throw new CommandFailed(`tonne import: nothing was changed. ${file}: ${problem}`)
   }
-  const [{ importRegistryExports }, { MediaStore }, { recordManualImport }] = await Promise.all([
-    import('./catalogue/registries/registry-import.ts'), import('./media/media-store.ts'),
-    import('./ingest/sources.ts')])
-  const media = new MediaStore(config.media.dir)
   const exports = files.map((file) => ({ path: file, label: path.basename(file) }))
+  const [{ MediaStore }, { recordManualImport }] = await Promise.all([
+    import('./media/media-store.ts'), import('./ingest/sources.ts')])
+  const media = new MediaStore(config.media.dir)
+  // The source's row (GET /sources/) says what the catalogue now holds from it; the import has committed already.
+  const record = async (db: Db, kind: 'offsetsdb' | RegistryKey, changed: boolean) =>
+    await recordManualImport(db, kind, changed, new Date())
+      .catch((error: unknown) => complain(`Warning: imported, but the source's row was not updated: ${
+        (error as Error).message}`))
+  if (registry === 'offsetsdb') {
+    const { importOffsetsDbArchive } = await import('./ingest/offsetsdb/offsetsdb.import.ts')
+    const report = await withStore(config, async (store) => {
+      const done = await importOffsetsDbArchive(store.db, exports, { media, lock: importLock(config, complain) })
+      await record(store.db, 'offsetsdb', done.created + done.updated > 0)
+      return done
+    })
+    return say(options.json ? JSON.stringify(report, null, 2) : archiveReportText(report))
+  }
+  const { importRegistryExports } = await import('./catalogue/registries/registry-import.ts')
   const report = await withStore(config, async (store) => {
     const done = await importRegistryExports(store.db, registry as RegistryKey, exports,
       { media, lock: importLock(config, complain) })
-    // The source's row (GET /sources/) says what the catalogue now holds from it; the import has committed already.
-    await recordManualImport(store.db, registry as RegistryKey, done.created + done.updated > 0, new Date())
-      .catch((error: unknown) => complain(`Warning: imported, but the source's row was not updated: ${
-        (error as Error).message}`))
+    await record(store.db, registry as RegistryKey, done.created + done.updated > 0)
     return done
   })
   if (options.json) return say(JSON.stringify(report, null, 2))
@@ -375,6 +393,35 @@ async function syncCommand (args: string[], config: Config, say: (text: string) 
   if (failed > 0) throw new CommandFailed(`tonne sync: ${failed} of ${round.sources.length} sources failed.`)
 }
 
+/** Appends a list line by line: a spread of 128,000 skipped rows into one call overflows the stack. */
+function append (lines: string[], heading: string, items: readonly string[]): void {
+  lines.push(heading)
+  for (const item of items) lines.push(item)
+}
+
+function archiveReportText (report: OffsetsDbImportReport): string {
+  if (report.already_imported) {
+    return `Not read again: the same bytes were imported before (sha256 ${report.sha256}); nothing changed.`
+  }
+  const tables = report.files.map((f) => `${f.file}: ${f.table}, ${f.rows} rows`).join('; ')
+  const lines = [`Imported OffsetsDB's archive (${tables}), data as of ${report.data_as_of ?? 'unknown'}: ` +
+    `${report.projects} projects (${report.created} new, ${report.updated} updated, ${report.unchanged} ` +
+    `unchanged), ${report.transactions} transactions.`]
+  if (report.missing_projects.length > 0) {
+    append(lines, `${report.missing_projects.length} projects have credits but no row in the projects table; ` +
+      'they were kept under a minimal project:',
+    report.missing_projects.slice(0, 100).map((m) => `  ${m.project_id}: ${m.credits} credits`))
+  }
+  if (report.ignored.length > 0) {
+    append(lines, 'Not read:', report.ignored.map((i) => `  ${i.label}: ${i.reason}`))
+  }
+  if (report.skipped_count > 0) {
+    append(lines, `Skipped ${report.skipped_count} rows:`,
+      report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
+  }
+  return lines.join('\n')
+}
+
 function reportText (report: RegistryImportReport): string {
   const total = report.created + report.updated + report.unchanged
   const files = report.files.map((f) => `${f.file}: ${f.export}, ${f.rows} rows`).join('; ')
@@ -383,16 +430,16 @@ function reportText (report: RegistryImportReport): string {
       `${report.created} new, ${report.updated} updated, ${report.unchanged} unchanged.`
   ]
   if (report.already_imported.length > 0) {
-    lines.push('Not read again (the same bytes were imported before):',
-      ...report.already_imported.map((f) => `  ${f.file}: as ${f.as}`))
+    append(lines, 'Not read again (the same bytes were imported before):',
+      report.already_imported.map((f) => `  ${f.file}: as ${f.as}`))
   }
   if (report.skipped.length > 0) {
-    lines.push(`Skipped ${report.skipped.length} rows:`,
-      ...report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
+    append(lines, `Skipped ${report.skipped.length} rows:`,
+      report.skipped.map((s) => `  ${s.file} line ${s.line}: ${s.reason}`))
   }
   if (report.warnings.length > 0) {
-    lines.push(`${report.warnings.length} values could not be read and were left empty:`,
-      ...report.warnings.map((w) => `  ${w.file} line ${w.line}, ${w.field}: ${w.reason}`))
+    append(lines, `${report.warnings.length} values could not be read and were left empty:`,
+      report.warnings.map((w) => `  ${w.file} line ${w.line}, ${w.field}: ${w.reason}`))
   }
   return lines.join('\n')
 }

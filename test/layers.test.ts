@@ -48,7 +48,7 @@ const HTTP_FACING = new Set(['calculator/calculator.routes.ts', 'calculator/calc
   'catalogue/catalogue.routes.ts', 'catalogue/catalogue.schemas.ts', 'catalogue/sources.routes.ts',
   'catalogue/sources.schemas.ts',
   'media/media.routes.ts', 'ledger/transactions.routes.ts', 'ledger/transactions.schemas.ts'])
-const DOMAIN_AREAS = new Set(['calculator', 'catalogue', 'ledger', 'media', 'access', 'store', 'reference'])
+const DOMAIN_AREAS = new Set(['calculator', 'catalogue', 'ledger', 'media', 'access', 'store', 'reference', 'ingest'])
 const COMPOSITION = new Set(['app.ts', 'startup.ts', 'server.ts', 'cli.ts'])
 const files = modules()
 const edges = files.flatMap((from) => importsOf(from).map((to) => ({ from, to })))
@@ -82,6 +82,21 @@ describe('layers', () => {
     assert.deepEqual(offending, [])
   })
 
+  test('the write side (src/ingest) is loaded only by the composition root, through import(), and uses no HTTP code',
+    () => {
+      // Only the root reaches it (the CLI's commands, serve's sync schedule), and never by a static value import;
+      // the configuration reads the sync's source kinds, which are names.
+      const names = 'ingest/sync/source-kinds.ts'
+      const into = edges.filter(({ from, to }) => area(to) === 'ingest' && area(from) !== 'ingest' &&
+        !COMPOSITION.has(from) && !(from === 'config.ts' && to === names))
+      assert.deepEqual(into, [])
+      for (const root of COMPOSITION) {
+        assert.deepEqual(staticImportsOf(root).filter((file) => area(file) === 'ingest'), [], root)
+      }
+      const uses = new Set(['ingest', 'catalogue', 'ledger', 'store', 'media', 'domain', 'reference', 'config.ts'])
+      assert.deepEqual(edges.filter(({ from, to }) => area(from) === 'ingest' && !uses.has(area(to))), [])
+    })
+
   test('nothing imports the composition root (app, startup, server, cli) but the root itself', () => {
     const offending = edges.filter(({ from, to }) => COMPOSITION.has(to) && !COMPOSITION.has(from))
     assert.deepEqual(offending, [])
@@ -111,11 +126,13 @@ describe('layers', () => {
     }
     visit('server.ts')
     assert.ok(closure.has('app.ts') && closure.has('catalogue/catalogue.routes.ts'), 'the walk is broken')
-    // The registries' keys alone (registry-keys.ts) are names, not a reader: the configuration checks SYNC_SOURCES.
-    const importers = [...closure].filter((file) =>
-      /projects\.import\.ts$|^catalogue\/registries\/(?!registry-keys\.ts$)|import-media\.ts$/.test(file))
+    // The registries' keys alone (registry-keys.ts) are names, not a reader, and so are the sync's source kinds: the
+    // configuration checks SYNC_SOURCES.
+    const importer = new RegExp(['projects\\.import\\.ts$', '^catalogue\\/registries\\/(?!registry-keys\\.ts$)',
+      'import-media\\.ts$', '^ingest\\/(?!sync\\/source-kinds\\.ts$)'].join('|'))
+    const importers = [...closure].filter((file) => importer.test(file))
     assert.deepEqual(importers, [])
-    const optional = /^(ioredis|pg|csv-parse|@xmldom\/xmldom)$|^typebox\/(compile|value)$/
+    const optional = /^(ioredis|pg|csv-parse|@xmldom\/xmldom|hyparquet|yauzl)$|^typebox\/(compile|value)$/
     const clients = [...closure].flatMap((file) =>
       packagesOf(file).filter((name) => optional.test(name)).map((name) => `${file}: ${name}`))
     assert.deepEqual(clients, [])

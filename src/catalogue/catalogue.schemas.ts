@@ -168,7 +168,13 @@ const SourceSchema = Nullable(Type.Array(Type.Object({
     description: 'The file, as the import named it (e.g. offsets-db-data/verra/projects.csv).'
   }),
   lines: Nullable(Type.Array(Type.Integer({ minimum: 1 }), {
-    maxItems: 100_000, description: 'The lines of the file that describe the project; null when lines do not apply.'
+    maxItems: 100_000,
+    description: 'The lines of the file that describe the project, in order (a registry import keeps the first ' +
+      '100); null when lines do not apply.'
+  })),
+  rows: Type.Optional(Type.Integer({
+    minimum: 1,
+    description: 'How many lines of the file describe the project, when `lines` lists only the first of them.'
   }))
 }), {
   description: 'Where the project\'s data came from (an addition beyond the original contract); null when the import ' +
@@ -186,7 +192,12 @@ export const ProjectSchema = Type.Object({
   external_id: Type.String({ description: 'Identifier of the project in its registry.' }),
   ...afterId,
   credits: CreditsSchema,
-  source: SourceSchema
+  source: SourceSchema,
+  sources: Type.Array(Type.String(), {
+    description: 'The sources that state the project (an addition): `offsetsdb` for OffsetsDB\'s archive, a ' +
+      'registry\'s key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty ' +
+      'for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources".'
+  })
 }, { title: 'Project' })
 export type Project = Static<typeof ProjectSchema>
 export type ProjectListItem = Static<typeof ProjectListItemSchema>
@@ -424,7 +435,7 @@ export const ImportRecordSchema = strictObject({
   ...withoutKey(ProjectSchema.properties, 'sustainable_development_goals', 'images', 'credits_issued',
     'credits_retired', 'location_alpha2', 'location_alpha3', 'created_at', 'updated_at', 'credits', 'source',
     'credits_cancelled', 'first_issuance_date', 'first_retirement_date', 'protocol', 'category', 'project_type',
-    'status', 'is_compliance', 'listed_date', 'protocol_version'),
+    'status', 'is_compliance', 'listed_date', 'protocol_version', 'sources'),
   images: Type.Array(strictObject({
     title: Type.String(),
     url: Type.String({

@@ -53,26 +53,40 @@ export function detailJson (itemJson: string, externalId: string, extrasJson: st
   return `${itemJson.slice(0, afterId)},"external_id":${JSON.stringify(externalId)}${listFields},${extrasJson.slice(1)}`
 }
 
+const REFRESH_BATCH = 1000
+
 /**
  * Builds and stores the JSON of these projects (after an import wrote their rows). A project whose JSON
  * (timestamps aside) differs from what was stored, or that had none, gets `updated_at = now` (and
  * `created_at` if it had none). Returns the ids of those changed projects.
  */
 export async function refreshProjectJson (
-  db: Db, ids: readonly number[], now: Date = new Date()
+  db: Db, ids: readonly number[], now: Date = new Date(), touched: ReadonlySet<number> = new Set()
 ): Promise<Set<number>> {
+  // A batch at a time: an archive names 10,000 projects, whose rows and JSON need not be in memory at once.
+  if (ids.length > REFRESH_BATCH) {
+    const changed = new Set<number>()
+    for (let i = 0; i < ids.length; i += REFRESH_BATCH) {
+      for (const id of await refreshProjectJson(db, ids.slice(i, i + REFRESH_BATCH), now, touched)) changed.add(id)
+    }
+    return changed
+  }
   const rows = await repository.projectsByIds(db, ids)
   const relations = await repository.loadRelations(db, ids)
   const at = now.toISOString()
   const changed = new Set<number>()
   const stored: repository.StoredJson[] = rows.map((row) => {
     const { created_at: _created, updated_at: _updated, ...item } = toListItem(row, relations, placeholders)
-    const extras = JSON.stringify(toDetailExtras(row, relations))
+    const detail = toDetailExtras(row, relations)
+    const { source: _source, ...content } = detail
+    const extras = JSON.stringify(detail)
     const shown = JSON.stringify(item)
-    // What a client can see of the project, in_sale included (a filter); timestamps are not content.
+    // What a client can see of the project, in_sale included (a filter). Timestamps are not content, nor is
+    // `source` (which files, which lines): the same data under another file name or row order is no change.
     const hash = createHash('sha256')
-      .update(`${row.external_id}\n${String(Boolean(row.in_sale))}\n${shown}\n${extras}`).digest('hex')
-    const isChange = hash !== row.content_hash
+      .update(`${row.external_id}\n${String(Boolean(row.in_sale))}\n${shown}\n${JSON.stringify(content)}`)
+      .digest('hex')
+    const isChange = hash !== row.content_hash || touched.has(row.id)
     if (isChange) changed.add(row.id)
     const createdAt = row.created_at ?? at
     const updatedAt = isChange || row.updated_at === null ? at : row.updated_at

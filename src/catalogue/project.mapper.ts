@@ -11,7 +11,7 @@ export const exportedMediaPath = (key: string): string => `media/${key}`
 const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbose_name: verboseName })
 
 /** The detail-only fields, after the list item's: credits per vintage and the data's source. */
-interface DetailExtras { credits: CreditsShown, source: Source }
+export interface DetailExtras { credits: CreditsShown, source: Source, sources: string[] }
 
 /** Database row and relations → the API's Project (detail) object. Field order follows spec 2.1, additions last. */
 function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {
@@ -83,7 +83,8 @@ export function toDetailExtras (row: ProjectRecordRow, relations: ProjectRelatio
           corsia_eligible: v.corsia_eligible === null ? null : Boolean(v.corsia_eligible)
         }))
     },
-    source: row.source === null ? null : JSON.parse(row.source) as Source
+    source: row.source === null ? null : JSON.parse(row.source) as Source,
+    sources: (relations.sources.get(row.id) ?? []).map((s) => s.source_name)
   }
 }
 
@@ -98,7 +99,8 @@ export function toImportRecord (
   const {
     sustainable_development_goals: sdgs, credits_issued: _issued, credits_retired: _retired,
     credits_cancelled: _cancelled, first_issuance_date: _firstIssuance, first_retirement_date: _firstRetirement,
-    created_at: _created, updated_at: _updated, location_alpha2: _alpha2, location_alpha3: _alpha3, ...project
+    created_at: _created, updated_at: _updated, location_alpha2: _alpha2, location_alpha3: _alpha3,
+    sources: _sources, ...project
   } = toProject(row, relations, relative)
   return {
     ...project,

@@ -49,7 +49,7 @@ const validator = Compile(ImportRecordSchema)
  * Links are returned to API clients, who may put them in a page: only absolute http(s) URLs, written
  * without spaces or control characters (no javascript:, data: or scheme-relative links).
  */
-function isHttpUrl (text: string): boolean {
+export function isHttpUrl (text: string): boolean {
   if (!/^https?:\/\//i.test(text) || /[\s\p{Cc}]/u.test(text)) return false
   try {
     return new URL(text).hostname !== ''
@@ -269,8 +269,18 @@ export interface ImportOptions {
   baseDir?: string
   /** Where imported image files are copied. */
   media?: MediaStore
-  /** Which source the transactions come from (`source_name`: a registry's key for its own exports). */
+  /** The source the records come from (a registry's key, `offsetsdb`): written to project_sources and the ledger. */
   sourceName?: string
+  /**
+   * The ledger rows of these sources give way, in the projects this import gives transactions for: the last
+   * import that gives a project's transactions holds its ledger (docs/registries.md, "Two sources").
+   */
+  supersedes?: readonly string[]
+  /**
+   * Writes the ledger another way (the archive's snapshot), after the projects and before their totals are
+   * derived; returns the projects whose ledger changed (they count as updated even when their totals do not).
+   */
+  ledger?: (trx: Db, records: readonly ImportRecord[]) => Promise<ReadonlySet<number>>
 }
 
 type ImageRef = { media_key: string, external_url: null } | { media_key: null, external_url: string }
@@ -402,13 +412,15 @@ export async function importRecords (
     // transactions of are read first: one whose transactions the file removed is derived again (0), not kept.
     const before = options.replace ? await ledgerKinds(trx, ids) : new Map<number, Set<Kind>>()
     if (options.replace) await removeMissing(trx, records)
-    const movedFrom = await writeLedger(trx, records, options.sourceName)
+    if (options.sourceName !== undefined) await repository.addProjectSources(trx, ids, options.sourceName)
+    const ledgerChanged = options.ledger === undefined ? new Set<number>() : await options.ledger(trx, records)
+    const movedFrom = await writeLedger(trx, records, options)
     await deriveFromLedger(trx, records, locations, before)
     if (movedFrom.length > 0) await deriveAgain(trx, movedFrom)
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.
     const changed = renamed
       ? (await refreshAllProjectJson(trx, { missingOnly: false, now })).changed
-      : await refreshProjectJson(trx, [...ids, ...movedFrom], now)
+      : await refreshProjectJson(trx, [...ids, ...movedFrom], now, ledgerChanged)
     await repository.bumpCatalogueVersion(trx)
     counts.created = ids.filter((id) => !existing.has(id)).length
     counts.updated = ids.filter((id) => existing.has(id) && changed.has(id)).length
@@ -536,8 +548,8 @@ async function removeMissing (trx: Db, records: readonly ImportRecord[]): Promis
  * Upserts the file's transactions by (registry, identity). A transaction a registry now gives under another
  * project moves to it: returns the projects it left, to be derived again.
  */
-async function writeLedger (trx: Db, records: readonly ImportRecord[], sourceName: string | undefined):
-Promise<number[]> {
+async function writeLedger (trx: Db, records: readonly ImportRecord[],
+  options: Pick<ImportOptions, 'sourceName' | 'supersedes'>): Promise<number[]> {
   const transactions = records.flatMap((r) => (r.transactions ?? []).map((t) => ({
     project_id: r.id,
     registry: r.registry.name_id,
@@ -556,8 +568,12 @@ Promise<number[]> {
     serials: t.serials ?? null,
     vintage_start: t.vintage_start ?? null,
     vintage_end: t.vintage_end ?? null,
-    source_name: sourceName ?? null
+    source_name: options.sourceName ?? null
   })))
+  if (options.supersedes !== undefined && options.supersedes.length > 0) {
+    const given = records.filter((r) => (r.transactions ?? []).length > 0).map((r) => r.id)
+    await repository.deleteTransactionsOfSources(trx, given, options.supersedes)
+  }
   const inImport = new Set(records.map((r) => r.id))
   const movedFrom = (await repository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
   await repository.upsertTransactions(trx, transactions)

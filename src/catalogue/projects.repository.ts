@@ -70,6 +70,8 @@ export interface ProjectRelations {
   images: Map<number, ImageRow[]>
   vintages: Map<number, VintageRow[]>
   protocols: Map<number, ProtocolRow[]>
+  /** The sources that state each project (project_sources), by name. */
+  sources: Map<number, Array<{ project_id: number, source_name: string }>>
 }
 
 /** Rows per INSERT: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
@@ -367,11 +369,16 @@ export async function vocabularyNames (db: Db, table: VocabularyName, nameIds: r
 
 export async function loadRelations (db: Db, ids: readonly number[]): Promise<ProjectRelations> {
   const relations: ProjectRelations = {
-    certifications: new Map(), sdgs: new Map(), images: new Map(), vintages: new Map(), protocols: new Map()
+    certifications: new Map(),
+    sdgs: new Map(),
+    images: new Map(),
+    vintages: new Map(),
+    protocols: new Map(),
+    sources: new Map()
   }
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK)
-    const [certifications, sdgs, images, vintages, protocols] = await Promise.all([
+    const [certifications, sdgs, images, vintages, protocols, sources] = await Promise.all([
       db.selectFrom('project_certifications as pc')
         .innerJoin('certifications as c', 'c.name_id', 'pc.certification')
         .select(['pc.project_id', 'c.name_id', 'c.verbose_name'])
@@ -398,6 +405,11 @@ export async function loadRelations (db: Db, ids: readonly number[]): Promise<Pr
         .select(['project_id', 'protocol'])
         .where('project_id', 'in', chunk)
         .orderBy('project_id').orderBy('position')
+        .execute(),
+      db.selectFrom('project_sources')
+        .select(['project_id', 'source_name'])
+        .where('project_id', 'in', chunk)
+        .orderBy('project_id').orderBy('source_name')
         .execute()
     ])
     groupInto(relations.certifications, certifications)
@@ -405,6 +417,7 @@ export async function loadRelations (db: Db, ids: readonly number[]): Promise<Pr
     groupInto(relations.images, images)
     groupInto(relations.vintages, vintages)
     groupInto(relations.protocols, protocols)
+    groupInto(relations.sources, sources)
   }
   return relations
 }
@@ -674,6 +687,26 @@ export async function upsertTransactions (db: Db, rows: readonly NewCreditTransa
         // A row that is the same is not written again: a re-import writes (and on PostgreSQL, bloats) nothing.
         eb(`credit_transactions.${column}`, 'is distinct from', eb.ref(`excluded.${column}`))))))
       .execute()
+  }
+}
+
+/** Records that a source states these projects (kept: a project stays listed under every source that named it). */
+export async function addProjectSources (db: Db, ids: readonly number[], source: string): Promise<void> {
+  for (let i = 0; i < ids.length; i += LEDGER_CHUNK) {
+    const rows = ids.slice(i, i + LEDGER_CHUNK).map((id) => ({ project_id: id, source_name: source }))
+    if (rows.length > 0) {
+      await db.insertInto('project_sources').values(rows)
+        .onConflict((oc) => oc.columns(['project_id', 'source_name']).doNothing()).execute()
+    }
+  }
+}
+
+/** Removes the ledger rows these sources hold for these projects (another source takes their ledger over). */
+export async function deleteTransactionsOfSources (db: Db, ids: readonly number[], sources: readonly string[]):
+Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    await db.deleteFrom('credit_transactions').where('project_id', 'in', ids.slice(i, i + CHUNK))
+      .where('source_name', 'in', sources).execute()
   }
 }
 

@@ -224,6 +224,8 @@ export interface SourceTable {
 export interface ProjectSourceTable {
   project_id: number
   source_name: string
+  /** What the source last said of the project's ledger (a digest of OffsetsDB's credits); null: not kept. */
+  digest: string | null
 }
 
 /** A named lease (`sync`): who holds it, until when (ISO 8601 UTC); the holder renews it while it works. */

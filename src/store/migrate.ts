@@ -8,6 +8,7 @@ import * as pageIndex0006 from './migrations/2026_11_23_0006_page_index.ts'
 import * as ledger0007 from './migrations/2026_11_25_0007_ledger.ts'
 import * as ledgerReads0008 from './migrations/2026_11_25_0008_ledger_reads.ts'
 import * as market0009 from './migrations/2026_11_27_0009_market.ts'
+import * as projectSources0010 from './migrations/2026_11_27_0010_project_sources.ts'
 import * as longValues0011 from './migrations/2026_11_27_0011_long_values.ts'
 import * as ledgerCounts0012 from './migrations/2026_11_27_0012_ledger_counts.ts'
 import * as syncLease0013 from './migrations/2026_11_27_0013_sync_lease.ts'
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0007_ledger': ledger0007,
   '2026_11_25_0008_ledger_reads': ledgerReads0008,
   '2026_11_27_0009_market': market0009,
+  '2026_11_27_0010_project_sources': projectSources0010,
   '2026_11_27_0011_long_values': longValues0011,
   '2026_11_27_0012_ledger_counts': ledgerCounts0012,
   '2026_11_27_0013_sync_lease': syncLease0013

@@ -18,7 +18,7 @@ forEachDatabase((database) => {
       assert.equal(detail.external_id, 'VCS902')
       const list = (await inject(`${DETAIL}/?search=vcs902`)).json()
       assert.equal('external_id' in list.results[0], false)
-      const { external_id: _externalId, credits: _credits, source: _source, ...rest } = detail
+      const { external_id: _externalId, credits: _credits, source: _source, sources: _sources, ...rest } = detail
       assert.deepEqual(list.results[0], rest)
     })
 
@@ -35,7 +35,9 @@ forEachDatabase((database) => {
           'credits_issued', 'credits_retired', 'credits_cancelled', 'location_alpha2', 'location_alpha3',
           // The OffsetsDB fields (issue 21).
           'protocol', 'category', 'project_type', 'status', 'protocol_version', 'is_compliance', 'listed_date',
-          'first_issuance_date', 'first_retirement_date', 'created_at', 'updated_at', 'credits', 'source'])
+          'first_issuance_date', 'first_retirement_date', 'created_at', 'updated_at', 'credits', 'source',
+          // Which sources state the project (issue 33).
+          'sources'])
       assert.deepEqual(p.vintages, [2020, 2021])
       assert.deepEqual(p.registry, { name_id: 'REGISTRY_A', verbose_name: 'Registry A' })
       assert.deepEqual(p.standard,

@@ -210,10 +210,19 @@ function newRecord (registry: Named, draft: ProjectDraft): ImportRecord {
   }
 }
 
-/** Source entries of this import replace the stored ones of the same file; the others stay. */
+/** Lines listed per file: a 50,000-transaction project's detail listed every line (291 KB). */
+const SOURCE_LINES = 100
+
+/**
+ * Source entries of this import replace the stored ones of the same file; the others stay. Each lists its first
+ * lines and, when there are more, how many (`rows`).
+ */
 function mergeSource (stored: Source | undefined, read: NonNullable<Source>): Source {
   const files = new Set(read.map((s) => s.file))
-  return [...(stored ?? []).filter((s) => !files.has(s.file)), ...read]
+  const bounded = read.map((s) => s.lines === null || s.lines.length <= SOURCE_LINES
+    ? s
+    : { file: s.file, lines: s.lines.slice(0, SOURCE_LINES), rows: s.lines.length })
+  return [...(stored ?? []).filter((s) => !files.has(s.file)), ...bounded]
 }
 
 /**
@@ -343,7 +352,7 @@ export async function importRegistryExports (
     await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report, asOf,
       now.toISOString().slice(0, 10))
 
-    for (const draft of drafts.all()) report.skipped.push(...draft.replacedRows)
+    for (const draft of drafts.all()) for (const row of draft.replacedRows) report.skipped.push(row)
     // A project whose totals the registry states, and whose transactions of a type this import's exports list in
     // full, has none of that type where it has no row (docs/registries.md, "Totals: one rule").
     const listed = fresh.flatMap((p) => LISTS[p.reader.kind])
@@ -419,7 +428,9 @@ export async function importRegistryExports (
     const result = await importRecords(db, prepare, {
       replace: false,
       idsByExternalId: true,
+      // The registry's own files take the ledger of the projects they give transactions for over from the archive.
       sourceName: key,
+      supersedes: ['offsetsdb'],
       ...(options.media !== undefined && { baseDir: options.media.dir, media: options.media }),
       now,
       ...(options.lock !== undefined && { lock: options.lock })

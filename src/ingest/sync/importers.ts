@@ -53,8 +53,8 @@ function registryImporter (key: RegistryKey): SourceImporter {
   }
 }
 
-// The one line that names the archive import's module (a stand-in that refuses, in a build without it).
-const ARCHIVE_IMPORT = async () => await import('./offsetsdb-unavailable.ts')
+// The one line that names the archive import's module.
+const ARCHIVE_IMPORT = async () => await import('../offsetsdb/offsetsdb.import.ts')
 
 /** OffsetsDB's archive, through the archive import (`importOffsetsDbArchive`). */
 const offsetsDbImporter: SourceImporter = async (db, files, options) =>

@@ -1,0 +1,120 @@
+// npm run bench:market [-- --projects 10000] [--credits 1000000] [--databases sqlite,postgres] [--parquet]
+//   [--postgres postgres://postgres@127.0.0.1:5432/postgres] [--out docs/market-benchmarks]
+//
+// `tonne import --from offsetsdb` at the market's scale (issue 33): a synthetic OffsetsDB archive of 10,000
+// projects and 1,000,000 credits (synthetic-market.ts) is imported into a fresh database, then the same bytes
+// again, then an archive with about 1 % of its credits changed (every credit of about 1 % of the projects), each by
+// the real command in a process of its own under GNU time (wall time and peak resident memory). With --parquet, the
+// Parquet zip is imported too, into another fresh database. Prints and writes the figures (.md and .json) with the
+// machine's load average before and after.
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { parseArgs } from 'node:util'
+import { benchDatabase, dropBenchDatabase, log } from './service.ts'
+import { changedProjects, writeCsvArchive, writeParquetArchive, type MarketShape } from './synthetic-market.ts'
+
+const run = promisify(execFile)
+const ROOT = path.join(import.meta.dirname, '..', '..')
+const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ')
+
+interface Step {
+  step: string
+  seconds: number
+  /** User and system CPU seconds: on a shared machine, what the import itself cost. */
+  cpuSeconds: number
+  peakRssMb: number
+  report: Record<string, unknown>
+}
+
+/** Runs `tonne import --from offsetsdb FILE --json` under GNU time: wall seconds and peak RSS. */
+async function timedImport (file: string, env: Record<string, string>, step: string): Promise<Step> {
+  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath,
+    path.join(ROOT, 'bin', 'tonne.js'), 'import', '--from', 'offsetsdb', file, '--json'],
+  { env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env }, maxBuffer: 64 * 1024 ** 2 })
+  const match = /TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr)!
+  const report = JSON.parse(stdout) as Record<string, unknown>
+  const { missing_projects: _m, skipped: _s, ...summary } = report
+  const result = {
+    step,
+    seconds: Number(match[1]),
+    cpuSeconds: Math.round((Number(match[3]) + Number(match[4])) * 10) / 10,
+    peakRssMb: Math.round(Number(match[2]) / 1024),
+    report: summary
+  }
+  log(`${step}: ${result.seconds} s (${result.cpuSeconds} s CPU), ${result.peakRssMb} MB (${JSON.stringify(summary)})`)
+  return result
+}
+
+async function main (): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      projects: { type: 'string', default: '10000' },
+      credits: { type: 'string', default: '1000000' },
+      databases: { type: 'string', default: 'sqlite,postgres' },
+      postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+      parquet: { type: 'boolean', default: false },
+      out: { type: 'string' }
+    }
+  })
+  const shape: MarketShape = { projects: Number(values.projects), credits: Number(values.credits) }
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-market-'))
+  const loadBefore = loadAverage()
+  const started = new Date().toISOString()
+  const results: Record<string, Step[]> = {}
+  try {
+    const csv = path.join(work, 'offsets-db.csv.zip')
+    const changed = path.join(work, 'offsets-db-changed.csv.zip')
+    const parquet = path.join(work, 'offsets-db.parquet.zip')
+    log(`writing a synthetic archive of ${shape.projects} projects and ${shape.credits} credits`)
+    await writeCsvArchive(csv, shape)
+    await writeCsvArchive(changed, { ...shape, changedEvery: 100 })
+    if (values.parquet) await writeParquetArchive(parquet, shape, work)
+    const moved = changedProjects({ ...shape, changedEvery: 100 }).size
+    log(`archives: ${Math.round(statSync(csv).size / 1024 ** 2)} MB CSV zip; the changed one moves ${moved} projects`)
+    for (const database of values.databases.split(',')) {
+      const steps: Step[] = []
+      const fresh = async (name: string) => {
+        const dataDir = path.join(work, `${database}-${name}`)
+        const url = database === 'postgres' ? await benchDatabase(values.postgres) : undefined
+        if (database === 'postgres' && url === undefined) throw new Error('no PostgreSQL')
+        return { env: { DATA_DIR: dataDir, ...url !== undefined && { DATABASE_URL: url } }, url }
+      }
+      const migrate = async (env: Record<string, string>) =>
+        await run(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'migrate'],
+          { env: { ...env, LOG_LEVEL: 'silent' } })
+      const first = await fresh('csv')
+      await migrate(first.env)
+      steps.push(await timedImport(csv, first.env, 'import (CSV zip)'))
+      steps.push(await timedImport(csv, first.env, 're-import, same bytes'))
+      steps.push(await timedImport(changed, first.env, `archive with ~1 % of credits changed (${moved} projects)`))
+      await dropBenchDatabase(values.postgres, first.url)
+      if (values.parquet) {
+        const second = await fresh('parquet')
+        await migrate(second.env)
+        steps.push(await timedImport(parquet, second.env, 'import (Parquet zip)'))
+        await dropBenchDatabase(values.postgres, second.url)
+      }
+      results[database] = steps
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+  const summary = { started, shape, loadBefore, loadAfter: loadAverage(), cores: os.availableParallelism(), results }
+  console.log(JSON.stringify(summary, null, 2))
+  if (values.out !== undefined) {
+    writeFileSync(`${values.out}.json`, JSON.stringify(summary, null, 2) + '\n')
+    const rows = Object.entries(results).flatMap(([database, steps]) =>
+      steps.map((s) => `| ${database} | ${s.step} | ${s.seconds} | ${s.cpuSeconds} | ${s.peakRssMb} | ` +
+        `${String(s.report['updated'])} |`))
+    writeFileSync(`${values.out}.md`, [
+      `Measured ${started} on ${summary.cores} cores; load average ${loadBefore} before, ${summary.loadAfter} after.`,
+      '', '| Database | Step | Seconds | CPU seconds | Peak RSS (MB) | Projects updated |',
+      '|---|---|---:|---:|---:|---:|', ...rows, ''
+    ].join('\n'))
+  }
+}
+
+await main()
