@@ -4,1055 +4,42 @@
 export interface paths {
   "/health/live": {
     /** Liveness: the process answers */
-    get: {
-      responses: {
-        /** @description OK: Liveness: the process answers. */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {string} */
-              status: "ok";
-            };
-          };
-        };
-      };
-    };
+    get: operations["getLiveness"];
   };
   "/health/ready": {
     /**
      * Readiness: the database and (when configured) Redis answer
      * @description "degraded" (still 200) when Redis does not answer and rate limits are counted per process meanwhile.
      */
-    get: {
-      responses: {
-        /** @description OK: Readiness: the database and (when configured) Redis answer. */
-        200: {
-          content: {
-            "application/json": {
-              status: "ready" | "degraded";
-              checks: {
-                [key: string]: "ok" | "unavailable";
-              };
-            };
-          };
-        };
-        /** @description A backing service (database, cache) is unavailable; retry later. */
-        503: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["getReadiness"];
   };
   "/api/v1/commerce/products/": {
     /**
      * List projects
      * @description A page of projects matching every given filter (AND). An unknown query parameter is a 400. With `format=csv` (or `Accept: text/csv`), every matching project as CSV instead, streamed, in the same order (`limit` and `offset` do not apply; see docs/api.md, "CSV"). Needs an API key with the `catalogue:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page size, 1 to 1000. */
-          limit?: number;
-          /** @description Number of matching projects to skip. */
-          offset?: number;
-          /** @description Whether the project is currently in sale. */
-          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /**
-           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-           * @example Brazil
-           */
-          location?: string;
-          /**
-           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-           */
-          credit_type?: string;
-          /**
-           * @description Registry name_id (e.g. VERRA).
-           * @example VERRA
-           */
-          registry?: string;
-          /** @description Rating name_id: A, AA, AAA-, AA+. */
-          rating?: string;
-          /**
-           * @description A vintage year: projects with credits of that vintage (addition).
-           * @example 2021
-           */
-          vintage?: number;
-          /**
-           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-           * @example ICVCM_CCP
-           */
-          certification?: string;
-          /**
-           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-           * @example 13_CLIMATE_ACTION
-           */
-          sdg?: string;
-          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-          status?: string;
-          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-          category?: string;
-          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-          protocol?: string;
-          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-          updated_since?: string;
-          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-          bbox?: string;
-          /**
-           * @description Case-insensitive text match on name, symbol, external_id and project developer.
-           * @example cookstove
-           */
-          search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
-          ordering?: string;
-          /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
-          format?: "json" | "csv";
-          /** @description `facets` adds the facets of the same filters to the page (see `facets` in the answer; addition). */
-          include?: "facets";
-        };
-      };
-      responses: {
-        /** @description A page of projects (JSON), or every matching project (CSV). */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-          };
-          content: {
-            "application/json": {
-              /** @description Total number of projects matching the filters. */
-              count: number;
-              next: string | null;
-              previous: string | null;
-              results: ({
-                  /** @description Unique identifier of the project. */
-                  id: number;
-                  name: string;
-                  /** @description Id code of the project. */
-                  symbol: string;
-                  /** @description Vintage years. */
-                  vintages: number[];
-                  /** @description The registry that approves and monitors the project. */
-                  registry: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  };
-                  /** @description The standard the project is certified against. */
-                  standard: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  };
-                  credit_type: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  } | null;
-                  short_description: string | null;
-                  rating: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  } | null;
-                  certifications: {
-                      /** @description Upper-case, underscore-separated identifier. */
-                      name_id: string;
-                      verbose_name: string;
-                    }[];
-                  /** @description Detailed description; may contain HTML; may be empty. */
-                  description: string;
-                  url: string | null;
-                  is_bundle: boolean;
-                  bundles: unknown[] | null;
-                  inventory_price: number | null;
-                  /** @description Country where the project is located; may be empty. */
-                  location: string;
-                  latitude: number | null;
-                  longitude: number | null;
-                  date: string | null;
-                  area: number | null;
-                  estimated_annual_reductions: number | null;
-                  /** @description May be empty. */
-                  project_developer: string;
-                  sustainable_development_goals: {
-                      /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
-                      name_id: string;
-                      verbose_name: string;
-                      /** @description URL of the goal icon. */
-                      icon: string;
-                    }[];
-                  /** @description Lines separated by CRLF; may be empty. */
-                  co_benefits: string;
-                  images: {
-                      title: string;
-                      /** @description Signed link to the image, valid for a limited time (default 3600 s). */
-                      url: string;
-                    }[];
-                  credits_issued: number | null;
-                  credits_retired: number | null;
-                  credits_cancelled: number | null;
-                  location_alpha2: string | null;
-                  location_alpha3: string | null;
-                  /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
-                  protocol: string[];
-                  category: string | null;
-                  project_type: string | null;
-                  status: string | null;
-                  is_compliance: boolean | null;
-                  listed_date: string | null;
-                  first_issuance_date: string | null;
-                  first_retirement_date: string | null;
-                  /**
-                   * Format: date-time
-                   * @description When this catalogue first had the project (ISO 8601, UTC).
-                   */
-                  created_at: string;
-                  /**
-                   * Format: date-time
-                   * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
-                   */
-                  updated_at: string;
-                })[];
-              /** @description With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a filter panel needs one request, not two (addition). */
-              facets?: {
-                /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
-                facets: {
-                  /** @description Projects per registry. */
-                  registry: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per country (canonical name). */
-                  location: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per credit type. */
-                  credit_type: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per rating. */
-                  rating: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects in sale ("true") and not ("false"). */
-                  in_sale: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects with credits of each vintage year (in year order). */
-                  vintage: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per certification. */
-                  certification: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per Sustainable Development Goal (value: its name_id). */
-                  sdg: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per registry status (addition). */
-                  status: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per category (addition). */
-                  category: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per methodology id (addition). */
-                  protocol: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
-                  is_compliance: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                };
-                /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
-                with_value: {
-                  /** @description Matching projects with a value for date (ordering by it sorts the others last). */
-                  date: number;
-                  /** @description Matching projects with a value for area (ordering by it sorts the others last). */
-                  area: number;
-                  /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
-                  estimated_annual_reductions: number;
-                  /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
-                  inventory_price: number;
-                  /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
-                  credits_issued: number;
-                  /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
-                  credits_retired: number;
-                  /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
-                  credits_cancelled: number;
-                  /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
-                  first_issuance_date: number;
-                  /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
-                  first_retirement_date: number;
-                };
-              };
-            };
-            "text/csv": string;
-          };
-        };
-        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-        304: {
-          headers: {
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: never;
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The API key lacks the permission (scope) for this request. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["listProjects"];
   };
   "/api/v1/commerce/products/facets/": {
     /**
      * Count projects per filter value
      * @description For the projects matching the list's filters: per registry, country, credit type, rating, in_sale, vintage, certification, SDG, status, category, protocol and compliance, how many have each value, each facet counted with its own filter left out. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Whether the project is currently in sale. */
-          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /**
-           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-           * @example Brazil
-           */
-          location?: string;
-          /**
-           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-           */
-          credit_type?: string;
-          /**
-           * @description Registry name_id (e.g. VERRA).
-           * @example VERRA
-           */
-          registry?: string;
-          /** @description Rating name_id: A, AA, AAA-, AA+. */
-          rating?: string;
-          /**
-           * @description A vintage year: projects with credits of that vintage (addition).
-           * @example 2021
-           */
-          vintage?: number;
-          /**
-           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-           * @example ICVCM_CCP
-           */
-          certification?: string;
-          /**
-           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-           * @example 13_CLIMATE_ACTION
-           */
-          sdg?: string;
-          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-          status?: string;
-          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-          category?: string;
-          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-          protocol?: string;
-          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-          updated_since?: string;
-          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-          bbox?: string;
-          /**
-           * @description Case-insensitive text match on name, symbol, external_id and project developer.
-           * @example cookstove
-           */
-          search?: string;
-        };
-      };
-      responses: {
-        /** @description OK: Count projects per filter value. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-          };
-          content: {
-            "application/json": {
-              /** @description Projects matching every given filter. */
-              count: number;
-              /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
-              facets: {
-                /** @description Projects per registry. */
-                registry: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per country (canonical name). */
-                location: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per credit type. */
-                credit_type: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per rating. */
-                rating: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects in sale ("true") and not ("false"). */
-                in_sale: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects with credits of each vintage year (in year order). */
-                vintage: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per certification. */
-                certification: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per Sustainable Development Goal (value: its name_id). */
-                sdg: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per registry status (addition). */
-                status: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per category (addition). */
-                category: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per methodology id (addition). */
-                protocol: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
-                is_compliance: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-              };
-              /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
-              with_value: {
-                /** @description Matching projects with a value for date (ordering by it sorts the others last). */
-                date: number;
-                /** @description Matching projects with a value for area (ordering by it sorts the others last). */
-                area: number;
-                /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
-                estimated_annual_reductions: number;
-                /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
-                inventory_price: number;
-                /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
-                credits_issued: number;
-                /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
-                credits_retired: number;
-                /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
-                credits_cancelled: number;
-                /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
-                first_issuance_date: number;
-                /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
-                first_retirement_date: number;
-              };
-            };
-          };
-        };
-        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-        304: {
-          headers: {
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: never;
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The API key lacks the permission (scope) for this request. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["getProjectFacets"];
   };
   "/api/v1/commerce/products/geojson/": {
     /**
      * Matching projects as GeoJSON
-     * @description The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page). An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     * @description The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page), and the matching projects that have a country but no position, counted per country (`unlocated_by_country`, the same on every page), so a map can show every project with a country. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Features per page, 1 to 10000. */
-          limit?: number;
-          /** @description Number of matching located projects to skip. */
-          offset?: number;
-          /** @description Whether the project is currently in sale. */
-          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /**
-           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-           * @example Brazil
-           */
-          location?: string;
-          /**
-           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-           */
-          credit_type?: string;
-          /**
-           * @description Registry name_id (e.g. VERRA).
-           * @example VERRA
-           */
-          registry?: string;
-          /** @description Rating name_id: A, AA, AAA-, AA+. */
-          rating?: string;
-          /**
-           * @description A vintage year: projects with credits of that vintage (addition).
-           * @example 2021
-           */
-          vintage?: number;
-          /**
-           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-           * @example ICVCM_CCP
-           */
-          certification?: string;
-          /**
-           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-           * @example 13_CLIMATE_ACTION
-           */
-          sdg?: string;
-          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-          status?: string;
-          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-          category?: string;
-          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-          protocol?: string;
-          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-          updated_since?: string;
-          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-          bbox?: string;
-          /**
-           * @description Case-insensitive text match on name, symbol, external_id and project developer.
-           * @example cookstove
-           */
-          search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
-          ordering?: string;
-        };
-      };
-      responses: {
-        /** @description A GeoJSON FeatureCollection (RFC 7946) with paging members. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-          };
-          content: {
-            "application/geo+json": {
-              /** @enum {string} */
-              type: "FeatureCollection";
-              /** @description Located projects (with latitude and longitude) matching every filter. */
-              count: number;
-              next: string | null;
-              previous: string | null;
-              features: ({
-                  /** @enum {string} */
-                  type: "Feature";
-                  id: number;
-                  geometry: {
-                    /** @enum {string} */
-                    type: "Point";
-                    /** @description [longitude, latitude] (RFC 7946). */
-                    coordinates: number[];
-                  };
-                  properties: {
-                    id: number;
-                    name: string;
-                    /** @description Registry name_id. */
-                    registry: string;
-                    credit_type: string | null;
-                    credits_issued: number | null;
-                    credits_retired: number | null;
-                  };
-                })[];
-            };
-          };
-        };
-        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-        304: {
-          headers: {
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: never;
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The API key lacks the permission (scope) for this request. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["getProjectsGeoJson"];
   };
   "/api/v1/commerce/products/{id}/": {
     /**
      * Get one project
      * @description The full project, including external_id, credits and source. An unknown or malformed id is 404. Needs an API key with the `catalogue:read` scope.
      */
-    get: {
-      parameters: {
-        path: {
-          /**
-           * @description The project id.
-           * @example 1
-           */
-          id: number;
-        };
-      };
-      responses: {
-        /** @description OK: Get one project. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-          };
-          content: {
-            "application/json": {
-              /** @description Unique identifier of the project. */
-              id: number;
-              /** @description Identifier of the project in its registry. */
-              external_id: string;
-              name: string;
-              /** @description Id code of the project. */
-              symbol: string;
-              /** @description Vintage years. */
-              vintages: number[];
-              /** @description The registry that approves and monitors the project. */
-              registry: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              };
-              /** @description The standard the project is certified against. */
-              standard: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              };
-              credit_type: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              } | null;
-              short_description: string | null;
-              rating: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              } | null;
-              certifications: {
-                  /** @description Upper-case, underscore-separated identifier. */
-                  name_id: string;
-                  verbose_name: string;
-                }[];
-              /** @description Detailed description; may contain HTML; may be empty. */
-              description: string;
-              url: string | null;
-              is_bundle: boolean;
-              bundles: unknown[] | null;
-              inventory_price: number | null;
-              /** @description Country where the project is located; may be empty. */
-              location: string;
-              latitude: number | null;
-              longitude: number | null;
-              date: string | null;
-              area: number | null;
-              estimated_annual_reductions: number | null;
-              /** @description May be empty. */
-              project_developer: string;
-              sustainable_development_goals: {
-                  /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
-                  name_id: string;
-                  verbose_name: string;
-                  /** @description URL of the goal icon. */
-                  icon: string;
-                }[];
-              /** @description Lines separated by CRLF; may be empty. */
-              co_benefits: string;
-              images: {
-                  title: string;
-                  /** @description Signed link to the image, valid for a limited time (default 3600 s). */
-                  url: string;
-                }[];
-              credits_issued: number | null;
-              credits_retired: number | null;
-              credits_cancelled: number | null;
-              location_alpha2: string | null;
-              location_alpha3: string | null;
-              /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
-              protocol: string[];
-              category: string | null;
-              project_type: string | null;
-              status: string | null;
-              is_compliance: boolean | null;
-              listed_date: string | null;
-              first_issuance_date: string | null;
-              first_retirement_date: string | null;
-              /**
-               * Format: date-time
-               * @description When this catalogue first had the project (ISO 8601, UTC).
-               */
-              created_at: string;
-              /**
-               * Format: date-time
-               * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
-               */
-              updated_at: string;
-              /** @description Credits issued, retired and cancelled, per vintage and in total (an addition beyond the original contract). For each type the project's ledger has transactions of, the sums of those transactions (0 for a vintage without one); otherwise as the imported data says (null: unknown). */
-              credits: {
-                issued: number | null;
-                retired: number | null;
-                cancelled: number | null;
-                /** @description One entry per vintage year, in year order; the same years as `vintages`. */
-                vintages: ({
-                    /** @description The vintage year. */
-                    vintage: number;
-                    issued: number | null;
-                    retired: number | null;
-                    cancelled: number | null;
-                  })[];
-              };
-              source: (({
-                  /** @description The file, as the import named it (e.g. offsets-db-data/verra/projects.csv). */
-                  file: string;
-                  lines: number[] | null;
-                  /** @description How many lines of the file describe the project, when `lines` lists only the first of them. */
-                  rows?: number;
-                })[]) | null;
-              /** @description The sources that state the project (an addition): `offsetsdb` for OffsetsDB's archive, a registry's key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources". */
-              sources: string[];
-            };
-          };
-        };
-        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-        304: {
-          headers: {
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: never;
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The API key lacks the permission (scope) for this request. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No such resource. */
-        404: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["getProject"];
   };
   "/api/v1/commerce/transactions/": {
     /**
@@ -1061,6 +48,13 @@ export interface paths {
      */
     get: operations["listTransactions"];
   };
+  "/api/v1/commerce/transactions/totals/": {
+    /**
+     * Totals of the credit ledger
+     * @description Per type (issuance, retirement, cancellation), how many transactions match the filters and their credits summed: the totals of what the list and its CSV give for the same filters (`project` for one project's). Costs 5 requests of the rate limit when the answer is not cached. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     */
+    get: operations["getTransactionTotals"];
+  };
   "/api/v1/commerce/products/{id}/transactions/": {
     /**
      * List one project's credit ledger
@@ -1068,2794 +62,82 @@ export interface paths {
      */
     get: operations["listProjectTransactions"];
   };
+  "/api/v1/commerce/sources/": {
+    /**
+     * List the catalogue's data sources
+     * @description Every source the catalogue is filled from (OffsetsDB's archive, a registry's exports), with when it was last checked and changed, the date its data describes, the last attempt's status and error, what the catalogue holds from it, and the attribution or terms to show with its data. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+     */
+    get: operations["listSources"];
+  };
   "/api/v1/co2-calculator/ping": {
     /**
      * Health check
      * @description Returns {"message": "pong"}. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      responses: {
-        /** @description OK: Health check. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": {
-              /** @enum {string} */
-              message: "pong";
-            };
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["ping"];
   };
   "/api/v1/co2-calculator/countries": {
     /**
      * Supported countries
      * @description Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement system (imperial for USA, LBR and MMR). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      responses: {
-        /** @description Every supported country, ordered by name (Intl.Collator("en")). */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": ({
-                /** @description ISO 3166-1 alpha-3. */
-                country_code: string;
-                country_name: string;
-                /** @description UN M49 sub-region. */
-                sub_region: string;
-                /** @description UN M49 region: Africa, Americas, Asia, Europe or Oceania. */
-                region: string;
-                /** @enum {unknown} */
-                measurement_system: "metric" | "imperial";
-              })[];
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["listCountries"];
   };
   "/api/v1/co2-calculator/config": {
     /**
      * Default units and options for a country
      * @description The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults (household_size is the country's average). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      parameters: {
-        query: {
-          /** @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required. */
-          country_code: string;
-          /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-          measurement_system?: "metric" | "imperial";
-        };
-      };
-      responses: {
-        /** @description OK: Default units and options for a country. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": {
-              country_code: string;
-              country_name: string;
-              sub_region: string;
-              region: string;
-              /**
-               * @description The system inputs are read in (the requested one, else the country's).
-               * @enum {unknown}
-               */
-              measurement_system: "metric" | "imperial";
-              /**
-               * @description The country's usual system.
-               * @enum {unknown}
-               */
-              default_measurement_system: "metric" | "imperial";
-              units: {
-                distance: string;
-                area: string;
-                volume: string;
-                fuel_economy: string;
-                electric_fuel_economy: string;
-                emissions: string;
-              };
-              /** @description Allowed values of every enumerated parameter. */
-              enums: {
-                [key: string]: string[];
-              };
-              defaults: {
-                diet_form: string;
-                study: string;
-                cabin_class: string;
-                radiative_forcing: boolean;
-                round_trip: boolean;
-                trips: number;
-                mode: string;
-                fuel_type: string;
-                car_size: string;
-                occupancy: number;
-                rail_type: string;
-                energy_type: string;
-                heating_type: string;
-                /** @description The country's average household size (UN DESA). */
-                household_size: number;
-                calories: number;
-                basis: string;
-                boundary: string;
-                electricity_method: string;
-              };
-            };
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["getCountryConfig"];
   };
   "/api/v1/co2-calculator/footprint": {
     /**
      * Average footprint of a person in a country
      * @description National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      parameters: {
-        query: {
-          /** @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required. */
-          country_code: string;
-          /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-          measurement_system?: "metric" | "imperial";
-          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-          boundary?: "life_cycle" | "combustion";
-          /** @description Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption. */
-          basis?: "consumption" | "territorial" | "ghg";
-        };
-      };
-      responses: {
-        /** @description The average footprint of a person living in the country. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": {
-              country_code: string;
-              /**
-               * @description The measurement system the inputs were read in.
-               * @enum {unknown}
-               */
-              measurement_system: "metric" | "imperial";
-              /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-              t_co2: number;
-              /**
-               * @description Unit label of t_co2 (Flowcarbon-compatible).
-               * @enum {string}
-               */
-              ton: "t";
-              co2e: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @enum {string} */
-              period: "year";
-              /** @enum {string} */
-              per: "person";
-              /**
-               * @description The boundary of co2e.
-               * @enum {unknown}
-               */
-              boundary: "life_cycle" | "combustion";
-              co2e_life_cycle: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              co2e_combustion: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-              range: {
-                low: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                high: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                basis: string[];
-              };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
-              warnings: string[];
-              inputs: {
-                /** @description The basis asked for. */
-                basis: string;
-              };
-              /**
-               * @description The basis used (consumption falls back to territorial where missing).
-               * @enum {unknown}
-               */
-              basis: "consumption" | "territorial" | "ghg";
-              /**
-               * @description co2 for the consumption and territorial bases (CO2 only), co2e for ghg.
-               * @enum {unknown}
-               */
-              gases: "co2" | "co2e";
-              values: {
-                consumption_co2: {
-                  t: number;
-                  year: number;
-                  unit: string;
-                  source: string;
-                } | null;
-                territorial_co2: {
-                  t: number;
-                  year: number;
-                  unit: string;
-                  source: string;
-                };
-                ghg_co2e: {
-                  t: number;
-                  year: number;
-                  unit: string;
-                  source: string;
-                } | null;
-              };
-              world: {
-                t: number;
-                year: number;
-                unit: string;
-                source: string;
-              };
-              /** @description Country value / world value, same basis. */
-              ratio_to_world: number;
-              /** @description The one year of every figure in the answer (values, world): the latest year with consumption-based CO2, so the bases compare like with like. Each figure also carries its own year. */
-              year: number;
-              /** @description Entries sum to co2e (allowing for rounding). */
-              breakdown: ({
-                  /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                  category: string;
-                  /** @description Human-readable name of the entry. */
-                  label: string;
-                  /** @description kg CO2e = quantity x factor. */
-                  kg_co2e: number;
-                  quantity: number;
-                  quantity_unit: string;
-                  /** @description The emission factor applied. */
-                  factor: number;
-                  factor_unit: string;
-                  /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                  factor_id: string;
-                  /**
-                   * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  /** @description Id of the entry in sources. */
-                  source: string;
-                  /** @description How a derived factor was computed from published ones. */
-                  derivation?: string;
-                  note?: string;
-                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                  range: {
-                    low_kg: number;
-                    high_kg: number;
-                    /** @description The cited intervals the range spans, or a statement that none is cited. */
-                    basis: string[];
-                  };
-                })[];
-              /** @description Every parameter left out and the default that stood in, with its basis. */
-              defaults_used: ({
-                  parameter: string;
-                  value: string | number | boolean;
-                  /** @description Where the default comes from. */
-                  basis: string;
-                })[];
-              /** @description Every country figure used, with its year and source. */
-              country_data: ({
-                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                  figure: string;
-                  country_code: string;
-                  value: number;
-                  unit: string;
-                  /** @description The year the figure describes. */
-                  year: number;
-                  factor_id: string;
-                  /**
-                   * @description assumption: a regional value stands in for a missing or impossible national one.
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  source: string;
-                  description: string;
-                })[];
-              assumptions: string[];
-              sources: {
-                  id: string;
-                  name: string;
-                  publisher: string;
-                  year?: number;
-                  licence: string;
-                  url?: string;
-                  attribution?: string;
-                }[];
-            };
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["getAverageFootprint"];
   };
   "/api/v1/co2-calculator/flight": {
     /**
      * Emissions of flights
      * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a smooth transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      parameters: {
-        query: {
-          /** @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required. */
-          country_code: string;
-          /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-          measurement_system?: "metric" | "imperial";
-          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-          boundary?: "life_cycle" | "combustion";
-          /** @description Flowcarbon profile. never; rare = 1 return short-haul flight a year; sometimes = 2 return short-haul and 1 return medium-haul; often = 4 return short-haul, 2 medium-haul and 1 long-haul. One of four input modes (frequency, flight counts, legs, distance): give exactly one. */
-          frequency?: "never" | "rare" | "sometimes" | "often";
-          /** @description Return short-haul flights a year (about 1,484 km each way). Flight-count mode, with medium_haul and long_haul. */
-          short_haul?: number;
-          /** @description Return medium-haul flights a year (3,000 km each way). Flight-count mode. */
-          medium_haul?: number;
-          /** @description Return long-haul flights a year (about 6,799 km each way). Flight-count mode. */
-          long_haul?: number;
-          /** @description Flights by IATA airport code: comma-separated routes, each two or more codes joined by "-", e.g. "FRA-JFK,JFK-FRA" or "LHR-SIN-SYD". At most 50 legs. Distance is the great-circle distance between the airports. */
-          legs?: string;
-          /** @description One-way great-circle distance of one flight, in km (or miles when imperial). At most half the Earth's circumference (20,038 km). */
-          distance?: number;
-          /** @description How many times a year the legs or the distance are flown. Default 1. Legs and distance modes only. */
-          trips?: number;
-          /** @description true: each leg or distance is also flown back. Default false. Legs and distance modes only. */
-          round_trip?: boolean;
-          /** @description Cabin class; average = DESNZ average passenger. Default economy. In every band economy <= premium_economy <= business <= first. */
-          cabin_class?: "economy" | "premium_economy" | "business" | "first" | "average";
-          /** @description Include the non-CO2 warming effect of aviation (DESNZ "with RF" factors). Default true. The response carries both values either way. */
-          radiative_forcing?: boolean;
-        };
-      };
-      responses: {
-        /** @description Flights of one person in a year. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": {
-              country_code: string;
-              /**
-               * @description The measurement system the inputs were read in.
-               * @enum {unknown}
-               */
-              measurement_system: "metric" | "imperial";
-              /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-              t_co2: number;
-              /**
-               * @description Unit label of t_co2 (Flowcarbon-compatible).
-               * @enum {string}
-               */
-              ton: "t";
-              co2e: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @enum {string} */
-              period: "year";
-              /** @enum {string} */
-              per: "person";
-              /**
-               * @description The boundary of co2e.
-               * @enum {unknown}
-               */
-              boundary: "life_cycle" | "combustion";
-              co2e_life_cycle: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              co2e_combustion: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-              range: {
-                low: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                high: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                basis: string[];
-              };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
-              warnings: string[];
-              inputs: {
-                /** @enum {unknown} */
-                mode: "frequency" | "flight_counts" | "legs" | "distance";
-                frequency?: string;
-                return_flights?: {
-                  short_haul: number;
-                  medium_haul: number;
-                  long_haul: number;
-                };
-                legs?: {
-                    from: {
-                      iata: string;
-                      name: string;
-                      city: string;
-                      country: string;
-                    };
-                    to: {
-                      iata: string;
-                      name: string;
-                      city: string;
-                      country: string;
-                    };
-                    distance_km: number;
-                  }[];
-                distance?: {
-                  value: number;
-                  unit: string;
-                };
-                distance_km?: number;
-                trips?: number;
-                round_trip?: boolean;
-                cabin_class: string;
-                radiative_forcing: boolean;
-                /** @description One-way flights counted. */
-                flights: number;
-                /** @description Great-circle km flown, all flights. */
-                flown_km: number;
-              };
-              co2e_with_rf: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              co2e_without_rf: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              radiative_forcing: {
-                included: boolean;
-                method: string;
-              };
-              /** @description Entries sum to co2e (allowing for rounding). */
-              breakdown: ({
-                  /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                  category: string;
-                  /** @description Human-readable name of the entry. */
-                  label: string;
-                  /** @description kg CO2e = quantity x factor. */
-                  kg_co2e: number;
-                  quantity: number;
-                  quantity_unit: string;
-                  /** @description The emission factor applied. */
-                  factor: number;
-                  factor_unit: string;
-                  /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                  factor_id: string;
-                  /**
-                   * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  /** @description Id of the entry in sources. */
-                  source: string;
-                  /** @description How a derived factor was computed from published ones. */
-                  derivation?: string;
-                  note?: string;
-                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                  range: {
-                    low_kg: number;
-                    high_kg: number;
-                    /** @description The cited intervals the range spans, or a statement that none is cited. */
-                    basis: string[];
-                  };
-                })[];
-              /** @description Every parameter left out and the default that stood in, with its basis. */
-              defaults_used: ({
-                  parameter: string;
-                  value: string | number | boolean;
-                  /** @description Where the default comes from. */
-                  basis: string;
-                })[];
-              /** @description Every country figure used, with its year and source. */
-              country_data: ({
-                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                  figure: string;
-                  country_code: string;
-                  value: number;
-                  unit: string;
-                  /** @description The year the figure describes. */
-                  year: number;
-                  factor_id: string;
-                  /**
-                   * @description assumption: a regional value stands in for a missing or impossible national one.
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  source: string;
-                  description: string;
-                })[];
-              assumptions: string[];
-              sources: {
-                  id: string;
-                  name: string;
-                  publisher: string;
-                  year?: number;
-                  licence: string;
-                  url?: string;
-                  attribution?: string;
-                }[];
-            };
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["calculateFlight"];
   };
   "/api/v1/co2-calculator/diet": {
     /**
      * Emissions of a diet
      * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the country's average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      parameters: {
-        query: {
-          /** @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required. */
-          country_code: string;
-          /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-          measurement_system?: "metric" | "imperial";
-          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-          boundary?: "life_cycle" | "combustion";
-          /** @description Diet. everything = an omnivore: the low-meat group where the country's meat eaten (FAO supply x 0.76, Colombani and Brunner 2024) is under 50 g a day, else the middle (medium-meat) group; pescetarian and pescatarian are the same. Required. */
-          diet_form: "everything" | "pescetarian" | "pescatarian" | "vegetarian" | "vegan" | "low_meat" | "medium_meat" | "high_meat";
-          /** @description Daily food energy in kcal; the result scales linearly from 2,000 kcal. Default 2000. */
-          calories?: number;
-          /** @description Which Scarborough et al. study supplies the factors. Default scarborough_2023. */
-          study?: "scarborough_2023" | "scarborough_2014";
-        };
-      };
-      responses: {
-        /** @description A year of a diet. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": {
-              country_code: string;
-              /**
-               * @description The measurement system the inputs were read in.
-               * @enum {unknown}
-               */
-              measurement_system: "metric" | "imperial";
-              /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-              t_co2: number;
-              /**
-               * @description Unit label of t_co2 (Flowcarbon-compatible).
-               * @enum {string}
-               */
-              ton: "t";
-              co2e: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @enum {string} */
-              period: "year";
-              /** @enum {string} */
-              per: "person";
-              /**
-               * @description The boundary of co2e.
-               * @enum {unknown}
-               */
-              boundary: "life_cycle" | "combustion";
-              co2e_life_cycle: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              co2e_combustion: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-              range: {
-                low: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                high: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                basis: string[];
-              };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
-              warnings: string[];
-              inputs: {
-                diet_form: string;
-                /** @description The Scarborough diet group applied, or country_food_supply for diet_form=everything (the country's average diet from its FAO food supply). */
-                diet_used: string;
-                study: string;
-                calories: number;
-                meat_supply?: {
-                  /** @description FAO meat supply (carcass weight). */
-                  kg_per_year: number;
-                  /** @description Estimated meat eaten: supply x 0.7623 (Colombani and Brunner 2024) / 365 x 1000. */
-                  eaten_g_per_day: number;
-                  year: number;
-                  country_code: string;
-                };
-              };
-              /** @description Entries sum to co2e (allowing for rounding). */
-              breakdown: ({
-                  /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                  category: string;
-                  /** @description Human-readable name of the entry. */
-                  label: string;
-                  /** @description kg CO2e = quantity x factor. */
-                  kg_co2e: number;
-                  quantity: number;
-                  quantity_unit: string;
-                  /** @description The emission factor applied. */
-                  factor: number;
-                  factor_unit: string;
-                  /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                  factor_id: string;
-                  /**
-                   * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  /** @description Id of the entry in sources. */
-                  source: string;
-                  /** @description How a derived factor was computed from published ones. */
-                  derivation?: string;
-                  note?: string;
-                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                  range: {
-                    low_kg: number;
-                    high_kg: number;
-                    /** @description The cited intervals the range spans, or a statement that none is cited. */
-                    basis: string[];
-                  };
-                })[];
-              /** @description Every parameter left out and the default that stood in, with its basis. */
-              defaults_used: ({
-                  parameter: string;
-                  value: string | number | boolean;
-                  /** @description Where the default comes from. */
-                  basis: string;
-                })[];
-              /** @description Every country figure used, with its year and source. */
-              country_data: ({
-                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                  figure: string;
-                  country_code: string;
-                  value: number;
-                  unit: string;
-                  /** @description The year the figure describes. */
-                  year: number;
-                  factor_id: string;
-                  /**
-                   * @description assumption: a regional value stands in for a missing or impossible national one.
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  source: string;
-                  description: string;
-                })[];
-              assumptions: string[];
-              sources: {
-                  id: string;
-                  name: string;
-                  publisher: string;
-                  year?: number;
-                  licence: string;
-                  url?: string;
-                  attribution?: string;
-                }[];
-            };
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["calculateDiet"];
   };
   "/api/v1/co2-calculator/car": {
     /**
      * Emissions of car, rail or bus travel
      * @description A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      parameters: {
-        query: {
-          /** @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required. */
-          country_code: string;
-          /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-          measurement_system?: "metric" | "imperial";
-          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-          boundary?: "life_cycle" | "combustion";
-          /** @description Distance travelled a year, in km (or miles when imperial). At most 1,000,000 km. Required. */
-          distance: number;
-          /** @description car (default), rail, bus (average local bus) or coach. */
-          mode?: "car" | "rail" | "bus" | "coach";
-          /** @description Car fuel. Default unknown (DESNZ average of the fleet). Car mode only. */
-          fuel_type?: "petrol" | "diesel" | "hybrid" | "plug_in_hybrid" | "electric" | "lpg" | "cng" | "unknown";
-          /** @description DESNZ size band: small (petrol < 1.4 l, diesel < 1.7 l), medium, large (> 2.0 l) or average. Default average. Car mode only. */
-          car_size?: "small" | "medium" | "large" | "average";
-          /** @description People sharing the car, the result is divided between them. Default 1. Car mode only. */
-          occupancy?: number;
-          /** @description Measured fuel economy; replaces the size and fuel factor. Unit in fuel_economy_unit. Car mode only; needs fuel_type petrol, diesel, hybrid, lpg or electric. */
-          fuel_economy?: number;
-          /** @description Unit of fuel_economy. Default l_per_100km (metric) or mpg_us (imperial); kwh_per_100km or kwh_per_100mi for electric cars. */
-          fuel_economy_unit?: "l_per_100km" | "mpg_us" | "mpg_uk" | "kwh_per_100km" | "kwh_per_100mi";
-          /** @description national (default), international (e.g. Eurostar), light_rail (light rail and tram) or underground. Rail mode only. */
-          rail_type?: "national" | "international" | "light_rail" | "underground";
-        };
-      };
-      responses: {
-        /** @description A year of travel by car, rail or bus. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": {
-              country_code: string;
-              /**
-               * @description The measurement system the inputs were read in.
-               * @enum {unknown}
-               */
-              measurement_system: "metric" | "imperial";
-              /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-              t_co2: number;
-              /**
-               * @description Unit label of t_co2 (Flowcarbon-compatible).
-               * @enum {string}
-               */
-              ton: "t";
-              co2e: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @enum {string} */
-              period: "year";
-              /** @enum {string} */
-              per: "person";
-              /**
-               * @description The boundary of co2e.
-               * @enum {unknown}
-               */
-              boundary: "life_cycle" | "combustion";
-              co2e_life_cycle: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              co2e_combustion: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-              range: {
-                low: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                high: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                basis: string[];
-              };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
-              warnings: string[];
-              inputs: {
-                mode: string;
-                distance: {
-                  value: number;
-                  unit: string;
-                };
-                distance_km: number;
-                fuel_type?: string;
-                car_size?: string;
-                occupancy?: number;
-                fuel_economy?: {
-                  value: number;
-                  unit: string;
-                  per_km: number;
-                  per_km_unit: string;
-                };
-                rail_type?: string;
-                /** @description Whose figure the factor is: GBR for DESNZ UK factors, or the country when its own grid is used. */
-                factor_region: string;
-              };
-              /** @description Entries sum to co2e (allowing for rounding). */
-              breakdown: ({
-                  /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                  category: string;
-                  /** @description Human-readable name of the entry. */
-                  label: string;
-                  /** @description kg CO2e = quantity x factor. */
-                  kg_co2e: number;
-                  quantity: number;
-                  quantity_unit: string;
-                  /** @description The emission factor applied. */
-                  factor: number;
-                  factor_unit: string;
-                  /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                  factor_id: string;
-                  /**
-                   * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  /** @description Id of the entry in sources. */
-                  source: string;
-                  /** @description How a derived factor was computed from published ones. */
-                  derivation?: string;
-                  note?: string;
-                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                  range: {
-                    low_kg: number;
-                    high_kg: number;
-                    /** @description The cited intervals the range spans, or a statement that none is cited. */
-                    basis: string[];
-                  };
-                })[];
-              /** @description Every parameter left out and the default that stood in, with its basis. */
-              defaults_used: ({
-                  parameter: string;
-                  value: string | number | boolean;
-                  /** @description Where the default comes from. */
-                  basis: string;
-                })[];
-              /** @description Every country figure used, with its year and source. */
-              country_data: ({
-                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                  figure: string;
-                  country_code: string;
-                  value: number;
-                  unit: string;
-                  /** @description The year the figure describes. */
-                  year: number;
-                  factor_id: string;
-                  /**
-                   * @description assumption: a regional value stands in for a missing or impossible national one.
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  source: string;
-                  description: string;
-                })[];
-              assumptions: string[];
-              sources: {
-                  id: string;
-                  name: string;
-                  publisher: string;
-                  year?: number;
-                  licence: string;
-                  url?: string;
-                  attribution?: string;
-                }[];
-            };
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["calculateCar"];
   };
   "/api/v1/co2-calculator/clothes": {
     /**
      * Emissions of clothes shopping
      * @description A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      parameters: {
-        query: {
-          /** @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required. */
-          country_code: string;
-          /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-          measurement_system?: "metric" | "imperial";
-          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-          boundary?: "life_cycle" | "combustion";
-          /** @description How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing and footwear (2020: 270 kg CO2e a year for all textiles less the household textiles in it, by mass: 160.5 kg), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one; the other two say what the EU average is in their terms. */
-          amount?: "none" | "little" | "average" | "much";
-          /** @description Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode. */
-          spend_usd?: number;
-          /** @description New garments bought a year. Item mode, with secondhand_items. */
-          new_items?: number;
-          /** @description Second-hand garments bought a year. Item mode, with new_items. */
-          secondhand_items?: number;
-        };
-      };
-      responses: {
-        /** @description A year of clothes shopping. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": {
-              country_code: string;
-              /**
-               * @description The measurement system the inputs were read in.
-               * @enum {unknown}
-               */
-              measurement_system: "metric" | "imperial";
-              /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-              t_co2: number;
-              /**
-               * @description Unit label of t_co2 (Flowcarbon-compatible).
-               * @enum {string}
-               */
-              ton: "t";
-              co2e: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @enum {string} */
-              period: "year";
-              /** @enum {string} */
-              per: "person";
-              /**
-               * @description The boundary of co2e.
-               * @enum {unknown}
-               */
-              boundary: "life_cycle" | "combustion";
-              co2e_life_cycle: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              co2e_combustion: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-              range: {
-                low: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                high: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                basis: string[];
-              };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
-              warnings: string[];
-              inputs: {
-                /** @enum {unknown} */
-                mode: "amount" | "spend" | "items";
-                amount?: string;
-                spend_usd?: number;
-                new_items?: number;
-                secondhand_items?: number;
-                /** @description Whose figure the factor is: EU-27 (EEA) for amount, US (US EPA) for spend, global (one LCA) for items. */
-                factor_region: string;
-              };
-              /** @description Entries sum to co2e (allowing for rounding). */
-              breakdown: ({
-                  /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                  category: string;
-                  /** @description Human-readable name of the entry. */
-                  label: string;
-                  /** @description kg CO2e = quantity x factor. */
-                  kg_co2e: number;
-                  quantity: number;
-                  quantity_unit: string;
-                  /** @description The emission factor applied. */
-                  factor: number;
-                  factor_unit: string;
-                  /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                  factor_id: string;
-                  /**
-                   * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  /** @description Id of the entry in sources. */
-                  source: string;
-                  /** @description How a derived factor was computed from published ones. */
-                  derivation?: string;
-                  note?: string;
-                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                  range: {
-                    low_kg: number;
-                    high_kg: number;
-                    /** @description The cited intervals the range spans, or a statement that none is cited. */
-                    basis: string[];
-                  };
-                })[];
-              /** @description Every parameter left out and the default that stood in, with its basis. */
-              defaults_used: ({
-                  parameter: string;
-                  value: string | number | boolean;
-                  /** @description Where the default comes from. */
-                  basis: string;
-                })[];
-              /** @description Every country figure used, with its year and source. */
-              country_data: ({
-                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                  figure: string;
-                  country_code: string;
-                  value: number;
-                  unit: string;
-                  /** @description The year the figure describes. */
-                  year: number;
-                  factor_id: string;
-                  /**
-                   * @description assumption: a regional value stands in for a missing or impossible national one.
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  source: string;
-                  description: string;
-                })[];
-              assumptions: string[];
-              sources: {
-                  id: string;
-                  name: string;
-                  publisher: string;
-                  year?: number;
-                  licence: string;
-                  url?: string;
-                  attribution?: string;
-                }[];
-            };
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["calculateClothes"];
   };
   "/api/v1/co2-calculator/energy": {
     /**
      * Emissions of home electricity and heating
      * @description A year of home energy per person: measured kWh, or the country's average household (cited household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
-    get: {
-      parameters: {
-        query: {
-          /** @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required. */
-          country_code: string;
-          /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-          measurement_system?: "metric" | "imperial";
-          /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-          boundary?: "life_cycle" | "combustion";
-          /** @description People living in the home; the result is per person. Default: the country's average household size (UN DESA), so the default answer is the average resident's. */
-          household_size?: number;
-          /** @description Floor area in m² (or ft² when imperial), 1 to 5,000 m². Sets the default heating: the country's average household's heat per m² (its heating over 35 m² per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given. */
-          home_size?: number;
-          /** @description conventional (default): the grid; green: a renewable electricity tariff, whose market-based figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero. */
-          energy_type?: "conventional" | "green";
-          /** @description Which GHG Protocol Scope 2 figure goes into co2e: location_based (default, the country's grid) or market_based (the tariff). The answer always gives both (electricity). */
-          electricity_method?: "location_based" | "market_based";
-          /** @description Main heating. Default natural_gas; without heating_kwh the heat demand is the country's average (buildings CO2 per person as natural-gas kWh). */
-          heating_type?: "natural_gas" | "heating_oil" | "lpg" | "electric" | "heat_pump" | "district_heating" | "wood" | "none";
-          /** @description Measured electricity use of the household a year, in kWh (excluding electric heating given in heating_kwh). Default: the country's household electricity per person x its average household size. */
-          electricity_kwh?: number;
-          /** @description Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, electricity for electric heating and heat pumps. Default: the country's average (see heating_type). */
-          heating_kwh?: number;
-        };
-      };
-      responses: {
-        /** @description A year of home electricity and heating, per person. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/json": {
-              country_code: string;
-              /**
-               * @description The measurement system the inputs were read in.
-               * @enum {unknown}
-               */
-              measurement_system: "metric" | "imperial";
-              /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-              t_co2: number;
-              /**
-               * @description Unit label of t_co2 (Flowcarbon-compatible).
-               * @enum {string}
-               */
-              ton: "t";
-              co2e: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @enum {string} */
-              period: "year";
-              /** @enum {string} */
-              per: "person";
-              /**
-               * @description The boundary of co2e.
-               * @enum {unknown}
-               */
-              boundary: "life_cycle" | "combustion";
-              co2e_life_cycle: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              co2e_combustion: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-              range: {
-                low: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                high: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                basis: string[];
-              };
-              /** @description Set when the result exceeds the country's whole per-person footprint. */
-              warnings: string[];
-              inputs: {
-                /** @description People sharing the home: as given, or the country's average household size. */
-                household_size: number;
-                home_size?: {
-                  value: number;
-                  unit: string;
-                };
-                home_size_m2?: number;
-                energy_type: string;
-                electricity_method: string;
-                heating_type: string;
-                /** @description Household electricity a year (kWh), measured or the country default. */
-                electricity_kwh: number;
-                /** @enum {unknown} */
-                electricity_source: "measured" | "country_default";
-                /** @description Household heating energy bought a year (kWh), measured or the country default. */
-                heating_kwh: number;
-                /** @enum {unknown} */
-                heating_source: "measured" | "country_default" | "none";
-              };
-              /** @description The answer's total by each GHG Protocol Scope 2 method (same boundary). */
-              electricity: {
-                /**
-                 * @description The method whose figure is in co2e.
-                 * @enum {unknown}
-                 */
-                method: "location_based" | "market_based";
-                location_based: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                market_based: {
-                  /** @description kg CO2e */
-                  kg: number;
-                  /** @description metric tonnes CO2e */
-                  t: number;
-                  /** @description pounds CO2e */
-                  lb: number;
-                };
-                market_based_basis: string;
-              };
-              /** @description Entries sum to co2e (allowing for rounding). */
-              breakdown: ({
-                  /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                  category: string;
-                  /** @description Human-readable name of the entry. */
-                  label: string;
-                  /** @description kg CO2e = quantity x factor. */
-                  kg_co2e: number;
-                  quantity: number;
-                  quantity_unit: string;
-                  /** @description The emission factor applied. */
-                  factor: number;
-                  factor_unit: string;
-                  /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                  factor_id: string;
-                  /**
-                   * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  /** @description Id of the entry in sources. */
-                  source: string;
-                  /** @description How a derived factor was computed from published ones. */
-                  derivation?: string;
-                  note?: string;
-                  /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                  range: {
-                    low_kg: number;
-                    high_kg: number;
-                    /** @description The cited intervals the range spans, or a statement that none is cited. */
-                    basis: string[];
-                  };
-                })[];
-              /** @description Every parameter left out and the default that stood in, with its basis. */
-              defaults_used: ({
-                  parameter: string;
-                  value: string | number | boolean;
-                  /** @description Where the default comes from. */
-                  basis: string;
-                })[];
-              /** @description Every country figure used, with its year and source. */
-              country_data: ({
-                  /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                  figure: string;
-                  country_code: string;
-                  value: number;
-                  unit: string;
-                  /** @description The year the figure describes. */
-                  year: number;
-                  factor_id: string;
-                  /**
-                   * @description assumption: a regional value stands in for a missing or impossible national one.
-                   * @enum {unknown}
-                   */
-                  factor_status: "published" | "unverified" | "assumption";
-                  source: string;
-                  description: string;
-                })[];
-              assumptions: string[];
-              sources: {
-                  id: string;
-                  name: string;
-                  publisher: string;
-                  year?: number;
-                  licence: string;
-                  url?: string;
-                  attribution?: string;
-                }[];
-            };
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
+    get: operations["calculateEnergy"];
   };
   "/media/{folder}/{file}": {
     /**
      * A project image or SDG icon, through a signed link
      * @description Links come from catalogue responses and expire (default 3600 s). Treat them as opaque.
      */
-    get: {
-      parameters: {
-        query: {
-          /** @description Unix time after which the link is refused. */
-          expires: string;
-          /** @description HMAC-SHA256 of the key and expiry. */
-          signature: string;
-        };
-        path: {
-          /**
-           * @description The media folder: `sdg` or `images`.
-           * @example sdg
-           */
-          folder: string;
-          /**
-           * @description The file in it.
-           * @example 13.svg
-           */
-          file: string;
-        };
-      };
-      responses: {
-        /** @description The file, with its own content type (SVG, PNG, JPEG, GIF, WebP or AVIF). */
-        200: {
-          content: {
-            "image/png": unknown;
-            "image/jpeg": unknown;
-            "image/gif": unknown;
-            "image/webp": unknown;
-            "image/avif": unknown;
-            "image/svg+xml": unknown;
-          };
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The link is not valid (tampered, malformed) or has expired. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No such resource. */
-        404: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
-  };
-  "/api/v1/commerce/products": {
-    /**
-     * List projects (without the trailing slash)
-     * @description The same operation as GET /api/v1/commerce/products/: the trailing slash is optional.
-     */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page size, 1 to 1000. */
-          limit?: number;
-          /** @description Number of matching projects to skip. */
-          offset?: number;
-          /** @description Whether the project is currently in sale. */
-          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /**
-           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-           * @example Brazil
-           */
-          location?: string;
-          /**
-           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-           */
-          credit_type?: string;
-          /**
-           * @description Registry name_id (e.g. VERRA).
-           * @example VERRA
-           */
-          registry?: string;
-          /** @description Rating name_id: A, AA, AAA-, AA+. */
-          rating?: string;
-          /**
-           * @description A vintage year: projects with credits of that vintage (addition).
-           * @example 2021
-           */
-          vintage?: number;
-          /**
-           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-           * @example ICVCM_CCP
-           */
-          certification?: string;
-          /**
-           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-           * @example 13_CLIMATE_ACTION
-           */
-          sdg?: string;
-          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-          status?: string;
-          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-          category?: string;
-          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-          protocol?: string;
-          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-          updated_since?: string;
-          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-          bbox?: string;
-          /**
-           * @description Case-insensitive text match on name, symbol, external_id and project developer.
-           * @example cookstove
-           */
-          search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
-          ordering?: string;
-          /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
-          format?: "json" | "csv";
-          /** @description `facets` adds the facets of the same filters to the page (see `facets` in the answer; addition). */
-          include?: "facets";
-        };
-      };
-      responses: {
-        /** @description A page of projects (JSON), or every matching project (CSV). */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-          };
-          content: {
-            "application/json": {
-              /** @description Total number of projects matching the filters. */
-              count: number;
-              next: string | null;
-              previous: string | null;
-              results: ({
-                  /** @description Unique identifier of the project. */
-                  id: number;
-                  name: string;
-                  /** @description Id code of the project. */
-                  symbol: string;
-                  /** @description Vintage years. */
-                  vintages: number[];
-                  /** @description The registry that approves and monitors the project. */
-                  registry: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  };
-                  /** @description The standard the project is certified against. */
-                  standard: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  };
-                  credit_type: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  } | null;
-                  short_description: string | null;
-                  rating: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  } | null;
-                  certifications: {
-                      /** @description Upper-case, underscore-separated identifier. */
-                      name_id: string;
-                      verbose_name: string;
-                    }[];
-                  /** @description Detailed description; may contain HTML; may be empty. */
-                  description: string;
-                  url: string | null;
-                  is_bundle: boolean;
-                  bundles: unknown[] | null;
-                  inventory_price: number | null;
-                  /** @description Country where the project is located; may be empty. */
-                  location: string;
-                  latitude: number | null;
-                  longitude: number | null;
-                  date: string | null;
-                  area: number | null;
-                  estimated_annual_reductions: number | null;
-                  /** @description May be empty. */
-                  project_developer: string;
-                  sustainable_development_goals: {
-                      /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
-                      name_id: string;
-                      verbose_name: string;
-                      /** @description URL of the goal icon. */
-                      icon: string;
-                    }[];
-                  /** @description Lines separated by CRLF; may be empty. */
-                  co_benefits: string;
-                  images: {
-                      title: string;
-                      /** @description Signed link to the image, valid for a limited time (default 3600 s). */
-                      url: string;
-                    }[];
-                  credits_issued: number | null;
-                  credits_retired: number | null;
-                  credits_cancelled: number | null;
-                  location_alpha2: string | null;
-                  location_alpha3: string | null;
-                  /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
-                  protocol: string[];
-                  category: string | null;
-                  project_type: string | null;
-                  status: string | null;
-                  is_compliance: boolean | null;
-                  listed_date: string | null;
-                  first_issuance_date: string | null;
-                  first_retirement_date: string | null;
-                  /**
-                   * Format: date-time
-                   * @description When this catalogue first had the project (ISO 8601, UTC).
-                   */
-                  created_at: string;
-                  /**
-                   * Format: date-time
-                   * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
-                   */
-                  updated_at: string;
-                })[];
-              /** @description With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a filter panel needs one request, not two (addition). */
-              facets?: {
-                /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
-                facets: {
-                  /** @description Projects per registry. */
-                  registry: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per country (canonical name). */
-                  location: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per credit type. */
-                  credit_type: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per rating. */
-                  rating: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects in sale ("true") and not ("false"). */
-                  in_sale: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects with credits of each vintage year (in year order). */
-                  vintage: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per certification. */
-                  certification: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per Sustainable Development Goal (value: its name_id). */
-                  sdg: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per registry status (addition). */
-                  status: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per category (addition). */
-                  category: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Projects per methodology id (addition). */
-                  protocol: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                  /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
-                  is_compliance: {
-                      /** @description The exact value to pass as this facet's filter parameter. */
-                      value: string;
-                      /** @description A human-readable name of the value. */
-                      label: string;
-                      /** @description Matching projects with this value. */
-                      count: number;
-                    }[];
-                };
-                /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
-                with_value: {
-                  /** @description Matching projects with a value for date (ordering by it sorts the others last). */
-                  date: number;
-                  /** @description Matching projects with a value for area (ordering by it sorts the others last). */
-                  area: number;
-                  /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
-                  estimated_annual_reductions: number;
-                  /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
-                  inventory_price: number;
-                  /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
-                  credits_issued: number;
-                  /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
-                  credits_retired: number;
-                  /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
-                  credits_cancelled: number;
-                  /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
-                  first_issuance_date: number;
-                  /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
-                  first_retirement_date: number;
-                };
-              };
-            };
-            "text/csv": string;
-          };
-        };
-        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-        304: {
-          headers: {
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: never;
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The API key lacks the permission (scope) for this request. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
-  };
-  "/api/v1/commerce/products/facets": {
-    /**
-     * Count projects per filter value (without the trailing slash)
-     * @description The same operation as GET /api/v1/commerce/products/facets/: the trailing slash is optional.
-     */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Whether the project is currently in sale. */
-          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /**
-           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-           * @example Brazil
-           */
-          location?: string;
-          /**
-           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-           */
-          credit_type?: string;
-          /**
-           * @description Registry name_id (e.g. VERRA).
-           * @example VERRA
-           */
-          registry?: string;
-          /** @description Rating name_id: A, AA, AAA-, AA+. */
-          rating?: string;
-          /**
-           * @description A vintage year: projects with credits of that vintage (addition).
-           * @example 2021
-           */
-          vintage?: number;
-          /**
-           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-           * @example ICVCM_CCP
-           */
-          certification?: string;
-          /**
-           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-           * @example 13_CLIMATE_ACTION
-           */
-          sdg?: string;
-          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-          status?: string;
-          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-          category?: string;
-          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-          protocol?: string;
-          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-          updated_since?: string;
-          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-          bbox?: string;
-          /**
-           * @description Case-insensitive text match on name, symbol, external_id and project developer.
-           * @example cookstove
-           */
-          search?: string;
-        };
-      };
-      responses: {
-        /** @description OK: Count projects per filter value. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-          };
-          content: {
-            "application/json": {
-              /** @description Projects matching every given filter. */
-              count: number;
-              /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
-              facets: {
-                /** @description Projects per registry. */
-                registry: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per country (canonical name). */
-                location: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per credit type. */
-                credit_type: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per rating. */
-                rating: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects in sale ("true") and not ("false"). */
-                in_sale: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects with credits of each vintage year (in year order). */
-                vintage: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per certification. */
-                certification: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per Sustainable Development Goal (value: its name_id). */
-                sdg: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per registry status (addition). */
-                status: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per category (addition). */
-                category: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per methodology id (addition). */
-                protocol: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
-                is_compliance: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-              };
-              /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
-              with_value: {
-                /** @description Matching projects with a value for date (ordering by it sorts the others last). */
-                date: number;
-                /** @description Matching projects with a value for area (ordering by it sorts the others last). */
-                area: number;
-                /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
-                estimated_annual_reductions: number;
-                /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
-                inventory_price: number;
-                /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
-                credits_issued: number;
-                /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
-                credits_retired: number;
-                /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
-                credits_cancelled: number;
-                /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
-                first_issuance_date: number;
-                /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
-                first_retirement_date: number;
-              };
-            };
-          };
-        };
-        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-        304: {
-          headers: {
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: never;
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The API key lacks the permission (scope) for this request. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
-  };
-  "/api/v1/commerce/products/geojson": {
-    /**
-     * Matching projects as GeoJSON (without the trailing slash)
-     * @description The same operation as GET /api/v1/commerce/products/geojson/: the trailing slash is optional.
-     */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Features per page, 1 to 10000. */
-          limit?: number;
-          /** @description Number of matching located projects to skip. */
-          offset?: number;
-          /** @description Whether the project is currently in sale. */
-          in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-          /**
-           * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-           * @example Brazil
-           */
-          location?: string;
-          /**
-           * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-           * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-           */
-          credit_type?: string;
-          /**
-           * @description Registry name_id (e.g. VERRA).
-           * @example VERRA
-           */
-          registry?: string;
-          /** @description Rating name_id: A, AA, AAA-, AA+. */
-          rating?: string;
-          /**
-           * @description A vintage year: projects with credits of that vintage (addition).
-           * @example 2021
-           */
-          vintage?: number;
-          /**
-           * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-           * @example ICVCM_CCP
-           */
-          certification?: string;
-          /**
-           * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-           * @example 13_CLIMATE_ACTION
-           */
-          sdg?: string;
-          /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-          status?: string;
-          /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-          category?: string;
-          /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-          protocol?: string;
-          /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-          is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-          /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-          updated_since?: string;
-          /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-          bbox?: string;
-          /**
-           * @description Case-insensitive text match on name, symbol, external_id and project developer.
-           * @example cookstove
-           */
-          search?: string;
-          /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
-          ordering?: string;
-        };
-      };
-      responses: {
-        /** @description A GeoJSON FeatureCollection (RFC 7946) with paging members. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-          };
-          content: {
-            "application/geo+json": {
-              /** @enum {string} */
-              type: "FeatureCollection";
-              /** @description Located projects (with latitude and longitude) matching every filter. */
-              count: number;
-              next: string | null;
-              previous: string | null;
-              features: ({
-                  /** @enum {string} */
-                  type: "Feature";
-                  id: number;
-                  geometry: {
-                    /** @enum {string} */
-                    type: "Point";
-                    /** @description [longitude, latitude] (RFC 7946). */
-                    coordinates: number[];
-                  };
-                  properties: {
-                    id: number;
-                    name: string;
-                    /** @description Registry name_id. */
-                    registry: string;
-                    credit_type: string | null;
-                    credits_issued: number | null;
-                    credits_retired: number | null;
-                  };
-                })[];
-            };
-          };
-        };
-        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-        304: {
-          headers: {
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: never;
-        };
-        /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-        400: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The API key lacks the permission (scope) for this request. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
-  };
-  "/api/v1/commerce/products/{id}": {
-    /**
-     * Get one project (without the trailing slash)
-     * @description The same operation as GET /api/v1/commerce/products/{id}/: the trailing slash is optional.
-     */
-    get: {
-      parameters: {
-        path: {
-          /**
-           * @description The project id.
-           * @example 1
-           */
-          id: number;
-        };
-      };
-      responses: {
-        /** @description OK: Get one project. */
-        200: {
-          headers: {
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-          };
-          content: {
-            "application/json": {
-              /** @description Unique identifier of the project. */
-              id: number;
-              /** @description Identifier of the project in its registry. */
-              external_id: string;
-              name: string;
-              /** @description Id code of the project. */
-              symbol: string;
-              /** @description Vintage years. */
-              vintages: number[];
-              /** @description The registry that approves and monitors the project. */
-              registry: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              };
-              /** @description The standard the project is certified against. */
-              standard: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              };
-              credit_type: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              } | null;
-              short_description: string | null;
-              rating: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              } | null;
-              certifications: {
-                  /** @description Upper-case, underscore-separated identifier. */
-                  name_id: string;
-                  verbose_name: string;
-                }[];
-              /** @description Detailed description; may contain HTML; may be empty. */
-              description: string;
-              url: string | null;
-              is_bundle: boolean;
-              bundles: unknown[] | null;
-              inventory_price: number | null;
-              /** @description Country where the project is located; may be empty. */
-              location: string;
-              latitude: number | null;
-              longitude: number | null;
-              date: string | null;
-              area: number | null;
-              estimated_annual_reductions: number | null;
-              /** @description May be empty. */
-              project_developer: string;
-              sustainable_development_goals: {
-                  /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
-                  name_id: string;
-                  verbose_name: string;
-                  /** @description URL of the goal icon. */
-                  icon: string;
-                }[];
-              /** @description Lines separated by CRLF; may be empty. */
-              co_benefits: string;
-              images: {
-                  title: string;
-                  /** @description Signed link to the image, valid for a limited time (default 3600 s). */
-                  url: string;
-                }[];
-              credits_issued: number | null;
-              credits_retired: number | null;
-              credits_cancelled: number | null;
-              location_alpha2: string | null;
-              location_alpha3: string | null;
-              /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
-              protocol: string[];
-              category: string | null;
-              project_type: string | null;
-              status: string | null;
-              is_compliance: boolean | null;
-              listed_date: string | null;
-              first_issuance_date: string | null;
-              first_retirement_date: string | null;
-              /**
-               * Format: date-time
-               * @description When this catalogue first had the project (ISO 8601, UTC).
-               */
-              created_at: string;
-              /**
-               * Format: date-time
-               * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
-               */
-              updated_at: string;
-              /** @description Credits issued, retired and cancelled, per vintage and in total (an addition beyond the original contract). For each type the project's ledger has transactions of, the sums of those transactions (0 for a vintage without one); otherwise as the imported data says (null: unknown). */
-              credits: {
-                issued: number | null;
-                retired: number | null;
-                cancelled: number | null;
-                /** @description One entry per vintage year, in year order; the same years as `vintages`. */
-                vintages: ({
-                    /** @description The vintage year. */
-                    vintage: number;
-                    issued: number | null;
-                    retired: number | null;
-                    cancelled: number | null;
-                  })[];
-              };
-              source: (({
-                  /** @description The file, as the import named it (e.g. offsets-db-data/verra/projects.csv). */
-                  file: string;
-                  lines: number[] | null;
-                  /** @description How many lines of the file describe the project, when `lines` lists only the first of them. */
-                  rows?: number;
-                })[]) | null;
-              /** @description The sources that state the project (an addition): `offsetsdb` for OffsetsDB's archive, a registry's key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources". */
-              sources: string[];
-            };
-          };
-        };
-        /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-        304: {
-          headers: {
-            /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-            ETag?: string;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: never;
-        };
-        /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-        401: {
-          headers: {
-            /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-            "WWW-Authenticate": string;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description The API key lacks the permission (scope) for this request. */
-        403: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description No such resource. */
-        404: {
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-        /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-        429: {
-          headers: {
-            /** @description Seconds to wait before retrying. */
-            "Retry-After": number;
-            /** @description Requests allowed per one-minute window. */
-            "RateLimit-Limit"?: number;
-            /** @description Requests left in the current window. */
-            "RateLimit-Remaining"?: number;
-            /** @description Seconds until the current window ends. */
-            "RateLimit-Reset"?: number;
-          };
-          content: {
-            "application/problem+json": components["schemas"]["Problem"];
-          };
-        };
-      };
-    };
-  };
-  "/api/v1/commerce/transactions": {
-    /**
-     * List the credit ledger (without the trailing slash)
-     * @description The same operation as GET /api/v1/commerce/transactions/: the trailing slash is optional.
-     */
-    get: operations["listTransactions"];
-  };
-  "/api/v1/commerce/products/{id}/transactions": {
-    /**
-     * List one project's credit ledger (without the trailing slash)
-     * @description The same operation as GET /api/v1/commerce/products/{id}/transactions/: the trailing slash is optional.
-     */
-    get: operations["listProjectTransactions"];
+    get: operations["getMedia"];
   };
 }
 
@@ -3895,9 +177,1060 @@ export type external = Record<string, never>;
 
 export interface operations {
 
+  /** Liveness: the process answers */
+  getLiveness: {
+    responses: {
+      /** @description OK: Liveness: the process answers. */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            status: "ok";
+          };
+        };
+      };
+    };
+  };
   /**
-   * List the credit ledger (without the trailing slash)
-   * @description The same operation as GET /api/v1/commerce/transactions/: the trailing slash is optional.
+   * Readiness: the database and (when configured) Redis answer
+   * @description "degraded" (still 200) when Redis does not answer and rate limits are counted per process meanwhile.
+   */
+  getReadiness: {
+    responses: {
+      /** @description OK: Readiness: the database and (when configured) Redis answer. */
+      200: {
+        content: {
+          "application/json": {
+            status: "ready" | "degraded";
+            checks: {
+              [key: string]: "ok" | "unavailable";
+            };
+          };
+        };
+      };
+      /** @description A backing service (database, cache) is unavailable; retry later. */
+      503: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * List projects
+   * @description A page of projects matching every given filter (AND). An unknown query parameter is a 400. With `format=csv` (or `Accept: text/csv`), every matching project as CSV instead, streamed, in the same order (`limit` and `offset` do not apply; see docs/api.md, "CSV"). Needs an API key with the `catalogue:read` scope.
+   */
+  listProjects: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000. */
+        limit?: number;
+        /** @description Number of matching projects to skip. */
+        offset?: number;
+        /** @description Whether the project is currently in sale. */
+        in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+        /**
+         * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+         * @example Brazil
+         */
+        location?: string;
+        /**
+         * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+         * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+         */
+        credit_type?: string;
+        /**
+         * @description Registry name_id (e.g. VERRA).
+         * @example VERRA
+         */
+        registry?: string;
+        /** @description Rating name_id: A, AA, AAA-, AA+. */
+        rating?: string;
+        /**
+         * @description A vintage year: projects with credits of that vintage (addition).
+         * @example 2021
+         */
+        vintage?: number;
+        /**
+         * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+         * @example ICVCM_CCP
+         */
+        certification?: string;
+        /**
+         * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+         * @example 13_CLIMATE_ACTION
+         */
+        sdg?: string;
+        /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+        status?: string;
+        /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+        category?: string;
+        /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+        protocol?: string;
+        /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+        is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
+        /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+        updated_since?: string;
+        /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+        bbox?: string;
+        /**
+         * @description Case-insensitive text match on name, symbol, external_id and project developer.
+         * @example cookstove
+         */
+        search?: string;
+        /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
+        ordering?: string;
+        /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
+        format?: "json" | "csv";
+        /** @description `facets` adds the facets of the same filters to the page (see `facets` in the answer; addition). */
+        include?: "facets";
+      };
+    };
+    responses: {
+      /** @description A page of projects (JSON), or every matching project (CSV). */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Total number of projects matching the filters. */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: ({
+                /** @description Unique identifier of the project. */
+                id: number;
+                name: string;
+                /** @description Id code of the project. */
+                symbol: string;
+                /** @description Vintage years. */
+                vintages: number[];
+                /** @description The registry that approves and monitors the project. */
+                registry: {
+                  /** @description Upper-case, underscore-separated identifier. */
+                  name_id: string;
+                  verbose_name: string;
+                };
+                /** @description The standard the project is certified against. */
+                standard: {
+                  /** @description Upper-case, underscore-separated identifier. */
+                  name_id: string;
+                  verbose_name: string;
+                };
+                credit_type: {
+                  /** @description Upper-case, underscore-separated identifier. */
+                  name_id: string;
+                  verbose_name: string;
+                } | null;
+                short_description: string | null;
+                rating: {
+                  /** @description Upper-case, underscore-separated identifier. */
+                  name_id: string;
+                  verbose_name: string;
+                } | null;
+                certifications: {
+                    /** @description Upper-case, underscore-separated identifier. */
+                    name_id: string;
+                    verbose_name: string;
+                  }[];
+                /** @description Detailed description; may contain HTML; may be empty. */
+                description: string;
+                url: string | null;
+                is_bundle: boolean;
+                bundles: unknown[] | null;
+                inventory_price: number | null;
+                /** @description Country where the project is located; may be empty. */
+                location: string;
+                latitude: number | null;
+                longitude: number | null;
+                date: string | null;
+                area: number | null;
+                estimated_annual_reductions: number | null;
+                /** @description May be empty. */
+                project_developer: string;
+                sustainable_development_goals: {
+                    /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
+                    name_id: string;
+                    verbose_name: string;
+                    /** @description URL of the goal icon. */
+                    icon: string;
+                  }[];
+                /** @description Lines separated by CRLF; may be empty. */
+                co_benefits: string;
+                images: {
+                    title: string;
+                    /** @description Signed link to the image, valid for a limited time (default 3600 s). */
+                    url: string;
+                  }[];
+                credits_issued: number | null;
+                credits_retired: number | null;
+                credits_cancelled: number | null;
+                location_alpha2: string | null;
+                location_alpha3: string | null;
+                /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
+                protocol: string[];
+                category: string | null;
+                project_type: string | null;
+                status: string | null;
+                protocol_version: string | null;
+                is_compliance: boolean | null;
+                listed_date: string | null;
+                first_issuance_date: string | null;
+                first_retirement_date: string | null;
+                /**
+                 * Format: date-time
+                 * @description When this catalogue first had the project (ISO 8601, UTC).
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
+                 */
+                updated_at: string;
+              })[];
+            /** @description With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a filter panel needs one request, not two (addition). */
+            facets?: {
+              /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
+              facets: {
+                /** @description Projects per registry. */
+                registry: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per country (canonical name). */
+                location: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per credit type. */
+                credit_type: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per rating. */
+                rating: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects in sale ("true") and not ("false"). */
+                in_sale: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects with credits of each vintage year (in year order). */
+                vintage: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per certification. */
+                certification: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per Sustainable Development Goal (value: its name_id). */
+                sdg: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per registry status (addition). */
+                status: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per category (addition). */
+                category: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Projects per methodology id (addition). */
+                protocol: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+                /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
+                is_compliance: {
+                    /** @description The exact value to pass as this facet's filter parameter. */
+                    value: string;
+                    /** @description A human-readable name of the value. */
+                    label: string;
+                    /** @description Matching projects with this value. */
+                    count: number;
+                  }[];
+              };
+              /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
+              with_value: {
+                /** @description Matching projects with a value for date (ordering by it sorts the others last). */
+                date: number;
+                /** @description Matching projects with a value for area (ordering by it sorts the others last). */
+                area: number;
+                /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
+                estimated_annual_reductions: number;
+                /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
+                inventory_price: number;
+                /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
+                credits_issued: number;
+                /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
+                credits_retired: number;
+                /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
+                credits_cancelled: number;
+                /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
+                first_issuance_date: number;
+                /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
+                first_retirement_date: number;
+              };
+            };
+          };
+          "text/csv": string;
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Count projects per filter value
+   * @description For the projects matching the list's filters: per registry, country, credit type, rating, in_sale, vintage, certification, SDG, status, category, protocol and compliance, how many have each value, each facet counted with its own filter left out. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+   */
+  getProjectFacets: {
+    parameters: {
+      query?: {
+        /** @description Whether the project is currently in sale. */
+        in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+        /**
+         * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+         * @example Brazil
+         */
+        location?: string;
+        /**
+         * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+         * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+         */
+        credit_type?: string;
+        /**
+         * @description Registry name_id (e.g. VERRA).
+         * @example VERRA
+         */
+        registry?: string;
+        /** @description Rating name_id: A, AA, AAA-, AA+. */
+        rating?: string;
+        /**
+         * @description A vintage year: projects with credits of that vintage (addition).
+         * @example 2021
+         */
+        vintage?: number;
+        /**
+         * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+         * @example ICVCM_CCP
+         */
+        certification?: string;
+        /**
+         * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+         * @example 13_CLIMATE_ACTION
+         */
+        sdg?: string;
+        /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+        status?: string;
+        /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+        category?: string;
+        /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+        protocol?: string;
+        /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+        is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
+        /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+        updated_since?: string;
+        /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+        bbox?: string;
+        /**
+         * @description Case-insensitive text match on name, symbol, external_id and project developer.
+         * @example cookstove
+         */
+        search?: string;
+      };
+    };
+    responses: {
+      /** @description OK: Count projects per filter value. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Projects matching every given filter. */
+            count: number;
+            /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
+            facets: {
+              /** @description Projects per registry. */
+              registry: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects per country (canonical name). */
+              location: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects per credit type. */
+              credit_type: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects per rating. */
+              rating: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects in sale ("true") and not ("false"). */
+              in_sale: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects with credits of each vintage year (in year order). */
+              vintage: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects per certification. */
+              certification: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects per Sustainable Development Goal (value: its name_id). */
+              sdg: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects per registry status (addition). */
+              status: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects per category (addition). */
+              category: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Projects per methodology id (addition). */
+              protocol: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+              /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
+              is_compliance: {
+                  /** @description The exact value to pass as this facet's filter parameter. */
+                  value: string;
+                  /** @description A human-readable name of the value. */
+                  label: string;
+                  /** @description Matching projects with this value. */
+                  count: number;
+                }[];
+            };
+            /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
+            with_value: {
+              /** @description Matching projects with a value for date (ordering by it sorts the others last). */
+              date: number;
+              /** @description Matching projects with a value for area (ordering by it sorts the others last). */
+              area: number;
+              /** @description Matching projects with a value for estimated_annual_reductions (ordering by it sorts the others last). */
+              estimated_annual_reductions: number;
+              /** @description Matching projects with a value for inventory_price (ordering by it sorts the others last). */
+              inventory_price: number;
+              /** @description Matching projects with a value for credits_issued (ordering by it sorts the others last). */
+              credits_issued: number;
+              /** @description Matching projects with a value for credits_retired (ordering by it sorts the others last). */
+              credits_retired: number;
+              /** @description Matching projects with a value for credits_cancelled (ordering by it sorts the others last). */
+              credits_cancelled: number;
+              /** @description Matching projects with a value for first_issuance_date (ordering by it sorts the others last). */
+              first_issuance_date: number;
+              /** @description Matching projects with a value for first_retirement_date (ordering by it sorts the others last). */
+              first_retirement_date: number;
+            };
+          };
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Matching projects as GeoJSON
+   * @description The matching projects that have a position, as a GeoJSON FeatureCollection (RFC 7946) of points, paged like the list (`count`, `next`, `previous` beside `features`; up to 10000 per page), and the matching projects that have a country but no position, counted per country (`unlocated_by_country`, the same on every page), so a map can show every project with a country. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+   */
+  getProjectsGeoJson: {
+    parameters: {
+      query?: {
+        /** @description Features per page, 1 to 10000. */
+        limit?: number;
+        /** @description Number of matching located projects to skip. */
+        offset?: number;
+        /** @description Whether the project is currently in sale. */
+        in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+        /**
+         * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+         * @example Brazil
+         */
+        location?: string;
+        /**
+         * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+         * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+         */
+        credit_type?: string;
+        /**
+         * @description Registry name_id (e.g. VERRA).
+         * @example VERRA
+         */
+        registry?: string;
+        /** @description Rating name_id: A, AA, AAA-, AA+. */
+        rating?: string;
+        /**
+         * @description A vintage year: projects with credits of that vintage (addition).
+         * @example 2021
+         */
+        vintage?: number;
+        /**
+         * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+         * @example ICVCM_CCP
+         */
+        certification?: string;
+        /**
+         * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+         * @example 13_CLIMATE_ACTION
+         */
+        sdg?: string;
+        /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+        status?: string;
+        /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+        category?: string;
+        /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+        protocol?: string;
+        /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+        is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
+        /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+        updated_since?: string;
+        /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+        bbox?: string;
+        /**
+         * @description Case-insensitive text match on name, symbol, external_id and project developer.
+         * @example cookstove
+         */
+        search?: string;
+        /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
+        ordering?: string;
+      };
+    };
+    responses: {
+      /** @description A GeoJSON FeatureCollection (RFC 7946) with paging members. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/geo+json": {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            /** @description Located projects (with latitude and longitude) matching every filter. */
+            count: number;
+            next: string | null;
+            previous: string | null;
+            features: ({
+                /** @enum {string} */
+                type: "Feature";
+                id: number;
+                geometry: {
+                  /** @enum {string} */
+                  type: "Point";
+                  /** @description [longitude, latitude] (RFC 7946). */
+                  coordinates: number[];
+                };
+                properties: {
+                  id: number;
+                  name: string;
+                  /** @description Registry name_id. */
+                  registry: string;
+                  credit_type: string | null;
+                  credits_issued: number | null;
+                  credits_retired: number | null;
+                };
+              })[];
+            /** @description Matching projects with a country but no position, per country (a foreign member, RFC 7946 section 6.1): a map shows them by their country. The same on every page. */
+            unlocated_by_country: ({
+                /** @description The country, as `location` names it. */
+                location: string;
+                alpha2: string | null;
+                /** @description Matching projects there without latitude and longitude. */
+                count: number;
+              })[];
+          };
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Get one project
+   * @description The full project, including external_id, credits and source. An unknown or malformed id is 404. Needs an API key with the `catalogue:read` scope.
+   */
+  getProject: {
+    parameters: {
+      path: {
+        /**
+         * @description The project id.
+         * @example 1
+         */
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK: Get one project. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Unique identifier of the project. */
+            id: number;
+            /** @description Identifier of the project in its registry. */
+            external_id: string;
+            name: string;
+            /** @description Id code of the project. */
+            symbol: string;
+            /** @description Vintage years. */
+            vintages: number[];
+            /** @description The registry that approves and monitors the project. */
+            registry: {
+              /** @description Upper-case, underscore-separated identifier. */
+              name_id: string;
+              verbose_name: string;
+            };
+            /** @description The standard the project is certified against. */
+            standard: {
+              /** @description Upper-case, underscore-separated identifier. */
+              name_id: string;
+              verbose_name: string;
+            };
+            credit_type: {
+              /** @description Upper-case, underscore-separated identifier. */
+              name_id: string;
+              verbose_name: string;
+            } | null;
+            short_description: string | null;
+            rating: {
+              /** @description Upper-case, underscore-separated identifier. */
+              name_id: string;
+              verbose_name: string;
+            } | null;
+            certifications: {
+                /** @description Upper-case, underscore-separated identifier. */
+                name_id: string;
+                verbose_name: string;
+              }[];
+            /** @description Detailed description; may contain HTML; may be empty. */
+            description: string;
+            url: string | null;
+            is_bundle: boolean;
+            bundles: unknown[] | null;
+            inventory_price: number | null;
+            /** @description Country where the project is located; may be empty. */
+            location: string;
+            latitude: number | null;
+            longitude: number | null;
+            date: string | null;
+            area: number | null;
+            estimated_annual_reductions: number | null;
+            /** @description May be empty. */
+            project_developer: string;
+            sustainable_development_goals: {
+                /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
+                name_id: string;
+                verbose_name: string;
+                /** @description URL of the goal icon. */
+                icon: string;
+              }[];
+            /** @description Lines separated by CRLF; may be empty. */
+            co_benefits: string;
+            images: {
+                title: string;
+                /** @description Signed link to the image, valid for a limited time (default 3600 s). */
+                url: string;
+              }[];
+            credits_issued: number | null;
+            credits_retired: number | null;
+            credits_cancelled: number | null;
+            location_alpha2: string | null;
+            location_alpha3: string | null;
+            /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
+            protocol: string[];
+            category: string | null;
+            project_type: string | null;
+            status: string | null;
+            protocol_version: string | null;
+            is_compliance: boolean | null;
+            listed_date: string | null;
+            first_issuance_date: string | null;
+            first_retirement_date: string | null;
+            /**
+             * Format: date-time
+             * @description When this catalogue first had the project (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
+             */
+            updated_at: string;
+            /** @description Credits issued, retired and cancelled, per vintage and in total (an addition beyond the original contract). For each type the project's ledger has transactions of, the sums of those transactions (0 for a vintage without one); otherwise as the imported data says (null: unknown). */
+            credits: {
+              issued: number | null;
+              retired: number | null;
+              cancelled: number | null;
+              /** @description One entry per vintage year, in year order; the same years as `vintages`. */
+              vintages: ({
+                  /** @description The vintage year. */
+                  vintage: number;
+                  issued: number | null;
+                  retired: number | null;
+                  cancelled: number | null;
+                  corsia_eligible: boolean | null;
+                })[];
+            };
+            source: (({
+                /** @description The file, as the import named it (e.g. offsets-db-data/verra/projects.csv). */
+                file: string;
+                lines: number[] | null;
+                /** @description How many lines of the file describe the project, when `lines` lists only the first of them. */
+                rows?: number;
+              })[]) | null;
+            /** @description The sources that state the project (an addition): `offsetsdb` for OffsetsDB's archive, a registry's key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources". */
+            sources: string[];
+          };
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such resource. */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * List the credit ledger
+   * @description A page of the whole catalogue's credit transactions: every issuance, retirement and cancellation the imported registry exports list, one item each. Filters combine (AND); an unknown query parameter, or one given twice, is a 400. Ordered by `ordering` (default `-date`: newest first), id breaking ties in the same direction; transactions without a date come last. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
    */
   listTransactions: {
     parameters: {
@@ -3966,6 +1299,8 @@ export interface operations {
             results: ({
                 /** @description The transaction's id in this service (stable across re-imports). */
                 id: number;
+                /** @description The registry's identity of the transaction, prefixed by its type: a serial range or transaction id (retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none (issuance:sha256:…). Unique within the registry and the same in every database and after every re-import (docs/registries.md, "The ledger"). */
+                transaction_id: string;
                 /** @description The project (`/products/{id}/`). */
                 project_id: number;
                 /**
@@ -3979,11 +1314,20 @@ export interface operations {
                 quantity: number;
                 beneficiary: string | null;
                 reason: string | null;
+                note: string | null;
+                account: string | null;
+                serials: string | null;
+                vintage_start: string | null;
+                vintage_end: string | null;
                 source: ({
                   /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
                   file: string;
                   line: number | null;
                 }) | null;
+                /** @description The project's id in its registry (e.g. VCS1340). */
+                project_external_id: string;
+                /** @description The project's name. */
+                project_name: string;
               })[];
           };
           "text/csv": string;
@@ -4044,8 +1388,144 @@ export interface operations {
     };
   };
   /**
-   * List one project's credit ledger (without the trailing slash)
-   * @description The same operation as GET /api/v1/commerce/products/{id}/transactions/: the trailing slash is optional.
+   * Totals of the credit ledger
+   * @description Per type (issuance, retirement, cancellation), how many transactions match the filters and their credits summed: the totals of what the list and its CSV give for the same filters (`project` for one project's). Costs 5 requests of the rate limit when the answer is not cached. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+   */
+  getTransactionTotals: {
+    parameters: {
+      query?: {
+        /** @description Only transactions of this type. */
+        type?: "issuance" | "retirement" | "cancellation";
+        /**
+         * @description Only credits of this vintage year.
+         * @example 2015
+         */
+        vintage?: number;
+        /**
+         * @description Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 listing the known ones.
+         * @example VERRA
+         */
+        registry?: string;
+        /**
+         * @description YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date never matches a date filter.
+         * @example 2020-01-01
+         */
+        date_after?: string;
+        /**
+         * @description YYYY-MM-DD: transactions dated on or before this day (inclusive).
+         * @example 2023-12-31
+         */
+        date_before?: string;
+        /**
+         * @description Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). Costs 5 requests of the rate limit when the answer is not cached.
+         * @example bank
+         */
+        search?: string;
+        /**
+         * @description Only this project's transactions (its id).
+         * @example 51
+         */
+        project?: number;
+      };
+    };
+    responses: {
+      /** @description Totals of the transactions matching the filters. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Transactions matching every filter (as the list's count). */
+            count: number;
+            /** @description Per type: a sum over types would add credits issued to the same credits retired. */
+            by_type: {
+              issuance: {
+                /** @description Matching issuance transactions. */
+                count: number;
+                /** @description Their credits (tonnes CO2e), summed. */
+                quantity: number;
+              };
+              retirement: {
+                /** @description Matching retirement transactions. */
+                count: number;
+                /** @description Their credits (tonnes CO2e), summed. */
+                quantity: number;
+              };
+              cancellation: {
+                /** @description Matching cancellation transactions. */
+                count: number;
+                /** @description Their credits (tonnes CO2e), summed. */
+                quantity: number;
+              };
+            };
+          };
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * List one project's credit ledger
+   * @description A page of one project's credit transactions, with the whole ledger's filters. Filters combine (AND); an unknown query parameter, or one given twice, is a 400. Ordered by `ordering` (default `-date`: newest first), id breaking ties in the same direction; transactions without a date come last. An unknown or malformed project id is a 404. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
    */
   listProjectTransactions: {
     parameters: {
@@ -4116,6 +1596,8 @@ export interface operations {
             results: ({
                 /** @description The transaction's id in this service (stable across re-imports). */
                 id: number;
+                /** @description The registry's identity of the transaction, prefixed by its type: a serial range or transaction id (retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none (issuance:sha256:…). Unique within the registry and the same in every database and after every re-import (docs/registries.md, "The ledger"). */
+                transaction_id: string;
                 /** @description The project (`/products/{id}/`). */
                 project_id: number;
                 /**
@@ -4129,11 +1611,20 @@ export interface operations {
                 quantity: number;
                 beneficiary: string | null;
                 reason: string | null;
+                note: string | null;
+                account: string | null;
+                serials: string | null;
+                vintage_start: string | null;
+                vintage_end: string | null;
                 source: ({
                   /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
                   file: string;
                   line: number | null;
                 }) | null;
+                /** @description The project's id in its registry (e.g. VCS1340). */
+                project_external_id: string;
+                /** @description The project's name. */
+                project_name: string;
               })[];
           };
           "text/csv": string;
@@ -4193,6 +1684,1966 @@ export interface operations {
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
         };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * List the catalogue's data sources
+   * @description Every source the catalogue is filled from (OffsetsDB's archive, a registry's exports), with when it was last checked and changed, the date its data describes, the last attempt's status and error, what the catalogue holds from it, and the attribution or terms to show with its data. An addition beyond the original contract. Needs an API key with the `catalogue:read` scope.
+   */
+  listSources: {
+    responses: {
+      /** @description OK: List the catalogue's data sources. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+        };
+        content: {
+          "application/json": {
+            /** @description Sources listed (all of them: there are few). */
+            count: number;
+            results: ({
+                /** @description The source's name: its kind (ledger rows name it in their source). */
+                name: string;
+                /** @description `offsetsdb` (OffsetsDB's archive) or a registry's key (e.g. `verra`). */
+                kind: string;
+                url: string | null;
+                last_checked_at: string | null;
+                last_changed_at: string | null;
+                data_as_of: string | null;
+                sha256: string | null;
+                etag: string | null;
+                last_status: ("changed" | "unchanged" | "not_modified" | "failed") | null;
+                last_error: string | null;
+                projects: number | null;
+                transactions: number | null;
+                attribution: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The API key lacks the permission (scope) for this request. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Health check
+   * @description Returns {"message": "pong"}. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  ping: {
+    responses: {
+      /** @description OK: Health check. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            message: "pong";
+          };
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Supported countries
+   * @description Every country the calculator supports, as a bare array ordered by name (Intl.Collator("en")): ISO 3166-1 alpha-3 code, name, UN M49 region and sub-region (Taiwan from a cited override), and measurement system (imperial for USA, LBR and MMR). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  listCountries: {
+    responses: {
+      /** @description Every supported country, ordered by name (Intl.Collator("en")). */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": ({
+              /** @description ISO 3166-1 alpha-3. */
+              country_code: string;
+              country_name: string;
+              /** @description UN M49 sub-region. */
+              sub_region: string;
+              /** @description UN M49 region: Africa, Americas, Asia, Europe or Oceania. */
+              region: string;
+              /** @enum {unknown} */
+              measurement_system: "metric" | "imperial";
+            })[];
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Default units and options for a country
+   * @description The measurement system inputs are read in for the country, its units, every enumerated parameter with its allowed values, and the defaults (household_size is the country's average). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  getCountryConfig: {
+    parameters: {
+      query: {
+        /**
+         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
+         * @example DEU
+         */
+        country_code: string;
+        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
+        measurement_system?: "metric" | "imperial";
+      };
+    };
+    responses: {
+      /** @description OK: Default units and options for a country. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": {
+            country_code: string;
+            country_name: string;
+            sub_region: string;
+            region: string;
+            /**
+             * @description The system inputs are read in (the requested one, else the country's).
+             * @enum {unknown}
+             */
+            measurement_system: "metric" | "imperial";
+            /**
+             * @description The country's usual system.
+             * @enum {unknown}
+             */
+            default_measurement_system: "metric" | "imperial";
+            units: {
+              distance: string;
+              area: string;
+              volume: string;
+              fuel_economy: string;
+              electric_fuel_economy: string;
+              emissions: string;
+            };
+            /** @description Allowed values of every enumerated parameter. */
+            enums: {
+              [key: string]: string[];
+            };
+            defaults: {
+              diet_form: string;
+              study: string;
+              cabin_class: string;
+              radiative_forcing: boolean;
+              round_trip: boolean;
+              trips: number;
+              mode: string;
+              fuel_type: string;
+              car_size: string;
+              occupancy: number;
+              rail_type: string;
+              energy_type: string;
+              heating_type: string;
+              /** @description The country's average household size (UN DESA). */
+              household_size: number;
+              calories: number;
+              basis: string;
+              boundary: string;
+              electricity_method: string;
+            };
+          };
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Average footprint of a person in a country
+   * @description National per-capita emissions (consumption-based CO2 by default), with the other bases and the world average for comparison. No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  getAverageFootprint: {
+    parameters: {
+      query: {
+        /**
+         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
+         * @example DEU
+         */
+        country_code: string;
+        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
+        measurement_system?: "metric" | "imperial";
+        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+        boundary?: "life_cycle" | "combustion";
+        /** @description Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption. */
+        basis?: "consumption" | "territorial" | "ghg";
+        /** @description national (default): the national average. person: a person's whole footprint (CO2e): their answers below per category, the country's defaults for the rest, plus goods, services and public services (the national consumption footprint less the average of the modelled categories). Any answer below implies person. */
+        scope?: "national" | "person";
+        /** @description Person: how often they fly (as /flight frequency). */
+        flight_frequency?: "never" | "rare" | "sometimes" | "often";
+        /** @description Person: diet (as /diet). Default everything. */
+        diet_form?: "everything" | "pescetarian" | "pescatarian" | "vegetarian" | "vegan" | "low_meat" | "medium_meat" | "high_meat";
+        /** @description Person: kcal eaten a day. */
+        calories?: number;
+        /** @description Person: distance travelled a year by car_mode, in km, or in miles when measurement_system is imperial (the default for USA, LBR and MMR). */
+        car_distance?: number;
+        /** @description Person: car (default), rail, bus or coach. */
+        car_mode?: "car" | "rail" | "bus" | "coach";
+        /** @description Person: car fuel (as /car). */
+        fuel_type?: "petrol" | "diesel" | "hybrid" | "plug_in_hybrid" | "electric" | "lpg" | "cng" | "unknown";
+        /** @description Person: clothes bought compared with the average (as /clothes amount). Default average. */
+        clothes_amount?: "none" | "little" | "average" | "much";
+        /** @description Person: floor area (as /energy), in m², or in ft² when measurement_system is imperial (the default for USA, LBR and MMR). */
+        home_size?: number;
+        /** @description Person: people in the home. */
+        household_size?: number;
+        /** @description Person: heating (as /energy). */
+        heating_type?: "natural_gas" | "heating_oil" | "lpg" | "electric" | "heat_pump" | "district_heating" | "wood" | "none";
+        /** @description Person: electricity tariff. */
+        energy_type?: "conventional" | "green";
+        /** @description Person: household kWh. */
+        electricity_kwh?: number;
+        /** @description Person: household heating kWh. */
+        heating_kwh?: number;
+      };
+    };
+    responses: {
+      /** @description The average footprint of a person living in the country. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": {
+            country_code: string;
+            /**
+             * @description The measurement system the inputs were read in.
+             * @enum {unknown}
+             */
+            measurement_system: "metric" | "imperial";
+            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+            units_read: {
+              distance: string;
+              area: string;
+              volume: string;
+              fuel_economy: string;
+              electric_fuel_economy: string;
+              mass: string;
+            };
+            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
+            t_co2: number;
+            /**
+             * @description Unit label of t_co2 (Flowcarbon-compatible).
+             * @enum {string}
+             */
+            ton: "t";
+            co2e: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @enum {string} */
+            period: "year";
+            /** @enum {string} */
+            per: "person";
+            /**
+             * @description The boundary of co2e.
+             * @enum {unknown}
+             */
+            boundary: "life_cycle" | "combustion";
+            co2e_life_cycle: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            co2e_combustion: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
+            range: {
+              low: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              high: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              basis: string[];
+            };
+            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
+            warnings: string[];
+            inputs: {
+              /** @description The basis asked for. */
+              basis: string;
+              /** @description national or person. */
+              scope: string;
+            };
+            /**
+             * @description The basis used (consumption falls back to territorial where missing).
+             * @enum {unknown}
+             */
+            basis: "consumption" | "territorial" | "ghg";
+            /**
+             * @description co2 for the consumption and territorial bases (CO2 only), co2e for ghg.
+             * @enum {unknown}
+             */
+            gases: "co2" | "co2e";
+            values: {
+              consumption_co2: {
+                t: number;
+                year: number;
+                unit: string;
+                source: string;
+              } | null;
+              territorial_co2: {
+                t: number;
+                year: number;
+                unit: string;
+                source: string;
+              };
+              ghg_co2e: {
+                t: number;
+                year: number;
+                unit: string;
+                source: string;
+              } | null;
+            };
+            world: {
+              t: number;
+              year: number;
+              unit: string;
+              source: string;
+            };
+            /** @description scope=person: the parts of co2e (they add up to it) and where this person differs from the average; null for the national average. */
+            person: ({
+              /** @description Each part of the person's total, with the average person's. */
+              parts: ({
+                  category: string;
+                  label: string;
+                  /** @description This person, kg CO2e a year. */
+                  you_kg: number;
+                  /** @description The country's average person, same category and method. */
+                  average_kg: number;
+                  /** @description you_kg - average_kg. */
+                  difference_kg: number;
+                  /** @enum {unknown} */
+                  from: "your answers" | "country default" | "national average";
+                })[];
+              /** @description The average person's whole footprint in CO2e: consumption CO2 x (GHG / territorial CO2). */
+              national_co2e_kg: number;
+              national_basis: string;
+            }) | null;
+            /** @description Country value / world value, same basis. */
+            ratio_to_world: number;
+            /** @description The one year of every figure in the answer (values, world): the latest year with consumption-based CO2, so the bases compare like with like. Each figure also carries its own year. */
+            year: number;
+            /** @description Entries sum to co2e (allowing for rounding). */
+            breakdown: ({
+                /** @description What the entry covers, e.g. long_haul, car, electricity. */
+                category: string;
+                /** @description Human-readable name of the entry. */
+                label: string;
+                /** @description kg CO2e = quantity x factor. */
+                kg_co2e: number;
+                quantity: number;
+                quantity_unit: string;
+                /** @description The emission factor applied. */
+                factor: number;
+                factor_unit: string;
+                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
+                factor_id: string;
+                /**
+                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                /** @description Id of the entry in sources. */
+                source: string;
+                /** @description How a derived factor was computed from published ones. */
+                derivation?: string;
+                note?: string;
+                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                range: {
+                  low_kg: number;
+                  high_kg: number;
+                  /** @description The cited intervals the range spans, or a statement that none is cited. */
+                  basis: string[];
+                };
+              })[];
+            /** @description Every parameter left out and the default that stood in, with its basis. */
+            defaults_used: ({
+                parameter: string;
+                value: string | number | boolean;
+                /** @description Where the default comes from. */
+                basis: string;
+              })[];
+            /** @description Every country figure used, with its year and source. */
+            country_data: ({
+                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                figure: string;
+                country_code: string;
+                value: number;
+                unit: string;
+                /** @description The year the figure describes. */
+                year: number;
+                factor_id: string;
+                /**
+                 * @description assumption: a regional value stands in for a missing or impossible national one.
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                source: string;
+                description: string;
+              })[];
+            assumptions: string[];
+            sources: {
+                id: string;
+                name: string;
+                publisher: string;
+                year?: number;
+                licence: string;
+                url?: string;
+                attribution?: string;
+              }[];
+          };
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Emissions of flights
+   * @description Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by IATA legs, or by distance: exactly one of these. DESNZ 2025 factors per passenger-km by band and cabin class (plus well-to-tank on the life-cycle boundary), with a smooth transition at each band boundary; radiative forcing on by default, and both values are returned. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  calculateFlight: {
+    parameters: {
+      query: {
+        /**
+         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
+         * @example DEU
+         */
+        country_code: string;
+        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
+        measurement_system?: "metric" | "imperial";
+        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+        boundary?: "life_cycle" | "combustion";
+        /** @description Flowcarbon profile. never; rare = 1 return short-haul flight a year; sometimes = 2 return short-haul and 1 return medium-haul; often = 4 return short-haul, 2 medium-haul and 1 long-haul. One of four input modes (frequency, flight counts, legs, distance): give exactly one. */
+        frequency?: "never" | "rare" | "sometimes" | "often";
+        /** @description Return short-haul flights a year (about 1,484 km each way). Flight-count mode, with medium_haul and long_haul. */
+        short_haul?: number;
+        /** @description Return medium-haul flights a year (3,000 km each way). Flight-count mode. */
+        medium_haul?: number;
+        /** @description Return long-haul flights a year (about 6,799 km each way). Flight-count mode. */
+        long_haul?: number;
+        /** @description Flights by IATA airport code: comma-separated routes, each two or more codes joined by "-", e.g. "FRA-JFK,JFK-FRA" or "LHR-SIN-SYD". At most 50 legs. Distance is the great-circle distance between the airports. */
+        legs?: string;
+        /** @description One-way great-circle distance of one flight, in km, or in miles when measurement_system is imperial (the default for USA, LBR and MMR: send measurement_system to be sure). At most half the Earth's circumference (20,038 km). */
+        distance?: number;
+        /** @description How many times a year the legs or the distance are flown. Default 1. Legs and distance modes only. */
+        trips?: number;
+        /** @description true: each leg or distance is also flown back. Default false. Legs and distance modes only. */
+        round_trip?: boolean;
+        /** @description Cabin class; average = DESNZ average passenger. Default economy. In every band economy <= premium_economy <= business <= first. */
+        cabin_class?: "economy" | "premium_economy" | "business" | "first" | "average";
+        /** @description Include the non-CO2 warming effect of aviation (DESNZ "with RF" factors). Default true. The response carries both values either way. */
+        radiative_forcing?: boolean;
+      };
+    };
+    responses: {
+      /** @description Flights of one person in a year. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": {
+            country_code: string;
+            /**
+             * @description The measurement system the inputs were read in.
+             * @enum {unknown}
+             */
+            measurement_system: "metric" | "imperial";
+            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+            units_read: {
+              distance: string;
+              area: string;
+              volume: string;
+              fuel_economy: string;
+              electric_fuel_economy: string;
+              mass: string;
+            };
+            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
+            t_co2: number;
+            /**
+             * @description Unit label of t_co2 (Flowcarbon-compatible).
+             * @enum {string}
+             */
+            ton: "t";
+            co2e: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @enum {string} */
+            period: "year";
+            /** @enum {string} */
+            per: "person";
+            /**
+             * @description The boundary of co2e.
+             * @enum {unknown}
+             */
+            boundary: "life_cycle" | "combustion";
+            co2e_life_cycle: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            co2e_combustion: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
+            range: {
+              low: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              high: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              basis: string[];
+            };
+            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
+            warnings: string[];
+            inputs: {
+              /** @enum {unknown} */
+              mode: "frequency" | "flight_counts" | "legs" | "distance";
+              frequency?: string;
+              return_flights?: {
+                short_haul: number;
+                medium_haul: number;
+                long_haul: number;
+              };
+              legs?: {
+                  from: {
+                    iata: string;
+                    name: string;
+                    city: string;
+                    country: string;
+                  };
+                  to: {
+                    iata: string;
+                    name: string;
+                    city: string;
+                    country: string;
+                  };
+                  distance_km: number;
+                }[];
+              distance?: {
+                value: number;
+                unit: string;
+              };
+              distance_km?: number;
+              trips?: number;
+              round_trip?: boolean;
+              cabin_class: string;
+              radiative_forcing: boolean;
+              /** @description One-way flights counted. */
+              flights: number;
+              /** @description Great-circle km flown, all flights. */
+              flown_km: number;
+            };
+            co2e_with_rf: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            co2e_without_rf: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            radiative_forcing: {
+              included: boolean;
+              method: string;
+            };
+            /** @description Entries sum to co2e (allowing for rounding). */
+            breakdown: ({
+                /** @description What the entry covers, e.g. long_haul, car, electricity. */
+                category: string;
+                /** @description Human-readable name of the entry. */
+                label: string;
+                /** @description kg CO2e = quantity x factor. */
+                kg_co2e: number;
+                quantity: number;
+                quantity_unit: string;
+                /** @description The emission factor applied. */
+                factor: number;
+                factor_unit: string;
+                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
+                factor_id: string;
+                /**
+                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                /** @description Id of the entry in sources. */
+                source: string;
+                /** @description How a derived factor was computed from published ones. */
+                derivation?: string;
+                note?: string;
+                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                range: {
+                  low_kg: number;
+                  high_kg: number;
+                  /** @description The cited intervals the range spans, or a statement that none is cited. */
+                  basis: string[];
+                };
+              })[];
+            /** @description Every parameter left out and the default that stood in, with its basis. */
+            defaults_used: ({
+                parameter: string;
+                value: string | number | boolean;
+                /** @description Where the default comes from. */
+                basis: string;
+              })[];
+            /** @description Every country figure used, with its year and source. */
+            country_data: ({
+                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                figure: string;
+                country_code: string;
+                value: number;
+                unit: string;
+                /** @description The year the figure describes. */
+                year: number;
+                factor_id: string;
+                /**
+                 * @description assumption: a regional value stands in for a missing or impossible national one.
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                source: string;
+                description: string;
+              })[];
+            assumptions: string[];
+            sources: {
+                id: string;
+                name: string;
+                publisher: string;
+                year?: number;
+                licence: string;
+                url?: string;
+                attribution?: string;
+              }[];
+          };
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Emissions of a diet
+   * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the country's average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  calculateDiet: {
+    parameters: {
+      query: {
+        /**
+         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
+         * @example DEU
+         */
+        country_code: string;
+        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
+        measurement_system?: "metric" | "imperial";
+        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+        boundary?: "life_cycle" | "combustion";
+        /** @description Diet. Every form uses the country's food supply mix (FAO) with Poore and Nemecek factors per food group: everything = the country's average; vegetarian drops meat, vegan meat, dairy and eggs, pescetarian eats farmed fish instead of meat (pescatarian is the same), low_meat / medium_meat eat 25 / 75 g of meat a day, high_meat at least 100 g and never less than the country's average. Required. */
+        diet_form: "everything" | "pescetarian" | "pescatarian" | "vegetarian" | "vegan" | "low_meat" | "medium_meat" | "high_meat";
+        /** @description Daily food energy eaten, in kcal; the food counted adds the 17 % wasted (UNEP 2021). Default the country's food supply x (1 - 0.17). */
+        calories?: number;
+        /** @description Accepted for compatibility; no longer changes the result (every form uses the same method since issue 35). */
+        study?: "scarborough_2023" | "scarborough_2014";
+      };
+    };
+    responses: {
+      /** @description A year of a diet. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": {
+            country_code: string;
+            /**
+             * @description The measurement system the inputs were read in.
+             * @enum {unknown}
+             */
+            measurement_system: "metric" | "imperial";
+            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+            units_read: {
+              distance: string;
+              area: string;
+              volume: string;
+              fuel_economy: string;
+              electric_fuel_economy: string;
+              mass: string;
+            };
+            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
+            t_co2: number;
+            /**
+             * @description Unit label of t_co2 (Flowcarbon-compatible).
+             * @enum {string}
+             */
+            ton: "t";
+            co2e: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @enum {string} */
+            period: "year";
+            /** @enum {string} */
+            per: "person";
+            /**
+             * @description The boundary of co2e.
+             * @enum {unknown}
+             */
+            boundary: "life_cycle" | "combustion";
+            co2e_life_cycle: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            co2e_combustion: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
+            range: {
+              low: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              high: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              basis: string[];
+            };
+            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
+            warnings: string[];
+            inputs: {
+              diet_form: string;
+              /** @description country_food_supply for diet_form=everything (the country's average diet from its FAO food supply), country_food_supply:<form> for a form applied to that mix. */
+              diet_used: string;
+              study: string;
+              calories: number;
+              meat_supply?: {
+                /** @description FAO meat supply (carcass weight). */
+                kg_per_year: number;
+                /** @description Estimated meat eaten: supply x 0.7623 (Colombani and Brunner 2024) / 365 x 1000. */
+                eaten_g_per_day: number;
+                year: number;
+                country_code: string;
+              };
+            };
+            /** @description Entries sum to co2e (allowing for rounding). */
+            breakdown: ({
+                /** @description What the entry covers, e.g. long_haul, car, electricity. */
+                category: string;
+                /** @description Human-readable name of the entry. */
+                label: string;
+                /** @description kg CO2e = quantity x factor. */
+                kg_co2e: number;
+                quantity: number;
+                quantity_unit: string;
+                /** @description The emission factor applied. */
+                factor: number;
+                factor_unit: string;
+                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
+                factor_id: string;
+                /**
+                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                /** @description Id of the entry in sources. */
+                source: string;
+                /** @description How a derived factor was computed from published ones. */
+                derivation?: string;
+                note?: string;
+                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                range: {
+                  low_kg: number;
+                  high_kg: number;
+                  /** @description The cited intervals the range spans, or a statement that none is cited. */
+                  basis: string[];
+                };
+              })[];
+            /** @description Every parameter left out and the default that stood in, with its basis. */
+            defaults_used: ({
+                parameter: string;
+                value: string | number | boolean;
+                /** @description Where the default comes from. */
+                basis: string;
+              })[];
+            /** @description Every country figure used, with its year and source. */
+            country_data: ({
+                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                figure: string;
+                country_code: string;
+                value: number;
+                unit: string;
+                /** @description The year the figure describes. */
+                year: number;
+                factor_id: string;
+                /**
+                 * @description assumption: a regional value stands in for a missing or impossible national one.
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                source: string;
+                description: string;
+              })[];
+            assumptions: string[];
+            sources: {
+                id: string;
+                name: string;
+                publisher: string;
+                year?: number;
+                licence: string;
+                url?: string;
+                attribution?: string;
+              }[];
+          };
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Emissions of car, rail or bus travel
+   * @description A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). Cars by fuel and size (or measured fuel economy), shared by occupancy; electric cars and electric light rail on the country's grid; UK figures labelled as such elsewhere. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  calculateCar: {
+    parameters: {
+      query: {
+        /**
+         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
+         * @example DEU
+         */
+        country_code: string;
+        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
+        measurement_system?: "metric" | "imperial";
+        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+        boundary?: "life_cycle" | "combustion";
+        /** @description Distance travelled a year, in km, or in miles when measurement_system is imperial (the default for USA, LBR and MMR: send measurement_system to be sure). At most 1,000,000 km. Required. */
+        distance: number;
+        /** @description car (default), rail, bus (average local bus) or coach. */
+        mode?: "car" | "rail" | "bus" | "coach";
+        /** @description Car fuel. Default unknown (DESNZ average of the fleet). Car mode only. */
+        fuel_type?: "petrol" | "diesel" | "hybrid" | "plug_in_hybrid" | "electric" | "lpg" | "cng" | "unknown";
+        /** @description DESNZ size band: small (petrol < 1.4 l, diesel < 1.7 l), medium, large (> 2.0 l) or average. Default average. Car mode only. */
+        car_size?: "small" | "medium" | "large" | "average";
+        /** @description People sharing the car, the result is divided between them. Default 1. Car mode only. */
+        occupancy?: number;
+        /** @description Measured fuel economy; replaces the size and fuel factor. Unit in fuel_economy_unit. Car mode only; needs fuel_type petrol, diesel, hybrid, lpg or electric. */
+        fuel_economy?: number;
+        /** @description Unit of fuel_economy. Default l_per_100km (metric) or mpg_us (imperial); kwh_per_100km or kwh_per_100mi for electric cars. */
+        fuel_economy_unit?: "l_per_100km" | "mpg_us" | "mpg_uk" | "kwh_per_100km" | "kwh_per_100mi";
+        /** @description national (default), international (e.g. Eurostar), light_rail (light rail and tram) or underground. Rail mode only. */
+        rail_type?: "national" | "international" | "light_rail" | "underground";
+      };
+    };
+    responses: {
+      /** @description A year of travel by car, rail or bus. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": {
+            country_code: string;
+            /**
+             * @description The measurement system the inputs were read in.
+             * @enum {unknown}
+             */
+            measurement_system: "metric" | "imperial";
+            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+            units_read: {
+              distance: string;
+              area: string;
+              volume: string;
+              fuel_economy: string;
+              electric_fuel_economy: string;
+              mass: string;
+            };
+            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
+            t_co2: number;
+            /**
+             * @description Unit label of t_co2 (Flowcarbon-compatible).
+             * @enum {string}
+             */
+            ton: "t";
+            co2e: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @enum {string} */
+            period: "year";
+            /** @enum {string} */
+            per: "person";
+            /**
+             * @description The boundary of co2e.
+             * @enum {unknown}
+             */
+            boundary: "life_cycle" | "combustion";
+            co2e_life_cycle: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            co2e_combustion: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
+            range: {
+              low: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              high: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              basis: string[];
+            };
+            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
+            warnings: string[];
+            inputs: {
+              mode: string;
+              distance: {
+                value: number;
+                unit: string;
+              };
+              distance_km: number;
+              fuel_type?: string;
+              car_size?: string;
+              occupancy?: number;
+              fuel_economy?: {
+                value: number;
+                unit: string;
+                per_km: number;
+                per_km_unit: string;
+              };
+              rail_type?: string;
+              /** @description Whose figure the factor is: GBR for DESNZ UK factors, or the country when its own grid is used. */
+              factor_region: string;
+            };
+            /** @description Entries sum to co2e (allowing for rounding). */
+            breakdown: ({
+                /** @description What the entry covers, e.g. long_haul, car, electricity. */
+                category: string;
+                /** @description Human-readable name of the entry. */
+                label: string;
+                /** @description kg CO2e = quantity x factor. */
+                kg_co2e: number;
+                quantity: number;
+                quantity_unit: string;
+                /** @description The emission factor applied. */
+                factor: number;
+                factor_unit: string;
+                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
+                factor_id: string;
+                /**
+                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                /** @description Id of the entry in sources. */
+                source: string;
+                /** @description How a derived factor was computed from published ones. */
+                derivation?: string;
+                note?: string;
+                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                range: {
+                  low_kg: number;
+                  high_kg: number;
+                  /** @description The cited intervals the range spans, or a statement that none is cited. */
+                  basis: string[];
+                };
+              })[];
+            /** @description Every parameter left out and the default that stood in, with its basis. */
+            defaults_used: ({
+                parameter: string;
+                value: string | number | boolean;
+                /** @description Where the default comes from. */
+                basis: string;
+              })[];
+            /** @description Every country figure used, with its year and source. */
+            country_data: ({
+                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                figure: string;
+                country_code: string;
+                value: number;
+                unit: string;
+                /** @description The year the figure describes. */
+                year: number;
+                factor_id: string;
+                /**
+                 * @description assumption: a regional value stands in for a missing or impossible national one.
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                source: string;
+                description: string;
+              })[];
+            assumptions: string[];
+            sources: {
+                id: string;
+                name: string;
+                publisher: string;
+                year?: number;
+                licence: string;
+                url?: string;
+                attribution?: string;
+              }[];
+          };
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Emissions of clothes shopping
+   * @description A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by garments bought: exactly one of these. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  calculateClothes: {
+    parameters: {
+      query: {
+        /**
+         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
+         * @example DEU
+         */
+        country_code: string;
+        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
+        measurement_system?: "metric" | "imperial";
+        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+        boundary?: "life_cycle" | "combustion";
+        /** @description How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing and footwear (2020: 270 kg CO2e a year for all textiles less the household textiles in it, by mass: 160.5 kg), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one; the other two say what the EU average is in their terms. */
+        amount?: "none" | "little" | "average" | "much";
+        /** @description Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode. */
+        spend_usd?: number;
+        /** @description New garments bought a year. Item mode, with secondhand_items. */
+        new_items?: number;
+        /** @description Second-hand garments bought a year. Item mode, with new_items. */
+        secondhand_items?: number;
+      };
+    };
+    responses: {
+      /** @description A year of clothes shopping. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": {
+            country_code: string;
+            /**
+             * @description The measurement system the inputs were read in.
+             * @enum {unknown}
+             */
+            measurement_system: "metric" | "imperial";
+            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+            units_read: {
+              distance: string;
+              area: string;
+              volume: string;
+              fuel_economy: string;
+              electric_fuel_economy: string;
+              mass: string;
+            };
+            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
+            t_co2: number;
+            /**
+             * @description Unit label of t_co2 (Flowcarbon-compatible).
+             * @enum {string}
+             */
+            ton: "t";
+            co2e: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @enum {string} */
+            period: "year";
+            /** @enum {string} */
+            per: "person";
+            /**
+             * @description The boundary of co2e.
+             * @enum {unknown}
+             */
+            boundary: "life_cycle" | "combustion";
+            co2e_life_cycle: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            co2e_combustion: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
+            range: {
+              low: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              high: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              basis: string[];
+            };
+            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
+            warnings: string[];
+            inputs: {
+              /** @enum {unknown} */
+              mode: "amount" | "spend" | "items";
+              amount?: string;
+              spend_usd?: number;
+              new_items?: number;
+              secondhand_items?: number;
+              /** @description Whose figure the factor is: EU-27 (EEA) for amount, US (US EPA) for spend, global (one LCA) for items. */
+              factor_region: string;
+            };
+            /** @description Entries sum to co2e (allowing for rounding). */
+            breakdown: ({
+                /** @description What the entry covers, e.g. long_haul, car, electricity. */
+                category: string;
+                /** @description Human-readable name of the entry. */
+                label: string;
+                /** @description kg CO2e = quantity x factor. */
+                kg_co2e: number;
+                quantity: number;
+                quantity_unit: string;
+                /** @description The emission factor applied. */
+                factor: number;
+                factor_unit: string;
+                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
+                factor_id: string;
+                /**
+                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                /** @description Id of the entry in sources. */
+                source: string;
+                /** @description How a derived factor was computed from published ones. */
+                derivation?: string;
+                note?: string;
+                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                range: {
+                  low_kg: number;
+                  high_kg: number;
+                  /** @description The cited intervals the range spans, or a statement that none is cited. */
+                  basis: string[];
+                };
+              })[];
+            /** @description Every parameter left out and the default that stood in, with its basis. */
+            defaults_used: ({
+                parameter: string;
+                value: string | number | boolean;
+                /** @description Where the default comes from. */
+                basis: string;
+              })[];
+            /** @description Every country figure used, with its year and source. */
+            country_data: ({
+                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                figure: string;
+                country_code: string;
+                value: number;
+                unit: string;
+                /** @description The year the figure describes. */
+                year: number;
+                factor_id: string;
+                /**
+                 * @description assumption: a regional value stands in for a missing or impossible national one.
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                source: string;
+                description: string;
+              })[];
+            assumptions: string[];
+            sources: {
+                id: string;
+                name: string;
+                publisher: string;
+                year?: number;
+                licence: string;
+                url?: string;
+                attribution?: string;
+              }[];
+          };
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Emissions of home electricity and heating
+   * @description A year of home energy per person: measured kWh, or the country's average household (cited household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   */
+  calculateEnergy: {
+    parameters: {
+      query: {
+        /**
+         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
+         * @example DEU
+         */
+        country_code: string;
+        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
+        measurement_system?: "metric" | "imperial";
+        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+        boundary?: "life_cycle" | "combustion";
+        /** @description People living in the home; the result is per person. Default: the country's average household size (UN DESA), so the default answer is the average resident's. */
+        household_size?: number;
+        /** @description Floor area in m², or in ft² when measurement_system is imperial (the default for USA, LBR and MMR: send measurement_system to be sure), 1 to 5,000 m². Sets the default heating: the country's average household's heat per m² of the country's typical dwelling (cited for the USA and GBR, else 35 m² per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given. */
+        home_size?: number;
+        /** @description conventional (default): the grid; green: a renewable electricity tariff, whose market-based figure uses the IPCC life-cycle intensity of onshore wind (11 g CO2e/kWh), never zero. */
+        energy_type?: "conventional" | "green";
+        /** @description Which GHG Protocol Scope 2 figure goes into co2e: location_based (default, the country's grid) or market_based (the tariff). The answer always gives both (electricity). */
+        electricity_method?: "location_based" | "market_based";
+        /** @description Main heating. Default natural_gas; without heating_kwh the heat demand is the country's average (buildings CO2 per person as natural-gas kWh). */
+        heating_type?: "natural_gas" | "heating_oil" | "lpg" | "electric" | "heat_pump" | "district_heating" | "wood" | "none";
+        /** @description Measured electricity use of the household a year, in kWh (excluding electric heating given in heating_kwh). Default: the country's household electricity per person x its average household size. */
+        electricity_kwh?: number;
+        /** @description Measured heating energy bought a year, in kWh: fuel for boilers, heat for district heating, electricity for electric heating and heat pumps. Default: the country's average (see heating_type). */
+        heating_kwh?: number;
+      };
+    };
+    responses: {
+      /** @description A year of home electricity and heating, per person. */
+      200: {
+        headers: {
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/json": {
+            country_code: string;
+            /**
+             * @description The measurement system the inputs were read in.
+             * @enum {unknown}
+             */
+            measurement_system: "metric" | "imperial";
+            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
+            units_read: {
+              distance: string;
+              area: string;
+              volume: string;
+              fuel_economy: string;
+              electric_fuel_economy: string;
+              mass: string;
+            };
+            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
+            t_co2: number;
+            /**
+             * @description Unit label of t_co2 (Flowcarbon-compatible).
+             * @enum {string}
+             */
+            ton: "t";
+            co2e: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @enum {string} */
+            period: "year";
+            /** @enum {string} */
+            per: "person";
+            /**
+             * @description The boundary of co2e.
+             * @enum {unknown}
+             */
+            boundary: "life_cycle" | "combustion";
+            co2e_life_cycle: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            co2e_combustion: {
+              /** @description kg CO2e */
+              kg: number;
+              /** @description metric tonnes CO2e */
+              t: number;
+              /** @description pounds CO2e */
+              lb: number;
+            };
+            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
+            range: {
+              low: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              high: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              basis: string[];
+            };
+            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
+            warnings: string[];
+            inputs: {
+              /** @description People sharing the home: as given, or the country's average household size. */
+              household_size: number;
+              home_size?: {
+                value: number;
+                unit: string;
+              };
+              home_size_m2?: number;
+              energy_type: string;
+              electricity_method: string;
+              heating_type: string;
+              /** @description Household electricity a year (kWh), measured or the country default. */
+              electricity_kwh: number;
+              /** @enum {unknown} */
+              electricity_source: "measured" | "country_default";
+              /** @description Household heating energy bought a year (kWh), measured or the country default. */
+              heating_kwh: number;
+              /** @enum {unknown} */
+              heating_source: "measured" | "country_default" | "none";
+            };
+            /** @description The answer's total by each GHG Protocol Scope 2 method (same boundary). */
+            electricity: {
+              /**
+               * @description The method whose figure is in co2e.
+               * @enum {unknown}
+               */
+              method: "location_based" | "market_based";
+              location_based: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              market_based: {
+                /** @description kg CO2e */
+                kg: number;
+                /** @description metric tonnes CO2e */
+                t: number;
+                /** @description pounds CO2e */
+                lb: number;
+              };
+              market_based_basis: string;
+            };
+            /** @description Entries sum to co2e (allowing for rounding). */
+            breakdown: ({
+                /** @description What the entry covers, e.g. long_haul, car, electricity. */
+                category: string;
+                /** @description Human-readable name of the entry. */
+                label: string;
+                /** @description kg CO2e = quantity x factor. */
+                kg_co2e: number;
+                quantity: number;
+                quantity_unit: string;
+                /** @description The emission factor applied. */
+                factor: number;
+                factor_unit: string;
+                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
+                factor_id: string;
+                /**
+                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                /** @description Id of the entry in sources. */
+                source: string;
+                /** @description How a derived factor was computed from published ones. */
+                derivation?: string;
+                note?: string;
+                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+                range: {
+                  low_kg: number;
+                  high_kg: number;
+                  /** @description The cited intervals the range spans, or a statement that none is cited. */
+                  basis: string[];
+                };
+              })[];
+            /** @description Every parameter left out and the default that stood in, with its basis. */
+            defaults_used: ({
+                parameter: string;
+                value: string | number | boolean;
+                /** @description Where the default comes from. */
+                basis: string;
+              })[];
+            /** @description Every country figure used, with its year and source. */
+            country_data: ({
+                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+                figure: string;
+                country_code: string;
+                value: number;
+                unit: string;
+                /** @description The year the figure describes. */
+                year: number;
+                factor_id: string;
+                /**
+                 * @description assumption: a regional value stands in for a missing or impossible national one.
+                 * @enum {unknown}
+                 */
+                factor_status: "published" | "unverified" | "assumption";
+                source: string;
+                description: string;
+              })[];
+            assumptions: string[];
+            sources: {
+                id: string;
+                name: string;
+                publisher: string;
+                year?: number;
+                licence: string;
+                url?: string;
+                attribution?: string;
+              }[];
+          };
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+          "WWW-Authenticate": string;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": number;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * A project image or SDG icon, through a signed link
+   * @description Links come from catalogue responses and expire (default 3600 s). Treat them as opaque.
+   */
+  getMedia: {
+    parameters: {
+      query: {
+        /** @description Unix time after which the link is refused. */
+        expires: string;
+        /** @description HMAC-SHA256 of the key and expiry. */
+        signature: string;
+      };
+      path: {
+        /**
+         * @description The media folder: `sdg` or `images`.
+         * @example sdg
+         */
+        folder: string;
+        /**
+         * @description The file in it.
+         * @example 13.svg
+         */
+        file: string;
+      };
+    };
+    responses: {
+      /** @description The file, with its own content type (SVG, PNG, JPEG, GIF, WebP or AVIF). */
+      200: {
+        content: {
+          "image/png": unknown;
+          "image/jpeg": unknown;
+          "image/gif": unknown;
+          "image/webp": unknown;
+          "image/avif": unknown;
+          "image/svg+xml": unknown;
+        };
+      };
+      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The link is not valid (tampered, malformed) or has expired. */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such resource. */
+      404: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };

@@ -145,7 +145,10 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       await resolveProjectFilters(db, request.query)
       const filename = csvFilename('projects', request.query, PROJECT_CSV_NAMING.names, PROJECT_CSV_NAMING.bare)
       // A download holds its expensive read's slot until its answer ends or its client goes.
-      reply.raw.once('close', expensive(request))
+      const release = await expensive(request)
+      // A client that left while its read waited for a slot gives it back at once.
+      if (reply.raw.destroyed || request.raw.socket.destroyed) release()
+      else reply.raw.once('close', release)
       const rows = countingRows(allMatchingProjects(db, request.query), (count) => {
         const units = Math.floor(count / CSV_ROWS_PER_REQUEST)
         if (units > 0) charge(request, units).catch(() => undefined)

@@ -5,10 +5,10 @@ import { AppError } from './errors.ts'
 export const DEEP_OFFSET = 10_000
 
 /**
- * Takes an expensive read's slot for a request's key and returns how to give it back; throws a 429 AppError while
- * its key or the service has none to spare.
+ * Takes an expensive read's slot for a request's key, waiting a little for one, and resolves to how to give it
+ * back; rejects with a 429 AppError when its key's queue is full or no slot came in time.
  */
-export type ExpensiveRead = (request: FastifyRequest) => () => void
+export type ExpensiveRead = (request: FastifyRequest) => Promise<() => void>
 
 /** Rows of a CSV download that cost one request beyond its fixed price. */
 export const CSV_ROWS_PER_REQUEST = 1000
@@ -42,8 +42,8 @@ export function isExpensivePage (query: { search?: string | undefined, offset?: 
 }
 
 /** Runs `work` in an expensive read's slot. */
-export async function inSlot<T> (take: () => () => void, work: () => Promise<T>): Promise<T> {
-  const release = take()
+export async function inSlot<T> (take: () => Promise<() => void>, work: () => Promise<T>): Promise<T> {
+  const release = await take()
   try {
     return await work()
   } finally {
@@ -51,21 +51,37 @@ export async function inSlot<T> (take: () => () => void, work: () => Promise<T>)
   }
 }
 
+/** How long an expensive read waits for a slot, and how many of one key's may wait, before a 429. */
+const WAIT_MS = 5000
+const WAITING_PER_KEY = 4
+
+interface Waiter {
+  key: string,
+  resolve: (release: () => void) => void,
+  reject: (error: Error) => void,
+  timer: NodeJS.Timeout
+}
+
 /**
  * Caps the expensive reads (search, CSV, deep pages) that run at once: `perKey` for one key and `total` for all,
  * fewer than the database's read slots, so that however many expensive reads one key sends, cheap reads still
- * find a connection or a read worker (issue 34, N1 and N2). Past either cap the read is refused at once with a
- * 429 and Retry-After: 1 rather than queued, so a refused client holds nothing.
+ * find a connection or a read worker (issue 34, N1 and N2). A read past a cap waits for a slot, first come first
+ * served, up to WAIT_MS, and at most WAITING_PER_KEY of one key's wait: a page that asks for its list and its
+ * facets at once (the explorer does) is answered in turn, while a key that floods gets 429 and Retry-After: 1 at
+ * once, holding nothing.
  */
 export class ExpensiveReads {
   readonly #perKey: number
   readonly #total: number
+  readonly #waitMs: number
   readonly #running = new Map<string, number>()
+  readonly #waiting: Waiter[] = []
   #all = 0
 
-  constructor (options: { perKey: number, total: number }) {
+  constructor (options: { perKey: number, total: number, waitMs?: number }) {
     this.#perKey = options.perKey
     this.#total = options.total
+    this.#waitMs = options.waitMs ?? WAIT_MS
   }
 
   /** Expensive reads running now (a metric and a test's view). */
@@ -73,18 +89,43 @@ export class ExpensiveReads {
     return this.#all
   }
 
-  /** Takes a slot for `key` (a 429 AppError when there is none) and returns how to give it back (once). */
-  acquire (key: string): () => void {
+  /** Takes a slot for `key`, waiting for one if need be, and resolves to how to give it back (once). */
+  async acquire (key: string): Promise<() => void> {
+    if (this.#free(key) && !this.#waiting.some((w) => w.key === key)) return this.#take(key)
+    const queued = this.#waiting.filter((w) => w.key === key).length
+    if (queued >= WAITING_PER_KEY) throw this.#refusal(key)
+    return await new Promise<() => void>((resolve, reject) => {
+      const waiter: Waiter = {
+        key,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.#waiting.splice(this.#waiting.indexOf(waiter), 1)
+          reject(this.#refusal(key))
+        }, this.#waitMs)
+      }
+      // A wait never keeps a stopping process alive.
+      waiter.timer.unref()
+      this.#waiting.push(waiter)
+    })
+  }
+
+  #free (key: string): boolean {
+    return (this.#running.get(key) ?? 0) < this.#perKey && this.#all < this.#total
+  }
+
+  #refusal (key: string): AppError {
     const mine = this.#running.get(key) ?? 0
-    if (mine >= this.#perKey || this.#all >= this.#total) {
-      const detail = mine >= this.#perKey
-        ? `This API key already runs ${mine} expensive read${mine === 1 ? '' : 's'} (search, CSV or a deep page), ` +
-          `the most one key may run at once (${this.#perKey}). Retry when one has finished.`
-        : 'The service runs as many expensive reads (search, CSV or a deep page) as it takes at once. Retry in a ' +
-          'second.'
-      throw new AppError(429, 'rate_limited', detail, { headers: { 'retry-after': '1' } })
-    }
-    this.#running.set(key, mine + 1)
+    const detail = mine >= this.#perKey
+      ? `This API key already runs ${mine} expensive read${mine === 1 ? '' : 's'} (search, CSV or a deep page), ` +
+        `the most one key may run at once (${this.#perKey}), and others wait. Retry when one has finished.`
+      : 'The service runs as many expensive reads (search, CSV or a deep page) as it takes at once. Retry in a ' +
+        'second.'
+    return new AppError(429, 'rate_limited', detail, { headers: { 'retry-after': '1' } })
+  }
+
+  #take (key: string): () => void {
+    this.#running.set(key, (this.#running.get(key) ?? 0) + 1)
     this.#all++
     let released = false
     return () => {
@@ -94,6 +135,18 @@ export class ExpensiveReads {
       const left = (this.#running.get(key) ?? 1) - 1
       if (left === 0) this.#running.delete(key)
       else this.#running.set(key, left)
+      this.#next()
+    }
+  }
+
+  /** Hands freed slots to the longest-waiting reads that may take them. */
+  #next (): void {
+    for (let i = 0; i < this.#waiting.length && this.#all < this.#total;) {
+      const waiter = this.#waiting[i]!
+      if (!this.#free(waiter.key)) { i++; continue }
+      this.#waiting.splice(i, 1)
+      clearTimeout(waiter.timer)
+      waiter.resolve(this.#take(waiter.key))
     }
   }
 }

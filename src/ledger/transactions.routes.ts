@@ -138,7 +138,10 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
     const filename = csvFilename(base, request.query as Record<string, unknown>, TRANSACTION_CSV_NAMING.names,
       TRANSACTION_CSV_NAMING.bare)
     // A download holds its expensive read's slot until its answer ends or its client goes.
-    reply.raw.once('close', expensive(request))
+    const release = await expensive(request)
+    // A client that left while its read waited for a slot gives it back at once.
+    if (reply.raw.destroyed || request.raw.socket.destroyed) release()
+    else reply.raw.once('close', release)
     const priced = countingRows(rows, (count) => {
       const units = Math.floor(count / CSV_ROWS_PER_REQUEST)
       if (units > 0) charge(request, units).catch(() => undefined)

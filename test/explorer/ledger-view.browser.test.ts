@@ -62,7 +62,7 @@ test('the whole ledger: filters, beneficiary search, totals of the filtered set,
       page.getByRole('button', { name: 'Download CSV' }).click()])
     assert.equal(download.suggestedFilename(), 'transactions-registry_a-retirement-acme.csv')
     const lines = (await readFile(await download.path(), 'utf8')).trim().split('\r\n')
-    assert.match(lines[0] ?? '', /^id,project_id,project_external_id,project_name,registry,/)
+    assert.match(lines[0] ?? '', /^id,transaction_id,project_id,project_external_id,project_name,registry,/)
     assert.equal(lines.length - 1, filtered.count)
     assert.deepEqual(await axeViolations(page), [], 'whole ledger, 1366 px')
 

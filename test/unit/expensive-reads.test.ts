@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { ExpensiveReads } from '../../src/http/expensive-reads.ts'
+
+// One key's expensive reads run one at a time: a page that asks for its list and its facets at once is answered
+// in turn; a flood past the queue, or a wait past its time, is a 429 with Retry-After.
+
+test('a second expensive read of one key waits for the first, then runs', async () => {
+  const slots = new ExpensiveReads({ perKey: 1, total: 1 })
+  const first = await slots.acquire('key:a')
+  let second: (() => void) | undefined
+  const waiting = slots.acquire('key:a').then((release) => { second = release })
+  await Promise.resolve()
+  assert.equal(second, undefined, 'the second waits while the first runs')
+  first()
+  await waiting
+  assert.equal(slots.running, 1)
+  second!()
+  assert.equal(slots.running, 0)
+})
+
+test('past the queue a key is refused at once, and a wait past its time is refused', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] })
+  const slots = new ExpensiveReads({ perKey: 1, total: 2, waitMs: 1000 })
+  const held = await slots.acquire('key:a')
+  const queued = [1, 2, 3, 4].map(async () => await slots.acquire('key:a'))
+  await assert.rejects(slots.acquire('key:a'), (error: { status: number, headers: Record<string, string> }) =>
+    error.status === 429 && error.headers['retry-after'] === '1')
+  // Another key is not held up by the first key's queue.
+  const other = await slots.acquire('key:b')
+  t.mock.timers.tick(1000)
+  for (const wait of queued) await assert.rejects(wait, (error: { status: number }) => error.status === 429)
+  held()
+  other()
+  assert.equal(slots.running, 0)
+})
