@@ -45,6 +45,41 @@ function parseImportText (text: string): SourcedRecord[] {
 
 const validator = Compile(ImportRecordSchema)
 
+/** A project with nothing stated but its identity: what an import starts from for a project it has not seen. */
+export function blankRecord (identity: {
+  externalId: string, name: string, registry: ImportRecord['registry'], standard: ImportRecord['standard']
+}): ImportRecord {
+  return {
+    id: 0,
+    external_id: identity.externalId,
+    name: identity.name,
+    symbol: identity.externalId,
+    vintages: [],
+    registry: identity.registry,
+    standard: identity.standard,
+    credit_type: null,
+    short_description: null,
+    rating: null,
+    certifications: [],
+    description: '',
+    url: null,
+    is_bundle: false,
+    bundles: [],
+    inventory_price: null,
+    location: '',
+    latitude: null,
+    longitude: null,
+    date: null,
+    area: null,
+    estimated_annual_reductions: null,
+    project_developer: '',
+    sustainable_development_goals: [],
+    co_benefits: '',
+    images: [],
+    in_sale: false
+  }
+}
+
 /**
  * Links are returned to API clients, who may put them in a page: only absolute http(s) URLs, written
  * without spaces or control characters (no javascript:, data: or scheme-relative links).

@@ -6,7 +6,7 @@ import type { Db } from '../../store/database.ts'
 import type { Credits, ImportRecord, Source, TransactionType } from '../catalogue.schemas.ts'
 import { toImportRecord } from '../project.mapper.ts'
 import { ExportFileError, ImportError } from '../catalogue.errors.ts'
-import { importRecords, type ImportOptions } from '../projects.import.ts'
+import { blankRecord, importRecords, type ImportOptions } from '../projects.import.ts'
 import * as repository from '../projects.repository.ts'
 import { art, acr, car } from './apx.ts'
 import { arb } from './arb.ts'
@@ -179,35 +179,12 @@ async function readExports (
 }
 
 function newRecord (registry: Named, draft: ProjectDraft): ImportRecord {
-  return {
-    id: 0,
-    external_id: draft.externalId,
+  return blankRecord({
+    externalId: draft.externalId,
     name: '',
-    symbol: draft.externalId,
-    vintages: [],
     registry,
-    standard: { name_id: `${registry.name_id}_STANDARD`, verbose_name: registry.verbose_name },
-    credit_type: null,
-    short_description: null,
-    rating: null,
-    certifications: [],
-    description: '',
-    url: null,
-    is_bundle: false,
-    bundles: [],
-    inventory_price: null,
-    location: '',
-    latitude: null,
-    longitude: null,
-    date: null,
-    area: null,
-    estimated_annual_reductions: null,
-    project_developer: '',
-    sustainable_development_goals: [],
-    co_benefits: '',
-    images: [],
-    in_sale: false
-  }
+    standard: { name_id: `${registry.name_id}_STANDARD`, verbose_name: registry.verbose_name }
+  })
 }
 
 /** Lines listed per file: a 50,000-transaction project's detail listed every line (291 KB). */

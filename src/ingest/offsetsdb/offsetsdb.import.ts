@@ -1,7 +1,7 @@
 import type { ImportRecord } from '../../catalogue/catalogue.schemas.ts'
 import { ImportError } from '../../catalogue/catalogue.errors.ts'
 import { toImportRecord } from '../../catalogue/project.mapper.ts'
-import { importRecords, isHttpUrl, type ImportOptions } from '../../catalogue/projects.import.ts'
+import { blankRecord, importRecords, isHttpUrl, type ImportOptions } from '../../catalogue/projects.import.ts'
 import * as projects from '../../catalogue/projects.repository.ts'
 import type { Named } from '../../catalogue/registries/project-draft.ts'
 import { importedFiles, recordImportedFiles } from '../../catalogue/registries/registry-import.repository.ts'
@@ -60,35 +60,9 @@ const MAX_REPORTED = 100
 const clip = (text: string | null, max: number) => text === null ? null : text.slice(0, max)
 
 function newRecord (target: Target): ImportRecord {
-  return {
-    id: 0,
-    external_id: target.externalId,
-    name: target.externalId,
-    symbol: target.externalId,
-    vintages: [],
-    registry: target.registry,
-    standard: target.standard,
-    credit_type: null,
-    short_description: null,
-    rating: null,
-    certifications: [],
-    description: '',
-    url: null,
-    is_bundle: false,
-    bundles: [],
-    inventory_price: null,
-    location: '',
-    latitude: null,
-    longitude: null,
-    date: null,
-    area: null,
-    estimated_annual_reductions: null,
-    project_developer: '',
-    sustainable_development_goals: [],
-    co_benefits: '',
-    images: [],
-    in_sale: false
-  }
+  return blankRecord({
+    externalId: target.externalId, name: target.externalId, registry: target.registry, standard: target.standard
+  })
 }
 
 /** The archive's project over the stored one (or a new one): every field the archive gives, the rest as stored. */
