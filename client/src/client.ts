@@ -1,17 +1,17 @@
+// The calculator's methods are generated from the OpenAPI document (npm run client:generate); the catalogue's and
+// the ledger's are written here, for their paging and key checks.
+import { CalculatorApi } from './calculator.ts'
 import { TonneError } from './errors.ts'
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './transport.ts'
 import type {
-  CarQuery, CarResult, ClothesQuery, ClothesResult, ConfigQuery, Country, CountryConfig, DietQuery, DietResult,
-  EnergyQuery, EnergyResult, FlightQuery, FlightResult, FootprintQuery, FootprintResult, Pong, Project,
-  ProjectFacetFilters, ProjectFacets, ProjectFeatureCollection, ProjectFilters, ProjectGeoJsonFilters, ProjectListItem,
-  ProjectPage, ProjectTransactionFilters, Transaction, TransactionFilters, TransactionPage
+  Project, ProjectFacetFilters, ProjectFacets, ProjectFeatureCollection, ProjectFilters, ProjectGeoJsonFilters,
+  ProjectListItem, ProjectPage, ProjectTransactionFilters, Transaction, TransactionFilters, TransactionPage
 } from './types.ts'
 
 export type TonneClientOptions = TransportOptions
 
 const PRODUCTS = '/api/v1/commerce/products'
 const TRANSACTIONS = '/api/v1/commerce/transactions'
-const CALCULATOR = '/api/v1/co2-calculator'
 /** Page size of the iterators when the filters set no limit: fewer round trips than the service's default of 50. */
 const ITERATION_PAGE_SIZE = 200
 
@@ -159,42 +159,4 @@ function requireKey (transport: Transport, area: string): void {
   throw new TonneError(
     `The catalogue (${area}) needs an API key and this client has none: pass it as apiKey, ` +
     'new TonneClient({ baseUrl, apiKey }). No request was sent.')
-}
-
-/** The footprint calculator: one method per endpoint, each taking that endpoint's query parameters. */
-export class CalculatorApi {
-  readonly #transport: Transport
-  constructor (transport: Transport) { this.#transport = transport }
-
-  async #get<T> (endpoint: string, query: object, options: CallOptions | undefined): Promise<T> {
-    return await this.#transport.get<T>(`${CALCULATOR}/${endpoint}`, query as Query, options)
-  }
-
-  async ping (options?: CallOptions): Promise<Pong> { return await this.#get('ping', {}, options) }
-  /** Every supported country, ordered by name. */
-  async countries (options?: CallOptions): Promise<Country[]> { return await this.#get('countries', {}, options) }
-  /** A country's measurement system, units, allowed values of every option, and defaults. */
-  async config (query: ConfigQuery,
-    options?: CallOptions): Promise<CountryConfig> { return await this.#get('config', query, options) }
-
-  /** The average footprint of a person living in the country, with the world's for comparison. */
-  async footprint (query: FootprintQuery,
-    options?: CallOptions): Promise<FootprintResult> { return await this.#get('footprint', query, options) }
-
-  async flight (query: FlightQuery,
-    options?: CallOptions): Promise<FlightResult> { return await this.#get('flight', query, options) }
-
-  async diet (query: DietQuery,
-    options?: CallOptions): Promise<DietResult> { return await this.#get('diet', query, options) }
-
-  /** Car, rail, bus or coach travel (`mode`). */
-  async car (query: CarQuery,
-    options?: CallOptions): Promise<CarResult> { return await this.#get('car', query, options) }
-
-  async clothes (query: ClothesQuery,
-    options?: CallOptions): Promise<ClothesResult> { return await this.#get('clothes', query, options) }
-
-  /** Home electricity and heating, per person. */
-  async energy (query: EnergyQuery,
-    options?: CallOptions): Promise<EnergyResult> { return await this.#get('energy', query, options) }
 }

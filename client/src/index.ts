@@ -1,4 +1,5 @@
-export { CalculatorApi, ProjectsApi, TonneClient, TransactionsApi, type TonneClientOptions } from './client.ts'
+export { CalculatorApi } from './calculator.ts'
+export { ProjectsApi, TonneClient, TransactionsApi, type TonneClientOptions } from './client.ts'
 export {
   isKnownErrorCode, KNOWN_ERROR_CODES, TonneApiError, TonneError, TonneNetworkError, type ErrorCode, type KnownErrorCode
 } from './errors.ts'

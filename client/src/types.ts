@@ -37,22 +37,30 @@ export type TransactionFilters = Partial<Query<'/api/v1/commerce/transactions/'>
 /** A project's ledger: the same, without `project` (the project is in the path). */
 export type ProjectTransactionFilters = Partial<Query<'/api/v1/commerce/products/{id}/transactions/'>>
 
-export type Country = Ok<Calc<'countries'>>[number]
-export type ConfigQuery = Query<Calc<'config'>>
-export type CountryConfig = Ok<Calc<'config'>>
-export type FootprintQuery = Query<Calc<'footprint'>>
-export type FootprintResult = Ok<Calc<'footprint'>>
-export type FlightQuery = Query<Calc<'flight'>>
-export type FlightResult = Ok<Calc<'flight'>>
-export type DietQuery = Query<Calc<'diet'>>
-export type DietResult = Ok<Calc<'diet'>>
-export type CarQuery = Query<Calc<'car'>>
-export type CarResult = Ok<Calc<'car'>>
-export type ClothesQuery = Query<Calc<'clothes'>>
-export type ClothesResult = Ok<Calc<'clothes'>>
-export type EnergyQuery = Query<Calc<'energy'>>
-export type EnergyResult = Ok<Calc<'energy'>>
-export type Pong = Ok<Calc<'ping'>>
+/**
+ * Any calculator endpoint's query parameters and answer, by its name (/api/v1/co2-calculator/<name>): what the
+ * generated calculator methods (./calculator.ts) take and return, so a new endpoint has its types with no hand edit.
+ */
+export type CalculatorQuery<E extends string> = Query<Calc<E>>
+export type CalculatorResult<E extends string> = Ok<Calc<E>>
+
+// The names the client has always exported, kept for callers that use them.
+export type Country = CalculatorResult<'countries'>[number]
+export type ConfigQuery = CalculatorQuery<'config'>
+export type CountryConfig = CalculatorResult<'config'>
+export type FootprintQuery = CalculatorQuery<'footprint'>
+export type FootprintResult = CalculatorResult<'footprint'>
+export type FlightQuery = CalculatorQuery<'flight'>
+export type FlightResult = CalculatorResult<'flight'>
+export type DietQuery = CalculatorQuery<'diet'>
+export type DietResult = CalculatorResult<'diet'>
+export type CarQuery = CalculatorQuery<'car'>
+export type CarResult = CalculatorResult<'car'>
+export type ClothesQuery = CalculatorQuery<'clothes'>
+export type ClothesResult = CalculatorResult<'clothes'>
+export type EnergyQuery = CalculatorQuery<'energy'>
+export type EnergyResult = CalculatorResult<'energy'>
+export type Pong = CalculatorResult<'ping'>
 
 /** One entry of a calculator result's breakdown, and one cited source. */
 export type BreakdownItem = DietResult['breakdown'][number]

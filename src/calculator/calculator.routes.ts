@@ -32,6 +32,11 @@ interface CalculatorRoute<Q extends TObject, R extends TSchema> {
    * spelled out where a figure has a unit (it otherwise follows the country: docs/api.md, "Units").
    */
   sample: Record<string, string | number>
+  /**
+   * A part of a person's footprint (OpenAPI `x-category`, its name for people): the explorer shows a fieldset and
+   * a result row for every such route (docs/explorer.md, "Calculator categories"). Absent on lookups (countries).
+   */
+  category?: string
   summary: string
   description: string
   querystring: Q
@@ -86,6 +91,7 @@ const CALCULATOR_ROUTES = [
   route({
     path: '/flight',
     operationId: 'calculateFlight',
+    category: 'Flights',
     sample: { country_code: 'DEU', distance: 1200, measurement_system: 'metric' },
     summary: 'Emissions of flights',
     description: 'Flights a year, described by the Flowcarbon frequency profile, by counts per distance band, by ' +
@@ -99,6 +105,7 @@ const CALCULATOR_ROUTES = [
   route({
     path: '/diet',
     operationId: 'calculateDiet',
+    category: 'Food',
     sample: { country_code: 'DEU' },
     summary: 'Emissions of a diet',
     description: 'A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; ' +
@@ -111,6 +118,7 @@ const CALCULATOR_ROUTES = [
   route({
     path: '/car',
     operationId: 'calculateCar',
+    category: 'Car and public transport',
     sample: { country_code: 'DEU', distance: 12000, measurement_system: 'metric' },
     summary: 'Emissions of car, rail or bus travel',
     description: 'A year of travel: distance x DESNZ 2025 factor (plus well-to-tank on the life-cycle boundary). ' +
@@ -123,6 +131,7 @@ const CALCULATOR_ROUTES = [
   route({
     path: '/clothes',
     operationId: 'calculateClothes',
+    category: 'Clothes',
     sample: { country_code: 'DEU', amount: 'average' },
     summary: 'Emissions of clothes shopping',
     description: 'A year of clothes, by amount (the EU-27 average, stated as such), by spend in US dollars, or by ' +
@@ -134,6 +143,7 @@ const CALCULATOR_ROUTES = [
   route({
     path: '/energy',
     operationId: 'calculateEnergy',
+    category: 'Home energy',
     sample: { country_code: 'DEU', home_size: 80, measurement_system: 'metric' },
     summary: 'Emissions of home electricity and heating',
     description: 'A year of home energy per person: measured kWh, or the country\'s average household (cited ' +
@@ -174,6 +184,7 @@ export const calculatorRoutes: FastifyPluginAsyncTypebox<CalculatorOptions> = as
         tags,
         operationId: row.operationId,
         'x-sample': row.sample,
+        ...(row.category === undefined ? {} : { 'x-category': row.category }),
         summary: row.summary,
         description: row.description,
         querystring: row.querystring,

@@ -1,7 +1,8 @@
 // The footprint calculator: a form over the calculator endpoints. The URL's hash holds every input
 // (#/calculator?country_code=DEU&…), so a copied link recalculates the same result.
 import { ApiError, apiGet } from './api.js'
-import { append, formatNumber, h, replaceChildren } from './dom.js'
+import { CALCULATOR_CATEGORIES } from './calculator-categories.js'
+import { append, formatNumber, h, humanize, replaceChildren } from './dom.js'
 import { clearError, showError } from './errors.js'
 import { countryChoices, optionChoices, optionLabel, withFormattedNumbers } from './labels.js'
 
@@ -12,10 +13,10 @@ const UNIT_NAMES = { km: 'km', mi: 'miles', m2: 'm²', ft2: 'ft²' }
 // (NIST Special Publication 811, appendix B).
 const KM_PER_MILE = 1.609344
 const M2_PER_FT2 = 0.09290304
-/** Every input the form has, in the order the URL lists them. */
-const INPUTS = ['country_code', 'measurement_system', 'frequency', 'legs', 'diet_form', 'calories', 'mode', 'distance',
-  'fuel_type', 'car_size', 'rail_type', 'amount', 'spend_usd', 'home_size', 'household_size', 'heating_type',
-  'energy_type', 'electricity_kwh', 'heating_kwh']
+/** Every input of the hand-made fields, in the order the URL lists them (a generated category's follow). */
+const FORM_INPUTS = ['country_code', 'measurement_system', 'frequency', 'legs', 'diet_form', 'calories', 'mode',
+  'distance', 'fuel_type', 'car_size', 'rail_type', 'amount', 'spend_usd', 'home_size', 'household_size',
+  'heating_type', 'energy_type', 'electricity_kwh', 'heating_kwh']
 // household_size has no form default: left empty, the service uses the country's average household. Flights have
 // none either: a person who does not answer is not counted as a flyer (docs/explorer.md, "Flights").
 /** @type {Record<string, string>} */
@@ -32,6 +33,7 @@ const FORM_DEFAULTS = { amount: 'average' }
 function rangesFor (config) {
   const imperial = config?.units.distance === 'mi'
   return {
+    ...Object.assign({}, ...CATEGORIES.map((category) => category.ranges)),
     calories: { min: 1200, max: 4000, integer: true, unit: 'kcal' },
     distance: imperial
       ? { min: 0, max: Math.floor(1_000_000 / KM_PER_MILE), integer: false, unit: 'miles' }
@@ -47,16 +49,33 @@ function rangesFor (config) {
 }
 
 /**
- * @typedef {object} Category
- * @property {string} id
- * @property {string} label
- * @property {(v: Values) => Values | null} query
+ * What a category's fields are built from: the country's configuration and the form's values.
+ * @typedef {object} FormContext
+ * @property {any} config
+ * @property {Values} values
+ * @property {(name: string) => string | undefined} pick the value, else the form's or the country's default
+ * @property {Record<string, Range>} ranges
  */
-/** @type {Category[]} */
-const CATEGORIES = [
-  {
-    id: 'flight',
-    label: 'Flights',
+/**
+ * The explorer's own fields and query for a category it knows. A category without one (a route added to the
+ * service since) gets a fieldset of its own parameters from the generated list: no hand edit needed.
+ * @typedef {object} CategoryForm
+ * @property {string} [legend] the fieldset's legend, when not the category's label
+ * @property {(c: FormContext) => unknown[]} fields
+ * @property {(v: Values) => Values | null} query null: the category is skipped (no input given)
+ */
+/** @type {Record<string, CategoryForm>} */
+export const CATEGORY_FORMS = {
+  flight: {
+    fields: ({ config, pick, values }) => [
+      selectField('frequency', 'How often do you fly?',
+        [['', 'Not counted'], ...options(config.enums.frequency ?? [])], pick('frequency')),
+      textField('legs', 'Or your flights, by airport code', {
+        hint: 'For example FRA-JFK, JFK-FRA (a return trip). Given, it replaces how often you fly.',
+        value: values['legs'],
+        maxLength: 800
+      })
+    ],
     // The person's own flights, when given, instead of how often they fly.
     query: (v) => {
       /** @type {Values} */
@@ -65,10 +84,28 @@ const CATEGORIES = [
       return Object.keys(query).length === 0 ? null : query
     }
   },
-  { id: 'diet', label: 'Food', query: (v) => ({ diet_form: v['diet_form'] ?? '', calories: v['calories'] ?? '' }) },
-  {
-    id: 'car',
-    label: 'Car and public transport',
+  diet: {
+    fields: ({ config, pick, ranges }) => [
+      selectField('diet_form', 'Diet', options(config.enums.diet_form ?? []), pick('diet_form')),
+      numberField('calories', 'Food energy a day (kcal)', { range: ranges['calories'], value: pick('calories') })
+    ],
+    query: (v) => ({ diet_form: v['diet_form'] ?? '', calories: v['calories'] ?? '' })
+  },
+  car: {
+    fields: ({ config, pick, ranges, values }) => {
+      const e = config.enums
+      const mode = pick('mode') ?? 'car'
+      const distanceUnit = UNIT_NAMES[config.units.distance] ?? 'km'
+      return [
+        selectField('mode', 'Mainly by', options(e.mode ?? []), mode),
+        numberField('distance', `Distance a year (${distanceUnit})`,
+          { range: ranges['distance'], hint: 'Leave empty to leave travel out.', value: values['distance'] }),
+        selectField('fuel_type', 'Fuel', options(e.fuel_type ?? []), pick('fuel_type'), { hidden: mode !== 'car' }),
+        selectField('car_size', 'Car size', options(e.car_size ?? []), pick('car_size'), { hidden: mode !== 'car' }),
+        selectField('rail_type', 'Kind of train', options(e.rail_type ?? []), pick('rail_type'),
+          { hidden: mode !== 'rail' })
+      ]
+    },
     // Skipped when no distance is given; fuel and size apply to cars only, rail_type to trains only.
     query: (v) => {
       if (v['distance'] === undefined) return null
@@ -81,9 +118,15 @@ const CATEGORIES = [
       return query
     }
   },
-  {
-    id: 'clothes',
-    label: 'Clothes',
+  clothes: {
+    fields: ({ config, pick, ranges, values }) => [
+      selectField('amount', 'Compared with the average', options(config.enums.amount ?? []), pick('amount')),
+      numberField('spend_usd', 'Or what you spend on clothes a year (US dollars)', {
+        range: ranges['spend_usd'],
+        hint: 'Given, it replaces the comparison with the average.',
+        value: values['spend_usd']
+      })
+    ],
     query: (v) => {
       /** @type {Values} */
       const query = {}
@@ -92,9 +135,32 @@ const CATEGORIES = [
       return query
     }
   },
-  {
-    id: 'energy',
-    label: 'Home energy',
+  energy: {
+    legend: 'Home',
+    fields: ({ config, pick, ranges, values }) => [
+      numberField('home_size', `Floor area (${UNIT_NAMES[config.units.area] ?? 'm²'})`, {
+        range: ranges['home_size'],
+        hint: 'Leave it and the kWh below empty to leave home energy out.',
+        value: values['home_size']
+      }),
+      numberField('household_size', 'People in the home', {
+        range: ranges['household_size'],
+        hint: `Empty: ${config.country_name}'s average (${formatNumber(config.defaults.household_size, 2)}).`,
+        value: values['household_size']
+      }),
+      selectField('heating_type', 'Heating', options(config.enums.heating_type ?? []), pick('heating_type')),
+      selectField('energy_type', 'Electricity tariff', options(config.enums.energy_type ?? []), pick('energy_type')),
+      numberField('electricity_kwh', 'Electricity a year, from your bills (kWh)', {
+        range: ranges['electricity_kwh'],
+        hint: 'The whole home\'s. Empty: the country\'s average home of this size.',
+        value: values['electricity_kwh']
+      }),
+      numberField('heating_kwh', 'Heating a year, from your bills (kWh)', {
+        range: ranges['heating_kwh'],
+        hint: 'Gas, oil, heat or heating electricity. Empty: the country\'s average home of this size.',
+        value: values['heating_kwh']
+      })
+    ],
     // Counted once the home is described: its floor area, its own kWh, or no heating at all.
     query: (v) => v['home_size'] === undefined && v['heating_type'] !== 'none' && v['electricity_kwh'] === undefined &&
       v['heating_kwh'] === undefined
@@ -110,7 +176,89 @@ const CATEGORIES = [
           heating_kwh: v['heating_kwh'] ?? ''
         }
   }
-]
+}
+
+/** Parameters every category shares: the first two are set under "Where you live", boundary is the service's. */
+const SHARED_PARAMETERS = new Set(['country_code', 'measurement_system', 'boundary'])
+
+/**
+ * A category the explorer has no form of its own for: a field per parameter of its own (a name another field
+ * already has is shared with it), and a query of what was typed in them; skipped while they are all empty.
+ * @param {import('./calculator-categories.js').CalculatorCategory} category
+ * @returns {CategoryForm & { ranges: Record<string, Range> }}
+ */
+function generatedForm (category) {
+  const own = category.parameters.filter((parameter) => !SHARED_PARAMETERS.has(parameter.name))
+  const fielded = own.filter((parameter) => !FORM_INPUTS.includes(parameter.name))
+  /** @type {Record<string, Range>} */
+  const ranges = {}
+  for (const p of fielded) {
+    if (p.type !== 'number' && p.type !== 'integer') continue
+    ranges[p.name] = {
+      min: p.minimum ?? p.exclusiveMinimum ?? 0,
+      max: p.maximum ?? Number.MAX_SAFE_INTEGER,
+      integer: p.type === 'integer',
+      unit: ''
+    }
+  }
+  return {
+    ranges,
+    fields: ({ config, values }) => fielded.map((p) => {
+      const label = humanize(p.name)
+      const choices = p.type === 'boolean' ? ['true', 'false'] : config.enums[p.name] ?? p.enum
+      if (choices !== undefined) {
+        return selectField(p.name, label, [['', 'Not given'], ...options(choices)], values[p.name])
+      }
+      const range = ranges[p.name]
+      if (range !== undefined) return numberField(p.name, label, { range, value: values[p.name] })
+      return textField(p.name, label, { hint: '', value: values[p.name], maxLength: 800 })
+    }),
+    query: (v) => {
+      /** @type {Values} */
+      const query = {}
+      for (const p of own) if (v[p.name] !== undefined) query[p.name] = v[p.name]
+      return fielded.some((p) => query[p.name] !== undefined) ? query : null
+    }
+  }
+}
+
+/**
+ * @typedef {object} Category
+ * @property {string} id
+ * @property {string} label
+ * @property {string} legend
+ * @property {(c: FormContext) => unknown[]} fields
+ * @property {(v: Values) => Values | null} query
+ * @property {Record<string, Range>} ranges the generated fields' ranges (the hand-made ones are in rangesFor)
+ */
+/**
+ * The calculator's categories, in the service's order: the generated list (calculator-categories.js, from the
+ * OpenAPI document), each with the explorer's own form where it has one.
+ * @param {import('./calculator-categories.js').CalculatorCategory[]} listed
+ * @returns {Category[]}
+ */
+export function calculatorCategories (listed) {
+  return listed.map((category) => {
+    const form = CATEGORY_FORMS[category.id]
+    const generated = form === undefined ? generatedForm(category) : undefined
+    const chosen = form ?? /** @type {CategoryForm} */ (generated)
+    return {
+      id: category.id,
+      label: category.label,
+      legend: chosen.legend ?? category.label,
+      fields: chosen.fields,
+      query: chosen.query,
+      ranges: generated?.ranges ?? {}
+    }
+  })
+}
+
+const CATEGORIES = calculatorCategories(CALCULATOR_CATEGORIES)
+/** Every input the form has, in the order the URL lists them: the hand-made fields', then the generated ones'. */
+const INPUTS = [...new Set([...FORM_INPUTS,
+  ...CALCULATOR_CATEGORIES.filter((category) => CATEGORY_FORMS[category.id] === undefined)
+    .flatMap((category) => category.parameters.map((parameter) => parameter.name))
+    .filter((name) => !SHARED_PARAMETERS.has(name))])]
 
 /**
  * "What if": one change per category a person could make, asked of the service with the same inputs otherwise, so
@@ -232,7 +380,7 @@ function selectField (name, label, choices, value, extra = {}) {
  * @param {{ range: Range, hint?: string, value?: string }} options
  */
 function numberField (name, label, { range, hint, value }) {
-  const rangeText = `From ${formatNumber(range.min)} to ${formatNumber(range.max)} ${range.unit}.`
+  const rangeText = `From ${formatNumber(range.min)} to ${formatNumber(range.max)}${unitText(range)}.`
   return h('div', { 'data-field': name },
     h('label', { for: `calc-${name}` }, label),
     h('input', {
@@ -282,14 +430,11 @@ const options = optionChoices
  * @param {Values} values
  */
 function calculatorForm (config, countryList, values) {
-  const e = config?.enums ?? {}
   const d = config?.defaults ?? {}
   const pick = (/** @type {string} */ name) =>
     values[name] ?? FORM_DEFAULTS[name] ?? (d[name] === undefined ? undefined : String(d[name]))
-  const distanceUnit = UNIT_NAMES[config?.units.distance] ?? 'km'
-  const areaUnit = UNIT_NAMES[config?.units.area] ?? 'm²'
-  const ranges = rangesFor(config)
-  const mode = pick('mode') ?? 'car'
+  /** @type {FormContext} */
+  const context = { config, values, pick, ranges: rangesFor(config) }
   const systemLabel = config ? `The country's (${config.default_measurement_system})` : 'The country\'s'
   const known = countryList.some((c) => c.country_code === values['country_code'])
   const form = h('form', { id: 'calculator-form', novalidate: true },
@@ -303,69 +448,9 @@ function calculatorForm (config, countryList, values) {
     config === undefined
       ? h('p', { class: 'hint' }, 'Choose a country: the units, the options and the averages follow it.')
       : [
-          h('fieldset', {},
-            h('legend', {}, 'Flights'),
-            h('div', { class: 'form-grid' },
-              selectField('frequency', 'How often do you fly?',
-                [['', 'Not counted'], ...options(e.frequency ?? [])], pick('frequency')),
-              textField('legs', 'Or your flights, by airport code', {
-                hint: 'For example FRA-JFK, JFK-FRA (a return trip). Given, it replaces how often you fly.',
-                value: values['legs'],
-                maxLength: 800
-              }))),
-          h('fieldset', {},
-            h('legend', {}, 'Food'),
-            h('div', { class: 'form-grid' },
-              selectField('diet_form', 'Diet', options(e.diet_form ?? []), pick('diet_form')),
-              numberField('calories', 'Food energy a day (kcal)',
-                { range: ranges['calories'], value: pick('calories') }))),
-          h('fieldset', {},
-            h('legend', {}, 'Car and public transport'),
-            h('div', { class: 'form-grid' },
-              selectField('mode', 'Mainly by', options(e.mode ?? []), mode),
-              numberField('distance', `Distance a year (${distanceUnit})`,
-                { range: ranges['distance'], hint: 'Leave empty to leave travel out.', value: values['distance'] }),
-              selectField('fuel_type', 'Fuel', options(e.fuel_type ?? []), pick('fuel_type'),
-                { hidden: mode !== 'car' }),
-              selectField('car_size', 'Car size', options(e.car_size ?? []), pick('car_size'),
-                { hidden: mode !== 'car' }),
-              selectField('rail_type', 'Kind of train', options(e.rail_type ?? []), pick('rail_type'),
-                { hidden: mode !== 'rail' }))),
-          h('fieldset', {},
-            h('legend', {}, 'Clothes'),
-            h('div', { class: 'form-grid' },
-              selectField('amount', 'Compared with the average', options(e.amount ?? []), pick('amount')),
-              numberField('spend_usd', 'Or what you spend on clothes a year (US dollars)', {
-                range: ranges['spend_usd'],
-                hint: 'Given, it replaces the comparison with the average.',
-                value: values['spend_usd']
-              }))),
-          h('fieldset', {},
-            h('legend', {}, 'Home'),
-            h('div', { class: 'form-grid' },
-              numberField('home_size', `Floor area (${areaUnit})`,
-                {
-                  range: ranges['home_size'],
-                  hint: 'Leave it and the kWh below empty to leave home energy out.',
-                  value: values['home_size']
-                }),
-              numberField('household_size', 'People in the home', {
-                range: ranges['household_size'],
-                hint: `Empty: ${config.country_name}'s average (${formatNumber(d.household_size, 2)}).`,
-                value: values['household_size']
-              }),
-              selectField('heating_type', 'Heating', options(e.heating_type ?? []), pick('heating_type')),
-              selectField('energy_type', 'Electricity tariff', options(e.energy_type ?? []), pick('energy_type')),
-              numberField('electricity_kwh', 'Electricity a year, from your bills (kWh)', {
-                range: ranges['electricity_kwh'],
-                hint: 'The whole home\'s. Empty: the country\'s average home of this size.',
-                value: values['electricity_kwh']
-              }),
-              numberField('heating_kwh', 'Heating a year, from your bills (kWh)', {
-                range: ranges['heating_kwh'],
-                hint: 'Gas, oil, heat or heating electricity. Empty: the country\'s average home of this size.',
-                value: values['heating_kwh']
-              }))),
+          CATEGORIES.map((category) => h('fieldset', {},
+            h('legend', {}, category.legend),
+            h('div', { class: 'form-grid' }, category.fields(context)))),
           h('div', { class: 'form-actions' }, h('button', { type: 'submit' }, 'Calculate'))
         ])
   return /** @type {HTMLFormElement} */ (form)
@@ -504,12 +589,15 @@ function clearFieldErrors (form) {
   for (const slot of form.querySelectorAll('.field-error')) slot.textContent = ''
 }
 
+/** @param {Range} range a generated field's has no unit */
+const unitText = (range) => range.unit === '' ? '' : ` ${range.unit}`
+
 /**
  * @param {Range} range
  */
 function rangeMessage (range) {
   return `Enter a ${range.integer ? 'whole ' : ''}number from ${formatNumber(range.min)} to ` +
-    `${formatNumber(range.max)} ${range.unit}.`
+    `${formatNumber(range.max)}${unitText(range)}.`
 }
 
 /**

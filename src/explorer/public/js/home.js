@@ -1,4 +1,5 @@
 // The first screen: what Tonne is, the calculator (no key needed), and how to get and enter a key.
+import { CALCULATOR_CATEGORIES } from './calculator-categories.js'
 import { h, replaceChildren } from './dom.js'
 import { currentKey, howToGetAKey, keyForm } from './key.js'
 
@@ -18,8 +19,8 @@ export function renderHome (main) {
     h('div', { class: 'cards' },
       h('section', { class: 'card', 'aria-labelledby': 'calculator-card' },
         h('h2', { id: 'calculator-card' }, 'Footprint calculator'),
-        h('p', {}, 'Flights, food, travel, clothes and home energy, compared with the average person in your country ' +
-          'and in the world. No key needed.'),
+        h('p', {}, `${categoryList()}, compared with the average person in your country and in the world. ` +
+          'No key needed.'),
         h('p', {}, h('a', { class: 'button', href: '#/calculator' }, 'Calculate your footprint'))),
       h('section', { class: 'card', 'aria-labelledby': 'catalogue-card' },
         h('h2', { id: 'catalogue-card' }, 'Project catalogue'),
@@ -28,4 +29,10 @@ export function renderHome (main) {
         h('p', {}, h('a', { class: 'button', href: '#/projects' }, 'Browse the projects')))),
     haveKey ? null : [howToGetAKey(), keyForm(() => { location.hash = '#/projects' })])
   return 'Tonne explorer.'
+}
+
+/** The calculator's categories as a sentence ("Flights, food, … and home energy"), from the generated list. */
+function categoryList () {
+  const labels = CALCULATOR_CATEGORIES.map((category, i) => i === 0 ? category.label : category.label.toLowerCase())
+  return labels.length < 2 ? labels.join('') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`
 }
