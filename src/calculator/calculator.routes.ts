@@ -20,7 +20,8 @@ import { footprintAnswer } from './footprint.ts'
 /**
  * The footprint calculator, registered by app.ts under /api/v1/co2-calculator. Every route is
  * GET, unauthenticated and answers from data loaded once at start-up; each is one row of the
- * table below: path, documentation, query schema, answer schema and the calculation.
+ * table below: path, documentation, query schema, answer schema and the calculation. A new row reaches the client
+ * and the explorer through `npm run client:generate` alone (README, "Adding a calculator category").
  */
 
 interface CalculatorRoute<Q extends TObject, R extends TSchema> {
