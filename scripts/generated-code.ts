@@ -94,9 +94,12 @@ export function clientCalculatorText (document: OpenAPI3): string {
       : parameters.some((p) => p.required)
         ? `query: CalculatorQuery<'${endpoint}'>, `
         : `query: CalculatorQuery<'${endpoint}'> = {}, `
+    const signature = `  async ${method} (${query}options?: CallOptions): Promise<CalculatorResult<'${endpoint}'>> {`
     return [
       docComment(operation.summary, operation.description, '  '),
-      `  async ${method} (${query}options?: CallOptions): Promise<CalculatorResult<'${endpoint}'>> {`,
+      signature.length <= 120
+        ? signature
+        : `  async ${method} (\n    ${query}options?: CallOptions\n  ): Promise<CalculatorResult<'${endpoint}'>> {`,
       `    return await this.#get('${endpoint}', ${query === '' ? '{}' : 'query'}, options)`,
       '  }'
     ].join('\n')

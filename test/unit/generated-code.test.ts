@@ -103,3 +103,27 @@ test('the generated explorer list has the new category, and the explorer gives i
     assert.deepEqual(water.query({ country_code: 'DEU', litres: '50', source: 'well' }),
       { litres: '50', source: 'well' })
   })
+
+test('generated lines stay within the project\'s 120 characters, however long a route\'s name', () => {
+  const endpoint = 'second-hand-clothing-and-footwear'
+  const long = {
+    ...document,
+    paths: {
+      [`/api/v1/co2-calculator/${endpoint}`]: {
+        get: {
+          tags: ['calculator'],
+          summary: 'Emissions of second-hand clothing',
+          'x-category': 'Second-hand clothing and footwear, bought or swapped',
+          parameters: [
+            { in: 'query', name: 'kind', schema: { enum: Array.from({ length: 30 }, (_, i) => `kind_${i}`) } }
+          ]
+        }
+      }
+    }
+  } as unknown as OpenAPI3
+  for (const text of [clientCalculatorText(long), explorerCategoriesText(long)]) {
+    const over = text.split('\n').filter((line) => line.length > 120)
+    assert.deepEqual(over, [])
+  }
+  assert.match(clientCalculatorText(long), /async secondHandClothingAndFootwear \(\n {4}query: /)
+})

@@ -184,6 +184,7 @@ const SHARED_PARAMETERS = new Set(['country_code', 'measurement_system', 'bounda
 /**
  * A category the explorer has no form of its own for: a field per parameter of its own (a name another field
  * already has is shared with it), and a query of what was typed in them; skipped while they are all empty.
+ * A category whose every parameter is shared has no fieldset of its own.
  * @param {import('./calculator-categories.js').CalculatorCategory} category
  * @returns {CategoryForm & { ranges: Record<string, Range> }}
  */
@@ -217,7 +218,7 @@ function generatedForm (category) {
       /** @type {Values} */
       const query = {}
       for (const p of own) if (v[p.name] !== undefined) query[p.name] = v[p.name]
-      return fielded.some((p) => query[p.name] !== undefined) ? query : null
+      return Object.keys(query).length === 0 ? null : query
     }
   }
 }
@@ -448,9 +449,12 @@ function calculatorForm (config, countryList, values) {
     config === undefined
       ? h('p', { class: 'hint' }, 'Choose a country: the units, the options and the averages follow it.')
       : [
-          CATEGORIES.map((category) => h('fieldset', {},
-            h('legend', {}, category.legend),
-            h('div', { class: 'form-grid' }, category.fields(context)))),
+          CATEGORIES.map((category) => {
+            const fields = category.fields(context)
+            return fields.length === 0
+              ? null
+              : h('fieldset', {}, h('legend', {}, category.legend), h('div', { class: 'form-grid' }, fields))
+          }),
           h('div', { class: 'form-actions' }, h('button', { type: 'submit' }, 'Calculate'))
         ])
   return /** @type {HTMLFormElement} */ (form)
