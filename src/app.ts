@@ -13,8 +13,10 @@ import { calculatorRoutes } from './calculator/calculator.routes.ts'
 import { catalogueRoutes } from './catalogue/catalogue.routes.ts'
 import { sourcesRoutes } from './catalogue/sources.routes.ts'
 import { explorerRoutes } from './explorer/explorer.routes.ts'
+import { catalogueVersion } from './catalogue/projects.repository.ts'
 import { ledgerRoutes } from './ledger/transactions.routes.ts'
 import { AnswerCache } from './http/answer-cache.ts'
+import { AnswerPath } from './http/answer-path.ts'
 import { BROTLI_OPTIONS, COMPRESS_THRESHOLD } from './http/compression.ts'
 import { optionalApiKey, requireApiKey } from './http/auth.ts'
 import { frameworkError, installErrorHandling } from './http/error-handler.ts'
@@ -34,7 +36,7 @@ import { clientAddress, FailedAuthLimiter, RateLimitCounters, registerRateLimit 
 import type { MediaStore } from './media/media-store.ts'
 import { mediaRoutes } from './media/media.routes.ts'
 import { signedLinks, type MediaSigner } from './media/signing.ts'
-import type { ChangeFeed } from './store/change-feed.ts'
+import { CachedRead, type ChangeFeed } from './store/change-feed.ts'
 import type { Store } from './store/connect.ts'
 import type { SyncSchedule } from './ingest/sync/schedule.ts'
 import { VERSION } from './version.ts'
@@ -171,13 +173,21 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
   const links = (request: FastifyRequest, now: number) => signedLinks(signer, origin(request), now)
   // One answer cache for both areas (answers and catalogue counts), bounded by ANSWER_CACHE_MB.
   const answers = new AnswerCache(config.answerCacheBytes)
+  // Private: the catalogue answers API-key holders; a minute of reuse is far inside the media links' lifetime.
+  const catalogueAnswers = { validator: 'weak', cacheControl: 'private, max-age=60' } as const
+  // Public: the answer is the same for any caller, key or none. An hour: a new release or data reaches a cache
+  // within one, and then costs a 304, not a body.
+  const calculatorAnswers = { validator: 'strong', cacheControl: 'public, max-age=3600' } as const
+  // The catalogue's version, read once for the products and their ledger (an import changes both), and only when
+  // the change feed says it may have changed.
+  const version = new CachedRead(changes, async () => await catalogueVersion(store.readDb))
 
   // Failed key checks count per address on the catalogue (the calculator is open: a wrong key there is not counted).
   const failures = new FailedAuthLimiter(counters, config.rateLimits.authFailuresPerMinute)
   const keys = new KeyVerifier(store.db, changes)
   await app.register(async (catalogue) => {
     catalogue.addHook('onRequest', requireApiKey(keys, 'catalogue:read', failures))
-    documentGuardedArea(catalogue, { scope: 'catalogue:read', keyRequired: true, conditional: true })
+    documentGuardedArea(catalogue, { scope: 'catalogue:read', keyRequired: true, conditional: catalogueAnswers })
     const charge = await registerRateLimit(catalogue, {
       name: 'catalogue',
       counters,
@@ -190,16 +200,19 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
       perKey: config.rateLimits.expensiveReadsPerKey, total: config.rateLimits.expensiveReads
     })
     const expensive = (request: FastifyRequest) => slots.acquire(`key:${request.apiKey?.id ?? ''}`)
+    const path = new AnswerPath({
+      name: 'catalogue', version: async () => await version.get(), answers, charge, expensive, ...catalogueAnswers
+    })
     await catalogue.register(catalogueRoutes,
-      { prefix: '/products', db: store.readDb, changes, origin, links, answers, charge, expensive })
-    await catalogue.register(ledgerRoutes, { db: store.readDb, changes, origin, answers, charge, expensive })
+      { prefix: '/products', db: store.readDb, path, origin, links, answers, charge, expensive })
+    await catalogue.register(ledgerRoutes, { db: store.readDb, path, origin, charge, expensive })
     await catalogue.register(sourcesRoutes, { db: store.readDb })
   }, { prefix: COMMERCE_PREFIX })
 
   await app.register(async (calculator) => {
     // Open to all; a key with calculator:read is counted on its own (and may carry its own limit).
     calculator.addHook('onRequest', optionalApiKey(keys, 'calculator:read'))
-    documentGuardedArea(calculator, { scope: 'calculator:read', keyRequired: false, conditional: false })
+    documentGuardedArea(calculator, { scope: 'calculator:read', keyRequired: false, conditional: calculatorAnswers })
     const keyNote = ' No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.'
     calculator.addHook('onRoute', (route) => {
       // GET and its HEAD share one schema object: note it once.
@@ -212,7 +225,10 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
       key: (request) => request.apiKey !== undefined ? `key:${request.apiKey.id}` : `ip:${clientAddress(request)}`,
       max: (request) => request.apiKey?.rate_limit_per_minute ?? config.rateLimits.calculatorPerMinute
     })
-    await calculator.register(calculatorRoutes, { data: calculatorData, answers })
+    // An answer is a function of the code (its release) and the data it loaded, besides the request.
+    const calculatorVersion = `${VERSION} ${calculatorData.version}`
+    const path = new AnswerPath({ name: 'calculator', version: () => calculatorVersion, answers, ...calculatorAnswers })
+    await calculator.register(calculatorRoutes, { data: calculatorData, path })
   }, { prefix: CALCULATOR_PREFIX })
 
   if (parts.sync !== undefined) {

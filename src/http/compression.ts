@@ -51,13 +51,31 @@ export class EncodedBody {
     return bytes
   }
 
+  /** The coding this body goes out in for `request`: undefined for the body as it is. */
+  codingFor (request: FastifyRequest): Coding | undefined {
+    return this.identity.length >= COMPRESS_THRESHOLD ? acceptedCoding(request) : undefined
+  }
+
+  /**
+   * Sets Vary: Accept-Encoding when the coding depends on it (a body past the threshold), whichever coding this
+   * request gets, so that a cache keeps the plain and compressed answers apart (the compress plugin's check for an
+   * existing value keeps it from being listed twice).
+   */
+  vary (reply: FastifyReply): void {
+    if (this.identity.length < COMPRESS_THRESHOLD) return
+    const vary = reply.getHeader('vary')
+    if (vary === undefined) reply.header('vary', 'accept-encoding')
+    else if (!/accept-encoding/i.test(String(vary))) reply.header('vary', `${String(vary)}, accept-encoding`)
+  }
+
   /**
    * Sends the variant the client takes (setting Content-Encoding and Vary) or the body as it is. Returns the
    * bytes newly kept, for the cache to account.
    */
   send (request: FastifyRequest, reply: FastifyReply, type: string): number {
     reply.type(type)
-    const coding = this.identity.length >= COMPRESS_THRESHOLD ? acceptedCoding(request) : undefined
+    this.vary(reply)
+    const coding = this.codingFor(request)
     if (coding === undefined) {
       reply.send(this.identity)
       return 0
@@ -69,8 +87,6 @@ export class EncodedBody {
       this.#variants.set(coding, variant)
       grew = variant.length
     }
-    const vary = reply.getHeader('vary')
-    reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`)
     reply.header('content-encoding', coding).send(variant)
     return grew
   }
