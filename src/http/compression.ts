@@ -1,11 +1,27 @@
 import negotiate from '@fastify/accept-negotiator'
+import compress from '@fastify/compress'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
 /** Bodies under this many bytes go as they are (compression would save little and cost a header). */
-export const COMPRESS_THRESHOLD = 1024
+const COMPRESS_THRESHOLD = 1024
 /** Brotli at a quality that costs about what gzip does. */
-export const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }
+
+/**
+ * Bodies over 1 KiB are compressed for clients that ask (Accept-Encoding). Kept answers keep their own compressed
+ * variants (EncodedBody below); the plugin compresses the rest (pages, docs, CSV streams).
+ */
+export const compression = fp(async (app) => {
+  await app.register(compress, {
+    // Every route is a GET: there is never a request body to decompress, so no decompression hook runs.
+    globalDecompression: false,
+    threshold: COMPRESS_THRESHOLD,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: BROTLI_OPTIONS
+  })
+}, { name: 'compression' })
 
 type Coding = 'br' | 'gzip'
 const CODINGS: Coding[] = ['br', 'gzip']

@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
+import fp from 'fastify-plugin'
 import type { Scope } from '../access/api-keys.ts'
 import { errorResponses, RATE_LIMIT_HEADERS } from './schemas.ts'
 import { PAGE_CSP } from './page-csp.ts'
@@ -14,7 +15,7 @@ const DOCS_UI_DIR = path.join(import.meta.dirname, 'docs-ui')
  * served at /openapi.json; /docs is Tonne's page over it, with a form to try each operation
  * (chosen over Swagger UI and others by measurement: docs/api.md, "Interactive documentation").
  */
-export async function registerOpenApi (app: FastifyInstance, version: string): Promise<void> {
+export const openApi = fp<{ version: string }>(async (app, { version }) => {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -71,7 +72,7 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
     })
     docs.get('/docs', { schema: { hide: true } }, async (_request, reply) => await reply.sendFile('index.html'))
   })
-}
+}, { name: 'openapi' })
 
 declare module 'fastify' {
   interface FastifyContextConfig {
