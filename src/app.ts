@@ -120,8 +120,8 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
   }
   const areas = { config, store, changes, calculatorData, signer, counters, answers, keys }
 
-  // One plugin per concern, in the one order they are registered. Hooks of one kind run in this order, and an
-  // encapsulated plugin (an area, health) inherits only the root hooks registered before it.
+  // One plugin per concern, in the one order they are registered: hooks of one kind (onRequest, onSend) run in
+  // this order, and an area's own hooks run after the root's.
   const concerns: Concern[] = [
     // Decorates the app with compileSchemas, which the server calls once it listens; order-free.
     concern(schemaCompilation, { compileAll: schemas.compileAll }),
@@ -151,9 +151,9 @@ export async function buildApp (parts: AppParts): Promise<FastifyInstance> {
     concern(openApi, { version: VERSION }),
     // The counters' life (and Redis' outages), before the areas that count with them.
     concern(rateLimitCounters, { counters, redis }),
-    // The probes: outside every key check and rate limit, and before metrics, so probes are not counted.
+    // The probes, outside both areas' scopes: no key check or rate limit ever refuses a load balancer.
     concern(healthRoutes, { dependencies }),
-    // Its onResponse hook counts every route registered after it.
+    // A root onResponse hook: it counts every answer by route pattern, the probes' included.
     concern(metrics, {
       poolStats: () => store.poolStats(),
       rateLimits: () => ({ localCounts: counters.localCounts, degraded: counters.degraded })
