@@ -105,7 +105,9 @@ export class AnswerPath {
     const cost = options.cost ?? 1
     if (built && cost > 1 && charge !== undefined) await charge(request, cost - 1)
 
-    const etag = validator === 'weak' ? `W/${kept.tag}` : codedTag(kept.tag, kept.body!.codingFor(request))
+    // A strong tag names the coding, so it is negotiated once, here, for the tag and the body alike.
+    const coding = validator === 'strong' ? kept.body!.codingFor(request) : undefined
+    const etag = validator === 'weak' ? `W/${kept.tag}` : codedTag(kept.tag, coding)
     reply.header('etag', etag).header('cache-control', this.#area.cacheControl)
     if (etagMatches(request.headers['if-none-match'], etag)) {
       // The 304 stands for the same representation the 200 would be, Vary included.
@@ -121,7 +123,10 @@ export class AnswerPath {
         answers.resize(key, kept.body.bytes - previous)
       }
     }
-    answers.resize(key, kept.body!.send(request, reply, options.type ?? JSON_TYPE))
+    const type = options.type ?? JSON_TYPE
+    answers.resize(key, validator === 'strong'
+      ? kept.body!.send(request, reply, type, coding)
+      : kept.body!.send(request, reply, type))
     return reply
   }
 }

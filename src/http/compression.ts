@@ -85,13 +85,12 @@ export class EncodedBody {
   }
 
   /**
-   * Sends the variant the client takes (setting Content-Encoding and Vary) or the body as it is. Returns the
-   * bytes newly kept, for the cache to account.
+   * Sends the variant the client takes (setting Content-Encoding and Vary) or the body as it is: `coding` when the
+   * caller has already negotiated it. Returns the bytes newly kept, for the cache to account.
    */
-  send (request: FastifyRequest, reply: FastifyReply, type: string): number {
+  send (request: FastifyRequest, reply: FastifyReply, type: string, coding = this.codingFor(request)): number {
     reply.type(type)
     this.vary(reply)
-    const coding = this.codingFor(request)
     if (coding === undefined) {
       reply.send(this.identity)
       return 0
