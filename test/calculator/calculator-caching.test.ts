@@ -90,12 +90,15 @@ describe('calculator answers: validators and cache headers', () => {
       const br = await app.inject({ url, headers: { 'accept-encoding': 'br' } })
       assert.equal(gzip.headers['content-encoding'], 'gzip')
       assert.equal(br.headers['content-encoding'], 'br')
+      // The plain answer varies with Accept-Encoding too: a cache must not hand it to a client that asked for gzip.
+      for (const response of [plain, gzip, br]) assert.match(String(response.headers['vary']), /accept-encoding/)
       const tags = [plain, gzip, br].map((response) => response.headers['etag'] as string)
       assert.equal(new Set(tags).size, 3, `one tag per coding: ${tags.join(' ')}`)
       for (const tag of tags) assert.match(tag, /^"[^"]+"$/)
       const again = await app.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': tags[1] } })
       assert.equal(again.statusCode, 304)
       assert.equal(again.headers['etag'], tags[1])
+      assert.match(String(again.headers['vary']), /accept-encoding/)
       // A client holding the plain body that now takes gzip gets the gzip body, not a 304 for what it does not hold.
       const switched = await app.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': tags[0] } })
       assert.equal(switched.statusCode, 200)
