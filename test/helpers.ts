@@ -5,6 +5,7 @@ import type { TestContext } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { createKey } from '../src/access/api-keys.service.ts'
 import { buildApp } from '../src/app.ts'
+import type { CalculatorData } from '../src/calculator/calculator.data.ts'
 import { loadBundledCatalogueOnce } from '../src/catalogue/bundled-catalogue.ts'
 import { importProjects } from '../src/catalogue/projects.import.ts'
 import { loadConfig, type Config } from '../src/config.ts'
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   env?: Record<string, string>
   /** Capture the JSON log lines (sets LOG_LEVEL to info unless env says otherwise). */
   logStream?: NodeJS.WritableStream
+  /** The calculator's data, when a test loads its own (from a changed copy of data/) instead of the shipped files. */
+  calculatorData?: CalculatorData
 }
 
 /** A fresh data directory under the OS temp folder, removed after the test. */
@@ -74,7 +77,10 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
   }
   const { key } = await createKey(store.db, { name: 'test', scopes: ['catalogue:read'] })
   const logStream = options.logStream !== undefined ? { logStream: options.logStream } : {}
-  const app = await buildApp(await prepareParts(config, store, logStream))
+  const parts = await prepareParts(config, store, logStream)
+  const app = await buildApp(options.calculatorData === undefined
+    ? parts
+    : { ...parts, calculatorData: options.calculatorData })
   t.after(async () => {
     // A test's clients (browsers, fetch) keep idle connections open; the graceful stop would wait STOP_DRAIN_MS
     // for each app's to close on their own. Closing them first keeps that wait for requests still in flight.

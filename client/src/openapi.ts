@@ -298,6 +298,8 @@ export interface operations {
           "RateLimit-Reset"?: number;
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -540,6 +542,8 @@ export interface operations {
         headers: {
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
           /** @description Requests allowed per one-minute window. */
           "RateLimit-Limit"?: number;
           /** @description Requests left in the current window. */
@@ -661,6 +665,8 @@ export interface operations {
           "RateLimit-Reset"?: number;
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -806,6 +812,8 @@ export interface operations {
         headers: {
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
           /** @description Requests allowed per one-minute window. */
           "RateLimit-Limit"?: number;
           /** @description Requests left in the current window. */
@@ -933,6 +941,8 @@ export interface operations {
           "RateLimit-Reset"?: number;
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/geo+json": {
@@ -978,6 +988,8 @@ export interface operations {
         headers: {
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
           /** @description Requests allowed per one-minute window. */
           "RateLimit-Limit"?: number;
           /** @description Requests left in the current window. */
@@ -1053,6 +1065,8 @@ export interface operations {
           "RateLimit-Reset"?: number;
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -1179,6 +1193,8 @@ export interface operations {
         headers: {
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
           /** @description Requests allowed per one-minute window. */
           "RateLimit-Limit"?: number;
           /** @description Requests left in the current window. */
@@ -1289,6 +1305,8 @@ export interface operations {
           "RateLimit-Reset"?: number;
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -1338,6 +1356,8 @@ export interface operations {
         headers: {
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
           /** @description Requests allowed per one-minute window. */
           "RateLimit-Limit"?: number;
           /** @description Requests left in the current window. */
@@ -1440,6 +1460,8 @@ export interface operations {
           "RateLimit-Reset"?: number;
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -1474,6 +1496,8 @@ export interface operations {
         headers: {
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
           /** @description Requests allowed per one-minute window. */
           "RateLimit-Limit"?: number;
           /** @description Requests left in the current window. */
@@ -1586,6 +1610,8 @@ export interface operations {
           "RateLimit-Reset"?: number;
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -1635,6 +1661,8 @@ export interface operations {
         headers: {
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
           /** @description Requests allowed per one-minute window. */
           "RateLimit-Limit"?: number;
           /** @description Requests left in the current window. */
@@ -1707,6 +1735,8 @@ export interface operations {
           "RateLimit-Reset"?: number;
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -1737,6 +1767,8 @@ export interface operations {
         headers: {
           /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
           ETag?: string;
+          /** @description `private, max-age=60` on every successful answer. */
+          "Cache-Control"?: string;
           /** @description Requests allowed per one-minute window. */
           "RateLimit-Limit"?: number;
           /** @description Requests left in the current window. */
@@ -1846,6 +1878,10 @@ export interface operations {
           "RateLimit-Remaining"?: number;
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": ({
@@ -1860,6 +1896,22 @@ export interface operations {
               measurement_system: "metric" | "imperial";
             })[];
         };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
       };
       /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
       400: {
@@ -1921,6 +1973,10 @@ export interface operations {
           "RateLimit-Remaining"?: number;
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -1973,6 +2029,22 @@ export interface operations {
             };
           };
         };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
       };
       /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
       400: {
@@ -2066,6 +2138,10 @@ export interface operations {
           "RateLimit-Remaining"?: number;
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -2282,6 +2358,22 @@ export interface operations {
           };
         };
       };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
       /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
       400: {
         content: {
@@ -2364,6 +2456,10 @@ export interface operations {
           "RateLimit-Remaining"?: number;
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -2573,6 +2669,22 @@ export interface operations {
           };
         };
       };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
       /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
       400: {
         content: {
@@ -2641,6 +2753,10 @@ export interface operations {
           "RateLimit-Remaining"?: number;
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -2807,6 +2923,22 @@ export interface operations {
           };
         };
       };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
       /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
       400: {
         content: {
@@ -2885,6 +3017,10 @@ export interface operations {
           "RateLimit-Remaining"?: number;
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -3056,6 +3192,22 @@ export interface operations {
           };
         };
       };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
       /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
       400: {
         content: {
@@ -3126,6 +3278,10 @@ export interface operations {
           "RateLimit-Remaining"?: number;
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -3287,6 +3443,22 @@ export interface operations {
           };
         };
       };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
+      };
       /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
       400: {
         content: {
@@ -3363,6 +3535,10 @@ export interface operations {
           "RateLimit-Remaining"?: number;
           /** @description Seconds until the current window ends. */
           "RateLimit-Reset"?: number;
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
         };
         content: {
           "application/json": {
@@ -3558,6 +3734,22 @@ export interface operations {
               }[];
           };
         };
+      };
+      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+      304: {
+        headers: {
+          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+          ETag?: string;
+          /** @description `public, max-age=3600` on every successful answer. */
+          "Cache-Control"?: string;
+          /** @description Requests allowed per one-minute window. */
+          "RateLimit-Limit"?: number;
+          /** @description Requests left in the current window. */
+          "RateLimit-Remaining"?: number;
+          /** @description Seconds until the current window ends. */
+          "RateLimit-Reset"?: number;
+        };
+        content: never;
       };
       /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
       400: {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { expectHeader, parseCsv } from '../reference/csv.ts'
@@ -46,12 +47,15 @@ export interface CalculatorData {
   sources: ReadonlyMap<string, Source>
   /** Food supply by group and meat by type per country, and the diet factors per food group. */
   food: FoodData
+  /** SHA-256 of every file read, with its name: the answers' ETags change when any figure does. */
+  version: string
 }
 
 const defaultDataDir = resolve(import.meta.dirname, '..', '..', 'data')
 
 export function loadCalculatorData (dataDir: string = defaultDataDir): CalculatorData {
   const calculatorDir = join(dataDir, 'calculator')
+  const digest = createHash('sha256')
   const read = (relative: string): Read => {
     const path = join(relative.startsWith('countries/') ? dataDir : calculatorDir, relative)
     const label = `data/${relative.startsWith('countries/') ? '' : 'calculator/'}${relative}`
@@ -61,6 +65,7 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
     } catch (error) {
       throw new Error(`${label}: cannot read the calculator data file (${(error as Error).message})`)
     }
+    digest.update(`${label}\0${content.length}\0`).update(content)
     return { table: parseCsv(content, label), label }
   }
 
@@ -101,7 +106,8 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
       'data/calculator/sources.csv: the OpenFlights entry (openflights) is missing')
   }
 
-  return { countries, countryList, unsupportedCountries, world, factors, airports, sources, food }
+  const version = digest.digest('base64url')
+  return { countries, countryList, unsupportedCountries, world, factors, airports, sources, food, version }
 }
 
 /** The factor for `key`; every key used by the calculator is checked at load, so a miss is a bug. */

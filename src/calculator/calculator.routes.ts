@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static, TObject, TSchema } from 'typebox'
-import type { AnswerCache } from '../http/answer-cache.ts'
-import { EncodedBody } from '../http/compression.ts'
-import { answerKey } from '../http/query-policy.ts'
+import type { AnswerPath } from '../http/answer-path.ts'
 import { errorResponses } from '../http/schemas.ts'
 import type { CalculatorData } from './calculator.data.ts'
 import {
@@ -159,17 +157,20 @@ const CALCULATOR_ROUTES = [
 
 interface CalculatorOptions {
   data: CalculatorData
-  /** The service's one answer cache: an answer is a function of its path and known parameters. */
-  answers: AnswerCache
+  /**
+   * The calculator's answer path: an answer is a function of the code and data version, its path and known
+   * parameters, so it carries a strong ETag and may be kept by any cache.
+   */
+  path: AnswerPath
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8'
-
-export const calculatorRoutes: FastifyPluginAsyncTypebox<CalculatorOptions> = async (app, { data, answers }) => {
+export const calculatorRoutes: FastifyPluginAsyncTypebox<CalculatorOptions> = async (app, { data, path }) => {
   const tags = ['calculator']
 
-  // Monitoring only: no query schema, so a probe's cache-busting parameter is not an error (query-policy.ts).
+  // Monitoring only: no query schema, so a probe's cache-busting parameter is not an error (query-policy.ts), and
+  // never conditional or kept, so every ping reaches the service.
   app.get('/ping', {
+    config: { conditional: false },
     schema: {
       tags,
       operationId: 'ping',
@@ -192,14 +193,8 @@ export const calculatorRoutes: FastifyPluginAsyncTypebox<CalculatorOptions> = as
         // The 200 schema serialises: the answer is written by its serializer once, then kept as text.
         response: { 200: row.response, ...errorResponses(400) }
       }
-    }, async (request, reply) => {
-      // The factor data is fixed for the life of the process, so the key needs no version.
-      const key = `calculator ${answerKey(request)}`
-      const { value: body } = await answers.getOrBuild(key,
-        () => new EncodedBody(String(reply.serialize(row.answer(data, request.query as Static<TObject>)))),
-        (built) => built.bytes)
-      answers.resize(key, body.send(request, reply, JSON_TYPE))
-      return reply
-    })
+    }, async (request, reply) => await path.send(request, reply, {
+      build: () => String(reply.serialize(row.answer(data, request.query as Static<TObject>)))
+    }))
   }
 }

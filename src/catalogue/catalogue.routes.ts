@@ -1,25 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AnswerCache } from '../http/answer-cache.ts'
-import { EncodedBody } from '../http/compression.ts'
+import type { AnswerPath } from '../http/answer-path.ts'
 import { csvFilename, sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
-import { etagMatches } from '../http/etag.ts'
 import {
-  countingRows, CSV_ROWS_PER_REQUEST, inSlot, isExpensivePage, type ExpensiveRead
+  countingRows, CSV_ROWS_PER_REQUEST, type ExpensiveRead
 } from '../http/expensive-reads.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
 import { errorResponses } from '../http/schemas.ts'
 import type { MediaLinker } from '../media/signing.ts'
-import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
   FacetsSchema, GeoJsonQuerySchema, GeoJsonSchema, NoQuerySchema, ProjectFilterQuerySchema, ProjectListQuerySchema,
   PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE, PROJECT_CSV_NAMING, ProjectPageSchema, ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
-import { mediaTemplate, signTemplate, type MediaTemplate } from './project-json.ts'
-import { catalogueVersion } from './projects.repository.ts'
+import { mediaTemplate, signTemplate } from './project-json.ts'
 import {
   allMatchingProjects, getProjectJson, listProjectPage, projectFacets, projectFeatures, resolveProjectFilters,
   type CountMemo
@@ -27,13 +23,13 @@ import {
 
 interface CatalogueOptions {
   db: Db
-  /** Writes to the catalogue anywhere, so its version is read only when it may have changed. */
-  changes: ChangeFeed
+  /** The catalogue's answer path (version, key, cache, ETag, compression), shared with the ledger. */
+  path: AnswerPath
   /** Scheme, host and port of the service as the client sees it (PUBLIC_URL or a validated Host header). */
   origin: (request: FastifyRequest) => string
   /** Signed links for media keys, expiring relative to `nowMs`. */
   links: (request: FastifyRequest, nowMs: number) => MediaLinker
-  /** The service's one answer cache (answers and counts). */
+  /** The service's one answer cache (for counts; answers are kept by `path`). */
   answers: AnswerCache
   /** Counts `units` more requests against the caller's rate limit (the request itself counted one). */
   charge: (request: FastifyRequest, units: number) => Promise<void>
@@ -52,15 +48,6 @@ const security = [{ apiKey: ['catalogue:read'] }]
  */
 const BUILD_COST = { page: 1, search: 5, facets: 10 } as const
 
-interface Answer {
-  template: MediaTemplate
-  /** W/"SHA-1 of catalogue version + key": computed once, when the answer is built. */
-  etag: string
-  /** The body with links signed during `second` (and its compressed variants): one body for that second. */
-  signed: EncodedBody | undefined
-  second: number
-}
-
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 // The 200 answers are JSON assembled from each project's stored JSON, so the 200 schemas below document the
@@ -68,45 +55,31 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** GET /api/v1/commerce/products/, /:id/, /facets/, /geojson/ (under that prefix; the trailing slash is optional). */
 export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = async (app, options) => {
-  const { db, changes, origin, links, answers, charge, expensive } = options
-  const current = new CachedRead(changes, async () => await catalogueVersion(db))
+  const { db, path, origin, links, answers, charge, expensive } = options
+
+  /** Counts kept in the answer cache by catalogue version: a count is a fact of the version. */
+  const countsAt = (version: string): CountMemo => async (name, count) =>
+    (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
 
   /**
-   * Every catalogue answer goes through here. An answer is a function of the catalogue version and its key
-   * (origin, path and the operation's known parameters), kept in the answer cache by both. Validators
-   * are set only on a successful answer, so a 304 only ever confirms a 200; errors are thrown to the
-   * error handler and are never cached. Media links are signed anew each second.
+   * Every catalogue answer goes through the one answer path (http/answer-path.ts), named by the catalogue version
+   * and its key (origin, path and the operation's known parameters). The body is kept cut at its media
+   * placeholders, and its links are signed anew each second.
    */
   const send = async (
     request: FastifyRequest, reply: FastifyReply, cost: number,
     build: (counts: CountMemo) => Promise<string>, type = JSON_TYPE
-  ): Promise<FastifyReply> => {
-    const version = await current.get()
-    const key = `catalogue ${version} ${origin(request)}${answerKey(request)}`
-    const counts: CountMemo = async (name, count) =>
-      (await answers.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
-    const { value: answer, built } = await answers.getOrBuild<Answer>(key, async () => ({
-      template: mediaTemplate(isExpensivePage(request.query as { search?: string, offset?: number })
-        ? await inSlot(() => expensive(request), async () => await build(counts))
-        : await build(counts)),
-      etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`,
-      signed: undefined,
-      second: 0
-    }), (built) => built.template.literals.reduce((sum, text) => sum + text.length * 2, 0))
-    if (built && cost > 1) await charge(request, cost - 1)
-    // Private: the catalogue answers API-key holders; a minute of reuse is far inside the links' lifetime.
-    reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
-    if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
-    const second = Math.floor(Date.now() / 1000)
-    if (answer.signed === undefined || answer.second !== second) {
-      const previous = answer.signed?.bytes ?? 0
-      answer.signed = new EncodedBody(signTemplate(answer.template, links(request, second * 1000)))
-      answer.second = second
-      answers.resize(key, answer.signed.bytes - previous)
+  ): Promise<FastifyReply> => await path.send(request, reply, {
+    cost,
+    type,
+    key: `${origin(request)}${answerKey(request)}`,
+    build: async (version) => mediaTemplate(await build(countsAt(version))),
+    render: {
+      stamp: () => Math.floor(Date.now() / 1000),
+      text: (template, request, second) => signTemplate(template, links(request, second * 1000)),
+      bytes: (template) => template.literals.reduce((sum, text) => sum + text.length * 2, 0)
     }
-    answers.resize(key, answer.signed.send(request, reply, type))
-    return reply
-  }
+  })
 
   /** Page links: the request's own path with its known parameters only. */
   const pages = (request: FastifyRequest, limit: number, offset: number, count: number) =>

@@ -1,11 +1,27 @@
 import negotiate from '@fastify/accept-negotiator'
+import compress from '@fastify/compress'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
 /** Bodies under this many bytes go as they are (compression would save little and cost a header). */
-export const COMPRESS_THRESHOLD = 1024
+const COMPRESS_THRESHOLD = 1024
 /** Brotli at a quality that costs about what gzip does. */
-export const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }
+
+/**
+ * Bodies over 1 KiB are compressed for clients that ask (Accept-Encoding). Kept answers keep their own compressed
+ * variants (EncodedBody below); the plugin compresses the rest (pages, docs, CSV streams).
+ */
+export const compression = fp(async (app) => {
+  await app.register(compress, {
+    // Every route is a GET: there is never a request body to decompress, so no decompression hook runs.
+    globalDecompression: false,
+    threshold: COMPRESS_THRESHOLD,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: BROTLI_OPTIONS
+  })
+}, { name: 'compression' })
 
 type Coding = 'br' | 'gzip'
 const CODINGS: Coding[] = ['br', 'gzip']
@@ -51,13 +67,30 @@ export class EncodedBody {
     return bytes
   }
 
+  /** The coding this body goes out in for `request`: undefined for the body as it is. */
+  codingFor (request: FastifyRequest): Coding | undefined {
+    return this.identity.length >= COMPRESS_THRESHOLD ? acceptedCoding(request) : undefined
+  }
+
   /**
-   * Sends the variant the client takes (setting Content-Encoding and Vary) or the body as it is. Returns the
-   * bytes newly kept, for the cache to account.
+   * Sets Vary: Accept-Encoding when the coding depends on it (a body past the threshold), whichever coding this
+   * request gets, so that a cache keeps the plain and compressed answers apart (the compress plugin's check for an
+   * existing value keeps it from being listed twice).
    */
-  send (request: FastifyRequest, reply: FastifyReply, type: string): number {
+  vary (reply: FastifyReply): void {
+    if (this.identity.length < COMPRESS_THRESHOLD) return
+    const vary = reply.getHeader('vary')
+    if (vary === undefined) reply.header('vary', 'accept-encoding')
+    else if (!/accept-encoding/i.test(String(vary))) reply.header('vary', `${String(vary)}, accept-encoding`)
+  }
+
+  /**
+   * Sends the variant the client takes (setting Content-Encoding and Vary) or the body as it is: `coding` when the
+   * caller has already negotiated it. Returns the bytes newly kept, for the cache to account.
+   */
+  send (request: FastifyRequest, reply: FastifyReply, type: string, coding = this.codingFor(request)): number {
     reply.type(type)
-    const coding = this.identity.length >= COMPRESS_THRESHOLD ? acceptedCoding(request) : undefined
+    this.vary(reply)
     if (coding === undefined) {
       reply.send(this.identity)
       return 0
@@ -69,8 +102,6 @@ export class EncodedBody {
       this.#variants.set(coding, variant)
       grew = variant.length
     }
-    const vary = reply.getHeader('vary')
-    reply.header('vary', vary === undefined ? 'accept-encoding' : `${String(vary)}, accept-encoding`)
     reply.header('content-encoding', coding).send(variant)
     return grew
   }

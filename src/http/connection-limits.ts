@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http'
+import fp from 'fastify-plugin'
 import type { Socket } from 'node:net'
 
 interface ConnectionLimits {
@@ -9,12 +10,17 @@ interface ConnectionLimits {
 }
 
 /**
- * Per-address connection limits on top of the process-wide MAX_CONNECTIONS, so that one client holding
- * connections open cannot take every slot; and a short wait for a new connection's first bytes, so that
- * a silent connection frees its slot sooner than HEADERS_TIMEOUT would. Counts socket addresses: behind a
+ * The process-wide cap (MAX_CONNECTIONS) on the app's server, and per-address limits on top of it, so that one
+ * client holding connections open cannot take every slot; and a short wait for a new connection's first bytes, so
+ * that a silent connection frees its slot sooner than HEADERS_TIMEOUT would. Counts socket addresses: behind a
  * proxy every connection is the proxy's, so config.ts turns the limit off when TRUST_PROXY names one.
  */
-export function limitConnections (server: Server, limits: ConnectionLimits): void {
+export const connectionLimits = fp<ConnectionLimits & { maxConnections: number }>(async (app, options) => {
+  app.server.maxConnections = options.maxConnections
+  limitConnections(app.server, options)
+}, { name: 'connection-limits' })
+
+function limitConnections (server: Server, limits: ConnectionLimits): void {
   const open = new Map<string, number>()
   server.on('connection', (socket: Socket) => {
     if (limits.firstByteTimeoutMs > 0) awaitFirstBytes(socket, limits.firstByteTimeoutMs)

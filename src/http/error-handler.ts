@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Router from 'find-my-way'
+import fp from 'fastify-plugin'
 import { InputError, NotFoundError } from '../domain/errors.ts'
 import { isUnavailable } from '../store/availability.ts'
-import { AppError, statusText, type ErrorCode, type Problem } from './errors.ts'
+import { AppError, ProblemSchema, statusText, type ErrorCode, type Problem } from './errors.ts'
 import { requestLineProblem } from './request-line.ts'
 import { RepeatedErrors } from './repeated-errors.ts'
 import { SECURITY_HEADERS } from './security-headers.ts'
@@ -118,9 +119,14 @@ export function frameworkError (error: FastifyError, request: FastifyRequest, re
 /**
  * One error body for everything: AppErrors, schema validation, Fastify's own 4xx errors,
  * unknown paths (404), known paths with another method (405 + Allow) and crashes (500,
- * logged with the stack, answered without it).
+ * logged with the stack, answered without it). The problem body's schema is shared, for the routes to name.
  */
-export function installErrorHandling (app: FastifyInstance): void {
+export const errorHandling = fp(async (app) => {
+  app.addSchema(ProblemSchema)
+  installErrorHandling(app)
+}, { name: 'error-handling' })
+
+function installErrorHandling (app: FastifyInstance): void {
   const repeated = new RepeatedErrors(app.log)
   app.addHook('onClose', (_app, done) => {
     repeated.flush()

@@ -1,5 +1,6 @@
 import { Server as NetServer } from 'node:net'
 import type { Server } from 'node:http'
+import fp from 'fastify-plugin'
 
 const drained = new WeakMap<Server, Promise<void>>()
 
@@ -29,7 +30,7 @@ function allClosed (server: Server): Promise<void> {
  * or `drainMs` has passed. Kept open, an idle socket carries one more request, whose answer says
  * `Connection: close`; whatever is still idle after `drainMs` is closed by app.close().
  */
-export async function drainConnections (server: Server, drainMs: number): Promise<void> {
+async function drainConnections (server: Server, drainMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   await Promise.race([
     allClosed(server),
@@ -37,3 +38,20 @@ export async function drainConnections (server: Server, drainMs: number): Promis
   ])
   clearTimeout(timer)
 }
+
+/**
+ * While stopping, answers close their connection so a keep-alive client cannot hold the exit; kept-alive sockets
+ * may carry one more request (Fastify answers it 503) before the rest are closed, after `drainMs` at most.
+ */
+export const gracefulStop = fp<{ drainMs: number }>(async (app, { drainMs }) => {
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+    await drainConnections(app.server, drainMs)
+  })
+  // Hooks on every request take a callback, not a promise: an async hook costs a promise and a microtask turn.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close')
+    done(null, payload)
+  })
+}, { name: 'graceful-stop' })

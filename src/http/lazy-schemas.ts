@@ -1,6 +1,14 @@
 import { setImmediate as turn } from 'node:timers/promises'
 import ValidatorSelector, { type ValidatorFactory } from '@fastify/ajv-compiler'
 import SerializerSelector, { type SerializerFactory } from '@fastify/fast-json-stringify-compiler'
+import fp from 'fastify-plugin'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Compiles the route schemas not used yet (src/http/lazy-schemas.ts): call once the server listens. */
+    compileSchemas: () => Promise<number>
+  }
+}
 
 // Fastify's own schema compilers (ajv, fast-json-stringify), run after the server listens instead of before:
 // compiling every route's schemas was ~180 ms of a ~1 s restart (docs/performance.md). `compileAll()`, called
@@ -76,3 +84,8 @@ export function lazySchemas (): LazySchemas {
     }
   }
 }
+
+/** Gives the app `compileSchemas`, for the server to call once it listens. */
+export const schemaCompilation = fp<{ compileAll: () => Promise<number> }>(async (app, { compileAll }) => {
+  app.decorate('compileSchemas', compileAll)
+}, { name: 'schema-compilation' })

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster'
-import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { PoolStats } from '../store/connect.ts'
 
@@ -11,9 +11,8 @@ interface RateLimitState { localCounts: number, degraded: boolean }
  * database pool use, rate limits counted without Redis, and the process defaults. One registry per
  * app, so tests never share one.
  */
-export function registerMetrics (
-  app: FastifyInstance, poolStats: () => PoolStats, rateLimits: () => RateLimitState
-): void {
+export const metrics = fp<{ poolStats: () => PoolStats, rateLimits: () => RateLimitState }>(async (app, options) => {
+  const { poolStats, rateLimits } = options
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'tonne_' })
   const requests = new Counter({
@@ -75,7 +74,7 @@ export function registerMetrics (
   const scrape = cluster.isWorker ? askPrimary(registry) : async () => await registry.metrics()
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
     await reply.type(registry.contentType).send(await scrape()))
-}
+}, { name: 'metrics' })
 
 const SCRAPE = 'tonne:metrics-scrape'
 const SCRAPED = 'tonne:metrics-scraped'

@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
+import fp from 'fastify-plugin'
 import type { Scope } from '../access/api-keys.ts'
 import { errorResponses, RATE_LIMIT_HEADERS } from './schemas.ts'
 import { PAGE_CSP } from './page-csp.ts'
@@ -14,7 +15,7 @@ const DOCS_UI_DIR = path.join(import.meta.dirname, 'docs-ui')
  * served at /openapi.json; /docs is Tonne's page over it, with a form to try each operation
  * (chosen over Swagger UI and others by measurement: docs/api.md, "Interactive documentation").
  */
-export async function registerOpenApi (app: FastifyInstance, version: string): Promise<void> {
+export const openApi = fp<{ version: string }>(async (app, { version }) => {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -71,6 +72,13 @@ export async function registerOpenApi (app: FastifyInstance, version: string): P
     })
     docs.get('/docs', { schema: { hide: true } }, async (_request, reply) => await reply.sendFile('index.html'))
   })
+}, { name: 'openapi' })
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** False on a route of a conditional area whose answers carry no validators (the calculator's ping). */
+    conditional?: boolean
+  }
 }
 
 interface GuardedArea {
@@ -78,42 +86,58 @@ interface GuardedArea {
   scope: Scope
   /** Whether a key is required (the catalogue) or only optional (the calculator). */
   keyRequired: boolean
-  /** Answers carry an ETag and answer If-None-Match with 304. */
-  conditional: boolean
+  /**
+   * How the area's answers are validated and kept (its AnswerArea, http/answer-path.ts): an ETag, a 304 for
+   * If-None-Match, and a Cache-Control; false for none.
+   */
+  conditional: false | { validator: 'weak' | 'strong', cacheControl: string }
 }
 
 /**
  * Documents, on every route of an area, what the area's hooks do to it: the key check (security, 401,
  * and 403 when a key is required), the rate limit (RateLimit-* on every answer, 429) and, where
- * answers are conditional, ETag and 304. Call it in the area before its routes are registered.
+ * answers are conditional, ETag, Cache-Control and 304. Call it in the area before its routes are registered.
  */
 export function documentGuardedArea (area: FastifyInstance, { scope, keyRequired, conditional }: GuardedArea): void {
+  const validated = conditional === false
+    ? undefined
+    : validatorHeaders(conditional.validator, conditional.cacheControl)
   area.addHook('onRoute', (route) => {
     const schema = route.schema
     if (schema === undefined) return
+    const validators = route.config?.conditional === false ? undefined : validated
     schema.security = keyRequired ? [{ apiKey: [scope] }] : [{}, { apiKey: [scope] }]
     const responses = { ...schema.response as Record<string, Record<string, unknown>> }
     for (const [status, response] of Object.entries(responses)) {
       if (!status.startsWith('2')) continue
-      const headers = { ...RATE_LIMIT_HEADERS, ...(conditional && { ETag: ETAG_HEADER }) }
+      const headers = { ...RATE_LIMIT_HEADERS, ...validators }
       responses[status] = { ...response, headers: { ...response['headers'] as object, ...headers } }
     }
     const errors = errorResponses(...(keyRequired ? [401, 403, 429] : [401, 429]))
     // GET and HEAD share one schema object: it may already have been documented.
     for (const [status, response] of Object.entries(errors)) responses[status] ??= response as Record<string, unknown>
-    if (conditional) responses['304'] ??= NOT_MODIFIED
+    if (validators !== undefined) {
+      responses['304'] ??= {
+        type: 'null',
+        description: 'Not modified: the If-None-Match header names the current ETag. No body.',
+        headers: { ...validators, ...RATE_LIMIT_HEADERS }
+      }
+    }
     schema.response = responses
   })
 }
 
-const ETAG_HEADER = {
-  type: 'string',
-  description: 'A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged.'
-}
-const NOT_MODIFIED = {
-  type: 'null',
-  description: 'Not modified: the If-None-Match header names the current ETag. No body.',
-  headers: { ETag: ETAG_HEADER, ...RATE_LIMIT_HEADERS }
+function validatorHeaders (validator: 'weak' | 'strong', cacheControl: string): Record<string, object> {
+  return {
+    ETag: {
+      type: 'string',
+      description: validator === 'weak'
+        ? 'A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged.'
+        : 'A strong validator of the answer\'s bytes (one per content coding): send it back as If-None-Match to ' +
+          'get a 304 while it is unchanged.'
+    },
+    'Cache-Control': { type: 'string', description: `\`${cacheControl}\` on every successful answer.` }
+  }
 }
 
 /**

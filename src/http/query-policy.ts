@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import { AppError } from './errors.ts'
 
 /**
@@ -118,7 +119,7 @@ export function answerKey (request: FastifyRequest): string {
 }
 
 /** Installs the policy for every route (one preValidation hook; a route's policy is derived once). */
-export function enforceQueryPolicy (app: FastifyInstance): void {
+export const queryPolicy = fp(async (app) => {
   app.addHook('preValidation', (request, _reply, done) => {
     try {
       checkRequest(request)
@@ -128,7 +129,7 @@ export function enforceQueryPolicy (app: FastifyInstance): void {
     }
     done()
   })
-}
+}, { name: 'query-policy' })
 
 /** Throws the refusal of a request's query or path parameters, if the policy refuses them. */
 function checkRequest (request: FastifyRequest): void {

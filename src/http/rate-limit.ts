@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import rateLimit, { normalizeIP } from '@fastify/rate-limit'
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js'
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js'
@@ -155,6 +156,27 @@ export async function registerRateLimit (app: FastifyInstance, options: RateLimi
     })
   }
   return charge
+}
+
+/**
+ * The counters' life beside the app's: a Redis outage is logged once (the client reconnects by itself), and the
+ * counters and the Redis client are closed with the app.
+ */
+export const rateLimitCounters = fp<{ counters: RateLimitCounters, redis: Redis | undefined }>(
+  async (app, { counters, redis }) => {
+    if (redis !== undefined) watchRedis(app, redis)
+    app.addHook('onClose', async () => { counters.close() })
+  }, { name: 'rate-limit-counters' })
+
+function watchRedis (app: FastifyInstance, redis: Redis): void {
+  let down = redis.status !== 'ready'
+  if (down) app.log.error('redis is not reachable yet; retrying')
+  redis.on('error', (error: Error) => {
+    if (!down) app.log.warn({ err: error }, 'redis connection error; reconnecting')
+    down = true
+  })
+  redis.on('ready', () => { down = false })
+  app.addHook('onClose', async () => { redis.disconnect() })
 }
 
 /**

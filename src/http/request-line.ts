@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import { AppError } from './errors.ts'
 
 const MAX_URL_LENGTH = 4096
@@ -29,3 +30,10 @@ export function requestLineProblem (request: FastifyRequest): AppError | undefin
   }
   return undefined
 }
+
+/** Refuses a request whose URL is too long or whose Host is not a host (onRequest, before any key check or route). */
+export const requestLineCheck = fp(async (app) => {
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(requestLineProblem(request))
+  })
+}, { name: 'request-line-check' })

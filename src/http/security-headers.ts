@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 
 /**
  * The security headers of every answer, as helmet's defaults set them (without its CSP: JSON answers run
@@ -23,9 +23,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
  * Sets the block on every reply before routing, so routes (media, pages) may still override a header. JSON answers
  * execute nothing, so a CSP adds nothing there; /docs sets its own, media too.
  */
-export function addSecurityHeaders (app: FastifyInstance): void {
+export const securityHeaders = fp(async (app) => {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(SECURITY_HEADERS)
     done()
   })
-}
+}, { name: 'security-headers' })

@@ -1,21 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { catalogueVersion } from '../catalogue/projects.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import { AnswerCache } from '../http/answer-cache.ts'
-import { EncodedBody } from '../http/compression.ts'
+import type { AnswerPath } from '../http/answer-path.ts'
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
 import { csvFilename, sendCsv, varyOnAccept, wantsCsv } from '../http/csv.ts'
-import { etagMatches } from '../http/etag.ts'
 import { pageLinks } from '../http/pagination.ts'
 import { answerKey, knownQuery } from '../http/query-policy.ts'
 import type { Charge } from '../http/rate-limit.ts'
 import {
-  countingRows, CSV_ROWS_PER_REQUEST, inSlot, isExpensivePage, offsetPrice, type ExpensiveRead
+  countingRows, CSV_ROWS_PER_REQUEST, offsetPrice, type ExpensiveRead
 } from '../http/expensive-reads.ts'
 import { errorResponses } from '../http/schemas.ts'
-import { CachedRead, type ChangeFeed } from '../store/change-feed.ts'
 import type { Db } from '../store/database.ts'
 import {
   LedgerQuerySchema, LedgerTotalsQuerySchema, LedgerTotalsSchema, ProjectLedgerParamsSchema, ProjectLedgerQuerySchema,
@@ -30,11 +26,10 @@ import {
 interface LedgerOptions {
   /** The catalogue's database (its read side); the ledger is part of the catalogue and shares its version. */
   db: Db
-  changes: ChangeFeed
+  /** The catalogue's answer path (version, key, cache, ETag, compression). */
+  path: AnswerPath
   /** Scheme, host and port of the service as the client sees it. */
   origin: (request: FastifyRequest) => string
-  /** The service's one answer cache. */
-  answers: AnswerCache
   charge: Charge
   /** Takes an expensive read's slot (search, CSV, deep pages); refuses with 429 past the caps. */
   expensive: ExpensiveRead
@@ -44,7 +39,6 @@ interface LedgerOptions {
 const LEDGER_COUNTS_BYTES = 1024 * 1024
 
 const SCOPE_NOTE = ' Needs an API key with the `catalogue:read` scope.'
-const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
  * What an answer costs against the caller's per-minute limit when it has to be built, as in the catalogue: a page
@@ -69,52 +63,32 @@ const serializePage = (): ((page: unknown) => string) => {
 
 /** GET /api/v1/commerce/transactions/ and /api/v1/commerce/products/{id}/transactions/ (under /api/v1/commerce). */
 export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app, options) => {
-  const { db, changes, origin, answers, charge, expensive } = options
-  const current = new CachedRead(changes, async () => await catalogueVersion(db))
+  const { db, path, origin, charge, expensive } = options
   // Counts the ledger's summary cannot give (a project's, a search's) are kept per catalogue version even when
   // ANSWER_CACHE is off: a count is a fact of the version, not an answer, and one costs up to a full scan.
   const ledgerCounts = new AnswerCache(LEDGER_COUNTS_BYTES)
 
   /**
-   * An answer is a function of the catalogue version (imports change both the projects and their ledger) and its
-   * key, kept in the answer cache, serialised once by the 200 schema. Validators go on successful answers only;
-   * errors are thrown to the error handler and never cached.
+   * A page goes through the catalogue's answer path (http/answer-path.ts): an import changes projects and their
+   * ledger together, so one catalogue version names both. It is serialised once by the 200 schema.
    */
   const send = async (
     request: FastifyRequest, reply: FastifyReply, search: string | undefined,
     build: (reads: LedgerReads) => Promise<{ count: number, items: LedgerItem[] }>
-  ): Promise<FastifyReply> => {
-    const version = await current.get()
-    const counts: CountMemo = async (name, count) =>
-      (await ledgerCounts.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
-    const cost = (search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page) +
-      offsetPrice((request.query as { offset?: number }).offset)
-    return await sendCached(request, reply, `ledger ${version} ${origin(request)}${answerKey(request)}`, cost,
-      async () => {
-        const { count, items } = isExpensivePage(request.query as { search?: string, offset?: number })
-          ? await inSlot(() => expensive(request), async () => await build({ version, counts }))
-          : await build({ version, counts })
-        const { limit, offset } = request.query as { limit: number, offset: number }
-        const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
-          offset, count)
-        return serializePage()({ count, ...links, results: items })
-      })
-  }
-
-  /** A JSON answer under `key` from the answer cache (built by `build` when missing), with its ETag and 304. */
-  const sendCached = async (
-    request: FastifyRequest, reply: FastifyReply, key: string, cost: number, build: () => Promise<string>
-  ): Promise<FastifyReply> => {
-    const { value: answer, built } = await answers.getOrBuild(key, async () => ({
-      body: new EncodedBody(await build()),
-      etag: `W/"${createHash('sha1').update(key).digest('base64url')}"`
-    }), (built) => built.body.bytes + built.etag.length * 2)
-    if (built && cost > 1) await charge(request, cost - 1)
-    reply.header('etag', answer.etag).header('cache-control', 'private, max-age=60')
-    if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
-    answers.resize(key, answer.body.send(request, reply, JSON_TYPE))
-    return reply
-  }
+  ): Promise<FastifyReply> => await path.send(request, reply, {
+    cost: (search !== undefined && search.trim() !== '' ? BUILD_COST.search : BUILD_COST.page) +
+      offsetPrice((request.query as { offset?: number }).offset),
+    key: `${origin(request)}${answerKey(request)}`,
+    build: async (version) => {
+      const counts: CountMemo = async (name, count) =>
+        (await ledgerCounts.getOrBuild(`count ${version} ${name}`, count, () => 64)).value
+      const { count, items } = await build({ version, counts })
+      const { limit, offset } = request.query as { limit: number, offset: number }
+      const links = pageLinks(`${origin(request)}${request.url.split('?', 1)[0]!}`, knownQuery(request), limit,
+        offset, count)
+      return serializePage()({ count, ...links, results: items })
+    }
+  })
 
   // One URL, two representations: JSON pages, or (format=csv, Accept: text/csv) every match as CSV.
   const pageOrCsv = {
@@ -183,10 +157,12 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerOptions> = async (app
       response: { 200: LedgerTotalsSchema, ...errorResponses(400, 401, 403, 429) }
     }
   }, async (request, reply) => {
-    const key = `ledger-totals ${await current.get()} ${answerKey(request)}`
     // Totals read every match, so building them takes an expensive read's slot, as a search does.
-    return await sendCached(request, reply, key, BUILD_COST.search, async () => JSON.stringify(
-      await inSlot(() => expensive(request), async () => await ledgerTotals(db, request.query))))
+    return await path.send(request, reply, {
+      cost: BUILD_COST.search,
+      expensive: true,
+      build: async () => JSON.stringify(await ledgerTotals(db, request.query))
+    })
   })
 
   app.get('/products/:id/transactions/', {

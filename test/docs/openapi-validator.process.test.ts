@@ -76,10 +76,21 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
   const missing = new MediaSigner(SECRET, 3600).sign('sdg/99.svg')
   const etag = async (url: string) => (await fetch(`${service.baseUrl}${url}`, { headers: key })).headers.get('etag')!
 
+  const calculatorTag = async (url: string) => (await fetch(`${service.baseUrl}${url}`)).headers.get('etag')!
+
   const DETAIL = `get ${CATALOGUE}{id}/`
   const calculator = async (name: string, query: string, bad: Omit<Probe, 'operation' | 'status'> | undefined) => [
     ...await limited(`get ${CALCULATOR}${name}`, `${CALCULATOR}${name}${query}`, 'calculator:read'),
     { operation: `get ${CALCULATOR}${name}`, url: `${CALCULATOR}${name}${query}`, status: 200 },
+    // Every answer but the ping's carries an ETag and answers If-None-Match with 304.
+    ...name === 'ping'
+      ? []
+      : [{
+          operation: `get ${CALCULATOR}${name}`,
+          url: `${CALCULATOR}${name}${query}`,
+          status: 304,
+          headers: { 'if-none-match': await calculatorTag(`${CALCULATOR}${name}${query}`) }
+        }],
     ...bad === undefined ? [] : [{ operation: `get ${CALCULATOR}${name}`, status: 400, ...bad }],
     {
       operation: `get ${CALCULATOR}${name}`,
