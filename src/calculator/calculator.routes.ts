@@ -138,7 +138,7 @@ const CALCULATOR_ROUTES = [
     summary: 'Emissions of home electricity and heating',
     description: 'A year of home energy per person: measured kWh, or the country\'s average household (cited ' +
       'household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household ' +
-      'size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the ' +
+      'size (elasticities fitted on US RECS 2015) and floor area, times the grid (location- and market-based) or the ' +
       `DESNZ fuel factor, divided by household size (default the country's average). ${ANSWER_NOTE}`,
     querystring: EnergyQuery,
     response: EnergyResult,

@@ -16,9 +16,9 @@ import { UNITS, areaToM2, type MeasurementSystem } from './units.ts'
  * divided by the people in the home. Without measured kWh the household's kWh come from the
  * country's average household (household.ts; docs/methodology.md, section "Home energy"): a cited
  * national household figure where one exists, else a model calibrated on the countries that have one.
- * A household of another size uses the average household's kWh x (people / average) ^ 0.5 (the OECD
- * square-root equivalence scale); a given floor area sets heating from the heat per m2 of the country's
- * typical dwelling.
+ * A household of another size uses the average household's kWh x (people / average) ^ e, with e fitted on
+ * the US RECS 2015 by household size (electricity 0.397, heating fuel 0.322); a given floor area sets heating
+ * from the heat per m2 of the country's typical dwelling.
  */
 
 const HOME_M2_RANGE = { min: 1, max: 5000 }
@@ -88,22 +88,28 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   const household = countryHousehold(data, country)
   const people = query.household_size ?? household.people.value
   const average = household.people.value
-  const exponent = factorOf(data, 'param:energy.household_scale_exponent')
+  const electricityExponent = factorOf(data, 'param:energy.household_scale_exponent.electricity')
+  const heatingExponent = factorOf(data, 'param:energy.household_scale_exponent.heating')
   const typical = household.floorArea
-  // The average household's kWh, scaled to this household's size (square-root scale); heating for a given
-  // floor area from the heat per m2 of the country's typical dwelling instead.
-  const scale = (people / average) ** exponent.value
-  const scaled = (figure: HouseholdFigure, bound: Scenario['bound']): number =>
-    (bound === 'low' ? figure.low : bound === 'high' ? figure.high : figure.kwh) * scale
+  // The average household's kWh, scaled to this household's size by the elasticities fitted on RECS 2015's
+  // household-size groups; heating for a given floor area from the heat per m2 of the country's typical dwelling.
+  const electricityScale = (people / average) ** electricityExponent.value
+  const heatingScale = (people / average) ** heatingExponent.value
+  const pick = (figure: HouseholdFigure, bound: Scenario['bound']): number =>
+    bound === 'low' ? figure.low : bound === 'high' ? figure.high : figure.kwh
   const heatDemandFor = (bound: Scenario['bound']): number => homeM2 === undefined
-    ? scaled(household.heating, bound)
-    : scaled(household.heating, bound) / scale * homeM2 / typical.m2
-  const defaultElectricityKwh = scaled(household.electricity, 'central')
+    ? pick(household.heating, bound) * heatingScale
+    : pick(household.heating, bound) * homeM2 / typical.m2
+  const defaultElectricityKwh = pick(household.electricity, 'central') * electricityScale
   const heatDemandKwh = heatDemandFor('central')
+  const survey = country.code === 'USA'
+    ? 'the country\'s own survey'
+    : `no survey of home energy by household size is cited for ${country.name}, so the US one stands in`
   const scaleLine = `A household of ${r6(people)} people uses the country's average household's kWh (${
-    r6(average)} people) x (${r6(people)} / ${r6(average)}) ^ ${exponent.value} = x ${r6(scale)}: the OECD ` +
-    'square-root equivalence scale, since a home\'s energy grows with the number of people but less than in ' +
-    'proportion.'
+    r6(average)} people) x (${r6(people)} / ${r6(average)}) ^ e: electricity ^ ${electricityExponent.value} = x ${
+      r6(electricityScale)}, heating fuel ^ ${heatingExponent.value} = x ${r6(heatingScale)}. The exponents are ` +
+    'fitted on the US Residential Energy Consumption Survey 2015 by household size (EIA microdata: per person, one ' +
+    `person uses 2.2x the electricity and 2.5x the heating fuel of each of four); ${survey}.`
   const areaLine = homeM2 === undefined
     ? ''
     : `Heating for ${r6(homeM2)} m2: the average household's ${r6(household.heating.kwh)} kWh over the country's ` +
@@ -123,7 +129,7 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
           parameter: 'electricity_kwh',
           value: Number(defaultElectricityKwh.toPrecision(6)),
           basis: `${country.name}'s average household, ${household.electricity.basis}; scaled to the household's ` +
-            'size by the OECD square-root scale'
+            'size by the RECS 2015 household-size elasticity'
         }]
       : []),
     ...(query.heating_kwh === undefined && heating !== 'none'
@@ -132,7 +138,7 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
           value: Number(heatDemandKwh.toPrecision(6)),
           basis: `${country.name}'s average household's heating fuel, ${household.heating.basis}; ` +
             (homeM2 === undefined
-              ? 'scaled to the household\'s size by the OECD square-root scale'
+              ? 'scaled to the household\'s size by the RECS 2015 household-size elasticity'
               : 'as heat per m2 of the country\'s typical dwelling, x home_size') + ' (see assumptions)'
         }]
       : []),
@@ -143,8 +149,10 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
   const baseAssumptions: string[] = []
   if (query.household_size === undefined) used.push(household.people)
   const defaultHeating = query.heating_kwh === undefined && heating !== 'none'
-  if (query.electricity_kwh === undefined || defaultHeating) {
-    used.push(exponent)
+  const exponents = [...(query.electricity_kwh === undefined ? [electricityExponent] : []),
+    ...(defaultHeating && homeM2 === undefined ? [heatingExponent] : [])]
+  if (exponents.length > 0) {
+    used.push(...exponents)
     baseAssumptions.push(scaleLine)
   }
   if (query.electricity_kwh === undefined) {
@@ -164,7 +172,7 @@ export function energyAnswer (data: CalculatorData, query: EnergyQuery): EnergyA
       'floor area does not change it.')
   }
   const electricityKwhFor = (bound: Scenario['bound']): number => query.electricity_kwh ??
-    scaled(household.electricity, bound)
+    pick(household.electricity, bound) * electricityScale
   const electricityKwh = electricityKwhFor('central')
   const electricityInterval = query.electricity_kwh === undefined ? household.electricity.interval : undefined
   const heatingInterval = defaultHeating ? household.heating.interval : undefined
