@@ -101,9 +101,9 @@ const CALCULATOR_ROUTES = [
     operationId: 'calculateDiet',
     sample: { country_code: 'DEU' },
     summary: 'Emissions of a diet',
-    description: 'A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; ' +
-      'everything = the country\'s average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. ' +
-      `${ANSWER_NOTE}`,
+    description: 'A year of a diet: the country\'s FAO food supply by group x Poore and Nemecek (2018) factors, ' +
+      'for the kcal eaten (default the supply less 17 % wasted, UNEP 2021) with the waste counted; everything = the ' +
+      `country's average diet, the other forms swap food groups. ${ANSWER_NOTE}`,
     querystring: DietQuery,
     response: DietResult,
     answer: dietAnswer
