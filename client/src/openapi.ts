@@ -107,7 +107,7 @@ export interface paths {
   "/api/v1/co2-calculator/diet": {
     /**
      * Emissions of a diet
-     * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the country's average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+     * @description A year of a diet: the country's FAO food supply by group x Poore and Nemecek (2018) factors, for the kcal eaten (default the supply less 17 % wasted, UNEP 2021) with the waste counted; everything = the country's average diet, the other forms swap food groups. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: operations["calculateDiet"];
   };
@@ -128,7 +128,7 @@ export interface paths {
   "/api/v1/co2-calculator/energy": {
     /**
      * Emissions of home electricity and heating
-     * @description A year of home energy per person: measured kWh, or the country's average household (cited household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+     * @description A year of home energy per person: measured kWh, or the country's average household (cited household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household size (elasticities fitted on US RECS 2015) and floor area, times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
      */
     get: operations["calculateEnergy"];
   };
@@ -2721,7 +2721,7 @@ export interface operations {
   };
   /**
    * Emissions of a diet
-   * @description A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; everything = the country's average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   * @description A year of a diet: the country's FAO food supply by group x Poore and Nemecek (2018) factors, for the kcal eaten (default the supply less 17 % wasted, UNEP 2021) with the waste counted; everything = the country's average diet, the other forms swap food groups. Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
    */
   calculateDiet: {
     parameters: {
@@ -3495,7 +3495,7 @@ export interface operations {
   };
   /**
    * Emissions of home electricity and heating
-   * @description A year of home energy per person: measured kWh, or the country's average household (cited household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
+   * @description A year of home energy per person: measured kWh, or the country's average household (cited household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household size (elasticities fitted on US RECS 2015) and floor area, times the grid (location- and market-based) or the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per address.
    */
   calculateEnergy: {
     parameters: {

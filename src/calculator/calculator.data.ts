@@ -169,7 +169,8 @@ const REQUIRED_FACTORS: readonly string[] = [
   ...CLOTHING_AMOUNTS.map((amount) => `param:clothes.multiplier.${amount}`),
   'param:clothes.secondhand_share_of_new',
   'param:energy.heat_pump_cop',
-  'param:energy.household_scale_exponent', 'param:energy.floor_area_m2_per_person',
+  'param:energy.household_scale_exponent.electricity', 'param:energy.household_scale_exponent.heating',
+  'param:energy.floor_area_m2_per_person',
   'param:energy.green_tariff.wind_onshore', 'param:energy.green_tariff.wind_onshore.low',
   'param:energy.green_tariff.wind_onshore.high',
   'param:energy.grid_intensity_plausible_max', 'param:rail.electric_kwh_per_passenger_km'

@@ -107,9 +107,9 @@ const CALCULATOR_ROUTES = [
     category: 'Food',
     sample: { country_code: 'DEU' },
     summary: 'Emissions of a diet',
-    description: 'A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by calories; ' +
-      'everything = the country\'s average diet: its FAO food supply by group x Poore and Nemecek (2018) factors. ' +
-      `${ANSWER_NOTE}`,
+    description: 'A year of a diet: the country\'s FAO food supply by group x Poore and Nemecek (2018) factors, ' +
+      'for the kcal eaten (default the supply less 17 % wasted, UNEP 2021) with the waste counted; everything = the ' +
+      `country's average diet, the other forms swap food groups. ${ANSWER_NOTE}`,
     querystring: DietQuery,
     response: DietResult,
     answer: dietAnswer
@@ -147,7 +147,7 @@ const CALCULATOR_ROUTES = [
     summary: 'Emissions of home electricity and heating',
     description: 'A year of home energy per person: measured kWh, or the country\'s average household (cited ' +
       'household electricity, else demand x residential share; buildings CO2 as heating) scaled to the household ' +
-      'size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the ' +
+      'size (elasticities fitted on US RECS 2015) and floor area, times the grid (location- and market-based) or the ' +
       `DESNZ fuel factor, divided by household size (default the country's average). ${ANSWER_NOTE}`,
     querystring: EnergyQuery,
     response: EnergyResult,

@@ -1,9 +1,10 @@
 import { CalculatorInputError } from './calculator.errors.ts'
 import {
-  CABIN_CLASSES, CAR_SIZES, CLOTHING_AMOUNTS, FLIGHT_FREQUENCIES, type CalculatorData,
+  CABIN_CLASSES, CAR_SIZES, CLOTHING_AMOUNTS, FLIGHT_FREQUENCIES, factorOf, type CalculatorData,
   type Country
 } from './calculator.data.ts'
 import { BOUNDARIES, ELECTRICITY_METHODS, type DefaultUsed } from './calculation.ts'
+import { defaultIntakeKcal } from './food.ts'
 import { FUEL_ECONOMY_UNITS, UNITS, type MeasurementSystem } from './units.ts'
 
 /** Input enums as clients send them; the single list the schemas, /config and the docs share. */
@@ -42,7 +43,6 @@ const DEFAULTS = {
   rail_type: 'national',
   energy_type: 'conventional',
   heating_type: 'natural_gas',
-  calories: 2000,
   basis: 'consumption',
   boundary: 'life_cycle',
   electricity_method: 'location_based'
@@ -66,8 +66,6 @@ const DEFAULT_BASIS: Record<DefaultParameter, string> = {
   energy_type: 'Flowcarbon\'s default tariff: the grid',
   heating_type: 'Tonne default; the default heat demand is calibrated so that natural gas gives the country\'s ' +
     'buildings CO2 per person',
-  calories: 'Scarborough et al. standardise diets to 2,000 kcal a day (diet_form=everything: the country\'s ' +
-    'food supply)',
   basis: 'Consumption-based CO2 (what residents consume, wherever it is emitted); territorial where a country has none',
   boundary: 'Tonne default: one life-cycle boundary for every category (direct emissions plus upstream and losses)',
   electricity_method: 'GHG Protocol Scope 2: location-based is reported everywhere; market-based where contractual ' +
@@ -154,6 +152,11 @@ export function countryConfig (data: CalculatorData,
       emissions: 't' as const
     },
     enums: Object.fromEntries(Object.entries(ENUMS).map(([name, values]) => [name, [...values]])),
-    defaults: { ...DEFAULTS, household_size: Number(country.householdSize.value.toPrecision(4)) }
+    defaults: {
+      ...DEFAULTS,
+      // The diet's default intake is the country's: its food supply less the cited consumer waste share.
+      calories: defaultIntakeKcal(data.food, country.code, factorOf(data, 'param:diet.consumer_waste_share').value),
+      household_size: Number(country.householdSize.value.toPrecision(4))
+    }
   }
 }

@@ -1,5 +1,7 @@
 import { expectHeader } from '../reference/csv.ts'
-import { plural } from './calculation.ts'
+import {
+  areaText, buildingsShareText, fallbackText, gridFallbackReason, unsupportedReasons
+} from './country-data.explanation.ts'
 import { number, text, WORLD, type Factor, type Read, type WorldStats } from './data-files.ts'
 import type { MeasurementSystem } from './units.ts'
 
@@ -346,8 +348,7 @@ function areaEstimate (code: string, area: Area, figure: (member: string) => Fac
     // Four significant digits: a regional estimate claims no more.
     value: Number((sum / weights).toPrecision(4)),
     year,
-    area: `${area.kind} ${area.name} (weighted mean of ${plural(used.length, 'country',
-      'countries')}: ${used.join(', ')}; data up to ${year})`,
+    area: areaText(area, used, year),
     kind: area.kind.replace('UN M49 ', '').replace(' ', '-'),
     interval: interval ? { low: low / weights, high: high / weights } : undefined
   }
@@ -381,12 +382,23 @@ interface IsoRow {
   regionSource: string | undefined
 }
 
-export function loadCountries (read: (file: string) => Read, options: Options): {
-  countries: Map<string, Country>
-  countryList: Country[]
-  unsupportedCountries: UnsupportedCountry[]
-  world: WorldStats
-} {
+interface Tables {
+  territorialCo2: Map<string, Factor>
+  territorialCo2FootprintYear: Map<string, Factor>
+  consumptionCo2: Map<string, Factor>
+  ghg: Map<string, Factor>
+  gridIntensity: Map<string, Factor>
+  meatSupply: Map<string, Factor>
+  electricityDemand: Map<string, Factor>
+  transportCo2: Map<string, Factor>
+  buildings: { perPerson: Map<string, Factor>, population: Map<string, number> }
+  households: Map<string, Factor>
+  tdLosses: Map<string, Factor>
+  overrides: Map<string, RegionOverride>
+}
+
+/** Every per-country file, read and checked against the sources list. */
+function loadTables (read: (file: string) => Read, options: Options): Tables {
   const tables = {
     territorialCo2: loadPerCountry(read('co2_per_capita.csv'), 'co2_per_capita_t', SPECS.territorialCo2),
     territorialCo2FootprintYear: loadPerCountry(read('co2_per_capita_2021.csv'), 'co2_per_capita_t',
@@ -401,12 +413,12 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     electricityDemand: loadPerCountry(read('electricity_demand_per_capita.csv'), 'electricity_demand_per_capita_kwh',
       SPECS.electricityDemand),
     transportCo2: loadPerCountry(read('transport_co2_per_capita.csv'), 'transport_co2_t_per_capita',
-      SPECS.transportCo2)
+      SPECS.transportCo2),
+    buildings: loadBuildings(read('buildings_co2_per_capita.csv')),
+    households: loadHouseholds(read('household_size.csv')),
+    tdLosses: loadTdLosses(read('td_losses_pct_of_output.csv')),
+    overrides: loadRegionOverrides(read('taiwan_region_override.csv'))
   }
-  const buildings = loadBuildings(read('buildings_co2_per_capita.csv'))
-  const households = loadHouseholds(read('household_size.csv'))
-  const tdLosses = loadTdLosses(read('td_losses_pct_of_output.csv'))
-  const overrides = loadRegionOverrides(read('taiwan_region_override.csv'))
   for (const spec of Object.values(SPECS)) {
     if (!options.knownSources.has(spec.source)) {
       throw new Error(
@@ -416,6 +428,11 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
   for (const source of ['owid-regions']) {
     if (!options.knownSources.has(source)) throw new Error(`data/calculator/sources.csv: source "${source}" is missing`)
   }
+  return tables
+}
+
+/** The World's figures; /footprint sets consumption, territorial and GHG side by side, so they must share a year. */
+function worldStats (tables: Tables): WorldStats {
   const worldStat = (table: Map<string, Factor>, file: string): Factor => {
     const stat = table.get(WORLD)
     if (stat === undefined) throw new Error(`data/calculator/${file}: the World row (${WORLD}) is missing`)
@@ -440,8 +457,11 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
       }
     }
   }
+  return world
+}
 
-  const iso = readIsoRows(read('countries/iso3166-un-m49.csv'), overrides)
+/** Regional stand-ins: a country's own figure, else the first UN M49 area (smallest first) that has one. */
+function regionalModel (iso: readonly IsoRow[], tables: Tables, options: Options) {
   const byIntermediate = groupBy(iso, (row) => row.intermediateRegion)
   const bySubRegion = groupBy(iso, (row) => row.subRegion)
   const byRegion = groupBy(iso, (row) => row.region)
@@ -458,7 +478,7 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     { kind: 'UN M49 sub-region', name: row.subRegion, members: bySubRegion.get(row.subRegion) ?? [] },
     { kind: 'UN M49 region', name: row.region, members: byRegion.get(row.region) ?? [] }
   ]
-  const population = (code: string): number | undefined => buildings.population.get(code)
+  const population = (code: string): number | undefined => tables.buildings.population.get(code)
   // Grid intensities and losses are weighted by each country's electricity use: demand per person x population.
   const electricityUse = (code: string): number | undefined => {
     const demand = tables.electricityDemand.get(code)
@@ -468,7 +488,6 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
   const gridIsPlausible = (factor: Factor | undefined): factor is Factor =>
     factor !== undefined && factor.value > 0 && factor.value <= options.plausibleMaxGrid &&
       (factor.year ?? 0) >= OLDEST_GRID_YEAR
-  /** The country's own figure, else the first area (sub-region, then region) that has one. */
   /** The first area (intermediate region, sub-region, region) with an estimate. */
   const estimate = (row: IsoRow, spec: Spec, figure: (member: string) => Factor | undefined,
     weight: (member: string) => number | undefined): AreaEstimate => {
@@ -483,10 +502,8 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     figure: (member: string) => Factor | undefined, weight: (member: string) => number | undefined): Factor => {
     if (own !== undefined) return own
     const found = estimate(row, spec, figure, weight)
-    return regionalFactor(spec, row.code, found, found.value,
-      `${spec.what}, ${row.name}: ${reason}; the ${found.area} value is used instead`)
+    return regionalFactor(spec, row.code, found, found.value, fallbackText(spec.what, row.name, reason, found.area))
   }
-
   /**
    * Without its own figure, a country gets its area's share of buildings in territorial CO2
    * times its own territorial CO2 per person: a poor country in a rich region is not given the
@@ -494,7 +511,7 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
    */
   const buildingsFromShare = (row: IsoRow, territorial: Factor): Factor => {
     const share = estimate(row, SPECS.buildingsCo2, (member) => {
-      const own = buildings.perPerson.get(member)
+      const own = tables.buildings.perPerson.get(member)
       const total = tables.territorialCo2.get(member)
       return own === undefined || total === undefined || total.value <= 0
         ? undefined
@@ -505,11 +522,23 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
       return total === undefined || people === undefined ? undefined : total.value * people
     })
     return regionalFactor(SPECS.buildingsCo2, row.code, share, share.value * territorial.value,
-      `${SPECS.buildingsCo2.what}, ${row.name}: no buildings CO2 figure; ${territorial.value} t territorial CO2 per ` +
-        'person ' +
-      `(${territorial.id}) x ${share.value}, the share of buildings in territorial CO2 of the ${share.area}`)
+      buildingsShareText(SPECS.buildingsCo2.what, row.name, territorial, share.value, share.area))
   }
+  return { population, electricityUse, gridIsPlausible, withFallback, buildingsFromShare }
+}
 
+export function loadCountries (read: (file: string) => Read, options: Options): {
+  countries: Map<string, Country>
+  countryList: Country[]
+  unsupportedCountries: UnsupportedCountry[]
+  world: WorldStats
+} {
+  const tables = loadTables(read, options)
+  const world = worldStats(tables)
+  const iso = readIsoRows(read('countries/iso3166-un-m49.csv'), tables.overrides)
+  const { population, electricityUse, gridIsPlausible, withFallback, buildingsFromShare } =
+    regionalModel(iso, tables, options)
+  const { households, tdLosses } = tables
   const countries = new Map<string, Country>()
   const unsupported: UnsupportedCountry[] = []
   for (const row of iso) {
@@ -519,11 +548,7 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     const grid = tables.gridIntensity.get(code)
     // Supported means every endpoint can answer from data: a region, a national CO2 figure for
     // /footprint and the warnings, and a grid intensity for /energy and electric cars.
-    const missing = [
-      row.region === '' ? 'no UN M49 region' : undefined,
-      territorialCo2 === undefined ? 'no per-capita CO2 figure' : undefined,
-      grid === undefined ? 'no electricity carbon intensity' : undefined
-    ].filter((reason) => reason !== undefined)
+    const missing = unsupportedReasons(row.region === '', territorialCo2 === undefined, grid === undefined)
     if (missing.length > 0 || territorialCo2 === undefined || grid === undefined) {
       unsupported.push({ code, name, reason: missing.join('; ') })
       continue
@@ -534,16 +559,11 @@ export function loadCountries (read: (file: string) => Read, options: Options): 
     const demand = withFallback(row, SPECS.electricityDemand, tables.electricityDemand.get(code),
       'no electricity demand figure',
       (member) => tables.electricityDemand.get(member), population)
-    const gridReason = grid.value <= 0
-      ? `the published ${grid.value} g CO2e/kWh (${grid.year ?? ''}) is impossible for a life-cycle figure`
-      : grid.value > options.plausibleMaxGrid
-        ? `the published ${grid.value} g CO2e/kWh (${grid.year ??
-          ''}) is above the life-cycle intensity of any generation technology (${options.plausibleMaxGrid} g)`
-        : `the published figure is from ${grid.year ?? ''}, too old to describe today's grid`
-    const gridIntensity = withFallback(row, SPECS.gridIntensity, gridIsPlausible(grid) ? grid : undefined, gridReason,
+    const gridIntensity = withFallback(row, SPECS.gridIntensity, gridIsPlausible(grid) ? grid : undefined,
+      gridFallbackReason(grid, options.plausibleMaxGrid),
       (member) => { const own = tables.gridIntensity.get(member); return gridIsPlausible(own) ? own : undefined },
       electricityUse)
-    const buildingsCo2 = buildings.perPerson.get(code) ?? buildingsFromShare(row, territorialCo2)
+    const buildingsCo2 = tables.buildings.perPerson.get(code) ?? buildingsFromShare(row, territorialCo2)
     const householdSize = withFallback(row, SPECS.householdSize, households.get(code), 'no household size figure',
       (member) => households.get(member), population)
     countries.set(code, {

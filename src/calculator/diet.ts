@@ -3,7 +3,7 @@ import { factorOf, type CalculatorData, type Country, type Factor } from './calc
 import { item, type BreakdownItem, type Calculation, type Scenario } from './calculation.ts'
 import type { DietInputs, DietQuery } from './calculator.schemas.ts'
 import { defaultsFor, measurementSystemFor, resolveCountry, systemDefault } from './countries.ts'
-import { countryBasket, type Basket, type FoodGroup } from './food.ts'
+import { countryBasket, defaultIntakeKcal, type Basket, type FoodGroup } from './food.ts'
 import { DRAWS, SEED, percentileInterval, triangular } from './uncertainty.ts'
 
 /**
@@ -113,7 +113,7 @@ export function dietAnswer (data: CalculatorData, query: DietQuery): PresentedCa
   const basket = countryBasket(data.food, country.code)
   const { supply, meat } = basket
   const waste = factorOf(data, 'param:diet.consumer_waste_share')
-  const defaultIntake = Math.round(supply.figure.value * (1 - waste.value))
+  const defaultIntake = defaultIntakeKcal(data.food, country.code, waste.value)
   const calories = query.calories ?? defaultIntake
   const form = query.diet_form
   const mix = formMix(data, country, basket, form)

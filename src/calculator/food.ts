@@ -185,3 +185,8 @@ export function countryBasket (food: FoodData, code: string): Basket {
   })
   return { supply, supplyCode, meat, meatCode, groups }
 }
+
+/** The kcal a person of the country eats a day by default: the food supplied less the consumer waste share. */
+export function defaultIntakeKcal (food: FoodData, code: string, wasteShare: number): number {
+  return Math.round(countryBasket(food, code).supply.figure.value * (1 - wasteShare))
+}

@@ -46,4 +46,15 @@ describe('one diet method (issue 35, finding 3)', () => {
     assert.equal(body.inputs.calories, 2842)
     assert.ok(body.assumptions.some((line) => line.includes('UNEP') && line.includes('2842 / (1 - 0.17)')))
   })
+
+  test('/config advertises the diet\'s real default intake, not a fixed 2,000 kcal (issue 37)', async (t) => {
+    const { app } = await buildTestApp(t)
+    // Germany, FAO via OWID 2020: 798.33496 + 6.0327578 + 124.676994 + 447.42953 + 910.9464 + 362.97092 +
+    // 532.8936 + 202.09738 + 222.20657 + 39.212925 = 3,646.80 kcal supplied, x (1 - 0.17) = 3,026.85 -> 3,027.
+    const config = (await app.inject(`${BASE}/config?country_code=DEU`)).json() as
+      { defaults: { calories: number } }
+    assert.equal(config.defaults.calories, 3027)
+    const diet = (await app.inject(`${BASE}/diet?country_code=DEU&diet_form=everything`)).json() as DietBody
+    assert.equal(diet.inputs.calories, config.defaults.calories, 'the form\'s default is the answer\'s default')
+  })
 })

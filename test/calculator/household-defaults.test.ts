@@ -33,27 +33,31 @@ describe('home energy follows the household (issue 22)', () => {
       assert.deepEqual(off, [])
     })
 
-  test('Germany: one person and four people, by hand from the OECD square-root scale', async (t) => {
-    const { app } = await buildTestApp(t)
-    // Average German household (2.14 people, UN DESA). Germany has no cited household figure, so the model
-    // calibrated on Europe's anchored countries stands in (issue 35):
-    // electricity: 6167.385 kWh/person demand x (1 - 0.0503515465508585) x 2.14 = 12533.5 kWh, x the mean of
-    //   GBR 2700 / (4678.402 x (1 - 0.0987245732671648) x 2.35) = 0.272484 and
-    //   RUS 1000 x 2.58 / (8089.62 x (1 - 0.0855662356502817) x 2.58) = 0.135182, i.e. 0.203833 -> 2554.77 kWh;
-    // heating: 1.4576374 t / 0.18296 x 1000 x 2.14 = 17049.3 kWh, x GBR's 11500 / (1.2935063 / 0.18296 x 1000 x
-    //   2.35 = 16614.2) = 0.692178 -> 11801.2 kWh.
-    // One person: x sqrt(1/2.14) = 0.683586; four people: x sqrt(4/2.14) = 1.367172, then / 4.
-    const one = (await app.inject(`${BASE}/energy?country_code=DEU&household_size=1`)).json() as EnergyBody
-    const four = (await app.inject(`${BASE}/energy?country_code=DEU&household_size=4`)).json() as EnergyBody
-    // 2554.77 x 0.683586 = 1746.41 kWh; 11801.2 x 0.683586 = 8067.11 kWh.
-    assert.ok(Math.abs(one.inputs.electricity_kwh - 1746.41) < 0.5, String(one.inputs.electricity_kwh))
-    assert.ok(Math.abs(one.inputs.heating_kwh - 8067.11) < 0.5, String(one.inputs.heating_kwh))
-    // 2554.77 x 1.367172 = 3492.81 kWh for four people.
-    assert.ok(Math.abs(four.inputs.electricity_kwh - 3492.81) < 0.5, String(four.inputs.electricity_kwh))
-    // Per person: 1 / 0.683586 ... the ratio is 4 x sqrt(1/4) = 2.
-    assert.ok(Math.abs(one.co2e.kg / four.co2e.kg - 2) < 0.001)
-    assert.ok(one.assumptions.some((line) => line.includes('square-root')), 'the scale is named')
-  })
+  test('Germany: one person and four people, by hand from the RECS 2015 household-size elasticities',
+    async (t) => {
+      const { app } = await buildTestApp(t)
+      // Average German household (2.14 people, UN DESA). Germany has no cited household figure, so the model
+      // calibrated on Europe's anchored countries stands in (issue 35):
+      // electricity: 6167.385 kWh/person demand x (1 - 0.0503515465508585) x 2.14 = 12533.5 kWh, x the mean of
+      //   GBR 2700 / (4678.402 x (1 - 0.0987245732671648) x 2.35) = 0.272484 and
+      //   RUS 1000 x 2.58 / (8089.62 x (1 - 0.0855662356502817) x 2.58) = 0.135182, i.e. 0.203833 -> 2554.77 kWh;
+      // heating: 1.4576374 t / 0.18296 x 1000 x 2.14 = 17049.3 kWh, x GBR's 11500 / (1.2935063 / 0.18296 x 1000 x
+      //   2.35 = 16614.2) = 0.692178 -> 11801.2 kWh.
+      // One person: electricity x (1/2.14)^0.397 = 0.739309, heating x (1/2.14)^0.322 = 0.782721 (issue 35, item 3);
+      // four people: electricity x (4/2.14)^0.397 = 1.281869.
+      const one = (await app.inject(`${BASE}/energy?country_code=DEU&household_size=1`)).json() as EnergyBody
+      const four = (await app.inject(`${BASE}/energy?country_code=DEU&household_size=4`)).json() as EnergyBody
+      // 2554.77 x 0.739309 = 1888.76 kWh; 11801.2 x 0.782721 = 9237.04 kWh.
+      assert.ok(Math.abs(one.inputs.electricity_kwh - 1888.76) < 0.5, String(one.inputs.electricity_kwh))
+      assert.ok(Math.abs(one.inputs.heating_kwh - 9237.04) < 0.5, String(one.inputs.heating_kwh))
+      // 2554.77 x 1.281869 = 3274.88 kWh for four people.
+      assert.ok(Math.abs(four.inputs.electricity_kwh - 3274.88) < 0.5, String(four.inputs.electricity_kwh))
+      // Per person, one against four: electricity 4^0.603 = 2.31x, heating 4^0.678 = 2.56x.
+      const ratio = one.co2e.kg / four.co2e.kg
+      assert.ok(ratio > 2.3 && ratio < 2.56, String(ratio))
+      assert.ok(one.assumptions.some((line) => line.includes('Residential Energy Consumption Survey 2015')),
+        'the survey is named')
+    })
 
   test('home_size changes the result, and home energy grows with floor area', async (t) => {
     const { app } = await buildTestApp(t)

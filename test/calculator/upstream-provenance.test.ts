@@ -28,7 +28,9 @@ const PINNED_ELSEWHERE: Record<string, string> = {
   'sources.csv': 'Tonne: the list of sources',
   'diet_factors.csv': 'Tonne transcription: one cited value per row',
   'clothing_factors.csv': 'Tonne transcription: one cited value per row',
-  'taiwan_region_override.csv': 'Tonne: evidence rows, checked by the loader'
+  'taiwan_region_override.csv': 'Tonne: evidence rows, checked by the loader',
+  'recs_2015_household_size.csv': 'group means of the EIA RECS 2015 microdata (an R data file upstream); ' +
+    'the exponents fitted on it are checked by test/calculator/household-size-scaling.test.ts'
 }
 
 interface Pin {

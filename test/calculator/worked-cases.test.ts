@@ -412,14 +412,15 @@ const cases: WorkedCase[] = [
   {
     name: 'energy: India, 80 m2, 1 person (the audit case)',
     source: 'IND: demand 1369.825 kWh, losses 14.1614425387877 % (cancel on the life-cycle boundary), household ' +
-      '4.38, buildings 0.09137297 t; Ember 708.3 g; OECD square-root scale; 35 m2 per person (assumption); ' +
+      '4.38, buildings 0.09137297 t; Ember 708.3 g; RECS 2015 electricity elasticity 0.397; 35 m2 per person ' +
+      '(assumption); ' +
       'CPR about 90 kWh a month per household; heating ratio: mean of USA 0.562391 and GBR 0.692178 = 0.627284 ' +
       '(Asia has no heating anchor)',
-    // Electricity: 1080 kWh x (1/4.38)^0.5 = x 0.477818, on the life-cycle boundary / (1 - losses); heating: the
-    // average household's kWh / (35 x 4.38 m2) x 80 m2. 427.818 + 150.640 = 578.458.
-    hand: '1080 x 0.477818 x 0.7083/(1-0.141614425387877) + 0.09137297 x 1000/0.18296 x 4.38 x 0.627284 x ' +
+    // Electricity: 1080 kWh x (1/4.38)^0.397 = x 0.556333, on the life-cycle boundary / (1 - losses); heating:
+    // the average household's kWh / (35 x 4.38 m2) x 80 m2. 495.785 + 152.642 = 648.427.
+    hand: '1080 x 0.556333 x 0.7083/(1-0.141614425387877) + 0.09137297 x 1000/0.18296 x 4.38 x 0.627284 x ' +
       '80/(35 x 4.38) x (0.18296+0.03021)',
-    expectedKg: 578.46,
+    expectedKg: 648.43,
     path: '/energy?country_code=IND&home_size=80&household_size=1'
   },
   {
@@ -427,18 +428,19 @@ const cases: WorkedCase[] = [
     source: 'EIA 10,715 kWh per residential customer (2020); Ember USA 383.5 g; WDI losses 5.48253479643862 %; ' +
       'household 2.49; buildings 1.5407684 t; gas 0.18296 + WTT 0.03021',
     // RECS 2020: 76.8 MMBtu x 293.07107 kWh - 10715 kWh = 11792.858 kWh of fuel per household (issue 35).
-    // 1746.008 + 1009.591 = 2755.599 (the average household, so the square-root scale is x 1).
+    // 1746.008 + 1009.591 = 2755.599 (the average household, so the household-size scale is x 1).
     hand: '10715 x 0.3835/(1-0.0548253479643862) / 2.49 + (76.8 x 293.07107 - 10715) / 2.49 x (0.18296+0.03021)',
     expectedKg: 2755.6,
     path: '/energy?country_code=USA'
   },
   {
     name: 'energy: Germany, defaults, one person',
-    source: 'as the German defaults; OECD square-root scale (1/2.14)^0.5 = 0.683586',
-    // 1581.970 + 770.496 = 2352.466
-    hand: '6167.385 x 0.203833 x 2.14 x 0.683586 x 0.3441 + 1.4576374 x 1000/0.18296 x 0.692178 x 2.14 x ' +
-      '0.683586 x (0.18296+0.03021)',
-    expectedKg: 2352.47,
+    source: 'as the German defaults; RECS 2015 elasticities: electricity (1/2.14)^0.397 = 0.739309, heating fuel ' +
+      '(1/2.14)^0.322 = 0.782721',
+    // 684.384 + 1969.055 = 2653.438
+    hand: '6167.385 x 0.203833 x 2.14 x 0.739309 x 0.3441 + 1.4576374 x 1000/0.18296 x 0.692178 x 2.14 x ' +
+      '0.782721 x (0.18296+0.03021)',
+    expectedKg: 2653.44,
     path: '/energy?country_code=DEU&household_size=1'
   },
   {

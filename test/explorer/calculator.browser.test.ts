@@ -27,7 +27,7 @@ test('calculator: units follow the country, the result is broken down and compar
   await page.getByRole('button', { name: 'Calculate' }).click()
   await page.locator('#breakdown').waitFor()
   assert.match(page.url(),
-    /#\/calculator\?country_code=DEU&frequency=sometimes&diet_form=vegetarian&calories=2000&mode=car&distance=8000/)
+    /#\/calculator\?country_code=DEU&frequency=sometimes&diet_form=vegetarian&calories=3027&mode=car&distance=8000/)
 
   const categories = await page.locator('#breakdown tbody th').allTextContents()
   assert.deepEqual(categories, ['Flights', 'Food', 'Car and public transport', 'Clothes', 'Home energy'])

@@ -553,6 +553,9 @@ async function mountForm (main, values, signal) {
       return
     }
     const typed = formValues(form)
+    // Calories left at the old country's default intake follow the new country's (each country has its own).
+    if (name === 'country_code' && config?.defaults?.calories !== undefined &&
+      typed['calories'] === String(config.defaults.calories)) delete typed['calories']
     try {
       const next = await configFor(typed, undefined)
       const rebuilt = await mountForm(main, convertUnits(typed, config, next.config), undefined)
