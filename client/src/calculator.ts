@@ -66,12 +66,13 @@ export class CalculatorApi {
   }
 
   /**
-   * Emissions of a diet. A year of a diet (Scarborough et al. 2023 by default, with its 95 % interval), scaled by
-   * calories; everything = the country's average diet: its FAO food supply by group x Poore and Nemecek (2018) factors.
-   * Every answer gives co2e on the requested boundary (life_cycle by default) with the other boundary's figure, a range
-   * over cited alternatives, the defaults used with their basis, every country figure with its year, and warnings when
-   * the result exceeds the country's greenhouse gases per person (CO2e). No key needed; a key with the
-   * `calculator:read` scope is rate-limited per key, not per address.
+   * Emissions of a diet. A year of a diet: the country's FAO food supply by group x Poore and Nemecek (2018) factors,
+   * for the kcal eaten (default the supply less 17 % wasted, UNEP 2021) with the waste counted; everything = the
+   * country's average diet, the other forms swap food groups. Every answer gives co2e on the requested boundary
+   * (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults used with
+   * their basis, every country figure with its year, and warnings when the result exceeds the country's greenhouse
+   * gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key, not per
+   * address.
    */
   async diet (query: CalculatorQuery<'diet'>, options?: CallOptions): Promise<CalculatorResult<'diet'>> {
     return await this.#get('diet', query, options)
@@ -104,12 +105,12 @@ export class CalculatorApi {
   /**
    * Emissions of home electricity and heating. A year of home energy per person: measured kWh, or the country's average
    * household (cited household electricity, else demand x residential share; buildings CO2 as heating) scaled to the
-   * household size (OECD square-root scale) and floor area, times the grid (location- and market-based) or the DESNZ
-   * fuel factor, divided by household size (default the country's average). Every answer gives co2e on the requested
-   * boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the defaults
-   * used with their basis, every country figure with its year, and warnings when the result exceeds the country's
-   * greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited per key,
-   * not per address.
+   * household size (elasticities fitted on US RECS 2015) and floor area, times the grid (location- and market-based) or
+   * the DESNZ fuel factor, divided by household size (default the country's average). Every answer gives co2e on the
+   * requested boundary (life_cycle by default) with the other boundary's figure, a range over cited alternatives, the
+   * defaults used with their basis, every country figure with its year, and warnings when the result exceeds the
+   * country's greenhouse gases per person (CO2e). No key needed; a key with the `calculator:read` scope is rate-limited
+   * per key, not per address.
    */
   async energy (query: CalculatorQuery<'energy'>, options?: CallOptions): Promise<CalculatorResult<'energy'>> {
     return await this.#get('energy', query, options)
