@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Credits, Source, TransactionRecord, TransactionType } from '../catalogue.schemas.ts'
+import type { Credits, Source, TransactionRecord, TransactionType } from '../../catalogue/catalogue.schemas.ts'
 import { named } from './values.ts'
 
 // What one import's files say about each project, gathered row by row. A project export's row states the
