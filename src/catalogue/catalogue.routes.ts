@@ -19,7 +19,7 @@ import {
   PROJECT_CSV_COLUMNS, PROJECT_CSV_EXAMPLE, PROJECT_CSV_NAMING, ProjectPageSchema, ProjectParamsSchema, ProjectSchema
 } from './catalogue.schemas.ts'
 import { mediaTemplate, signTemplate, type MediaTemplate } from './project-json.ts'
-import { catalogueVersion } from './projects.repository.ts'
+import { catalogueVersion } from './catalogue-version.repository.ts'
 import {
   allMatchingProjects, getProjectJson, listProjectPage, projectFacets, projectFeatures, resolveProjectFilters,
   type CountMemo

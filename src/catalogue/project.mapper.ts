@@ -1,6 +1,6 @@
 import type { CreditsShown, ImportRecord, Project, ProjectListItem, Source } from './catalogue.schemas.ts'
 import type { MediaLinker } from '../media/signing.ts'
-import type { ProjectRecordRow, ProjectRelations } from './projects.repository.ts'
+import type { ProjectRecordRow, ProjectRelations } from './project-rows.repository.ts'
 
 /** The media-store key of an SDG icon (drawn into the store at start-up). */
 export const sdgIconKey = (number: number): string => `sdg/${number}.svg`

@@ -11,7 +11,11 @@ import { collectUnreferencedImages, ImportMedia, type PendingImage } from './imp
 import { countryKey } from '../catalogue/countries.ts'
 import { KIND, projectCredits, type Kind, type LedgerSum, type ProjectCredits } from '../catalogue/ledger-totals.ts'
 import { toImportRecord } from '../catalogue/project.mapper.ts'
-import * as repository from '../catalogue/projects.repository.ts'
+import * as projectRows from '../catalogue/project-rows.repository.ts'
+import * as vocabularyRepository from '../catalogue/vocabularies.repository.ts'
+import { bumpCatalogueVersion } from '../catalogue/catalogue-version.repository.ts'
+import * as repository from './project-import.repository.ts'
+import * as ledgerRepository from './ledger-import.repository.ts'
 import { textProblem } from './import-text.ts'
 import { refreshAllProjectJson, refreshProjectJson } from '../catalogue/project-json.ts'
 import { beneficiaryKey } from '../ledger/beneficiary-key.ts'
@@ -242,10 +246,10 @@ function toRow (record: ImportRecord, location: string, credits: ProjectCredits)
  * standing for the record's: for a type they no longer have a transaction of, what was stored stays.
  */
 async function deriveAgain (db: Db, ids: readonly number[]): Promise<void> {
-  const rows = await repository.projectsByIds(db, ids)
-  const relations = await repository.loadRelations(db, ids)
+  const rows = await projectRows.projectsByIds(db, ids)
+  const relations = await projectRows.loadRelations(db, ids)
   const sums = new Map<number, LedgerSum[]>()
-  for (const { project_id: projectId, ...sum } of await repository.ledgerSums(db, ids)) {
+  for (const { project_id: projectId, ...sum } of await ledgerRepository.ledgerSums(db, ids)) {
     sums.set(projectId, [...sums.get(projectId) ?? [], sum])
   }
   const derived = rows.map((row) => {
@@ -420,7 +424,7 @@ export async function importRecords (
   db: Db, given: readonly SourcedRecord[] | ((trx: Db) => Promise<readonly SourcedRecord[]>), options: ImportOptions
 ): Promise<ImportResult> {
   const now = options.now ?? new Date()
-  const sdgNumbers = await repository.sdgNumbersByNameId(db)
+  const sdgNumbers = await vocabularyRepository.sdgNumbersByNameId(db)
   let sources: readonly SourcedRecord[] = typeof given === 'function' ? [] : given
   let records = validateRecords(sources, sdgNumbers)
   let pending = resolveImages(records, sources, options)
@@ -447,7 +451,7 @@ export async function importRecords (
     // transactions of are read first: one whose transactions the file removed is derived again (0), not kept.
     const before = options.replace ? await ledgerKinds(trx, ids) : new Map<number, Set<Kind>>()
     if (options.replace) await removeMissing(trx, records)
-    if (options.sourceName !== undefined) await repository.addProjectSources(trx, ids, options.sourceName)
+    if (options.sourceName !== undefined) await ledgerRepository.addProjectSources(trx, ids, options.sourceName)
     const ledgerChanged = options.ledger === undefined ? new Set<number>() : await options.ledger(trx, records)
     const movedFrom = await writeLedger(trx, records, options)
     await deriveFromLedger(trx, records, locations, before)
@@ -456,7 +460,7 @@ export async function importRecords (
     const changed = renamed
       ? (await refreshAllProjectJson(trx, { missingOnly: false, now })).changed
       : await refreshProjectJson(trx, [...ids, ...movedFrom], now, ledgerChanged)
-    await repository.bumpCatalogueVersion(trx)
+    await bumpCatalogueVersion(trx)
     counts.created = ids.filter((id) => !existing.has(id)).length
     counts.updated = ids.filter((id) => existing.has(id) && changed.has(id)).length
   }).catch((error: unknown) => {
@@ -492,7 +496,7 @@ async function writeVocabularies (trx: Db, records: readonly ImportRecord[]): Pr
   let renamed = false
   for (const [table, pick] of vocabularies) {
     const entries = vocabulary(records, pick)
-    const stored = await repository.vocabularyNames(trx, table, entries.map((e) => e.name_id))
+    const stored = await vocabularyRepository.vocabularyNames(trx, table, entries.map((e) => e.name_id))
     renamed ||= entries.some((e) => stored.has(e.name_id) && stored.get(e.name_id) !== e.verbose_name)
     await repository.upsertVocabulary(trx, table, entries)
   }
@@ -502,7 +506,7 @@ async function writeVocabularies (trx: Db, records: readonly ImportRecord[]): Pr
 /** Each record's country as its canonical name; a name no country has becomes a country of its own. */
 async function canonicalLocations (trx: Db, records: readonly ImportRecord[]): Promise<string[]> {
   const keys = new Map(records.filter((r) => r.location !== '').map((r) => [r.location, countryKey(r.location)]))
-  const canonical = await repository.countriesByKeys(trx, [...new Set(keys.values())])
+  const canonical = await vocabularyRepository.countriesByKeys(trx, [...new Set(keys.values())])
   const added: Array<{ name: string, key: string }> = []
   for (const [name, key] of keys) {
     if (!canonical.has(key)) {
@@ -566,7 +570,7 @@ async function writeProjects (trx: Db, records: readonly ImportRecord[], locatio
 /** The kinds of transaction each of these projects' stored ledger has. */
 async function ledgerKinds (trx: Db, ids: readonly number[]): Promise<Map<number, Set<Kind>>> {
   const kinds = new Map<number, Set<Kind>>()
-  for (const sum of await repository.ledgerSums(trx, ids)) {
+  for (const sum of await ledgerRepository.ledgerSums(trx, ids)) {
     kinds.set(sum.project_id, (kinds.get(sum.project_id) ?? new Set()).add(KIND[sum.type]))
   }
   return kinds
@@ -575,7 +579,7 @@ async function ledgerKinds (trx: Db, ids: readonly number[]): Promise<Map<number
 /** --replace: the catalogue and its ledger become exactly the file's. */
 async function removeMissing (trx: Db, records: readonly ImportRecord[]): Promise<void> {
   await repository.deleteProjectsExcept(trx, new Set(records.map((r) => r.id)))
-  await repository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
+  await ledgerRepository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
     (r.transactions ?? []).map((t) => `${r.registry.name_id}\u0000${t.identity}`))))
 }
 
@@ -607,11 +611,11 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
   })))
   if (options.supersedes !== undefined && options.supersedes.length > 0) {
     const given = records.filter((r) => (r.transactions ?? []).length > 0).map((r) => r.id)
-    await repository.deleteTransactionsOfSources(trx, given, options.supersedes)
+    await ledgerRepository.deleteTransactionsOfSources(trx, given, options.supersedes)
   }
   const inImport = new Set(records.map((r) => r.id))
-  const movedFrom = (await repository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
-  await repository.upsertTransactions(trx, transactions)
+  const movedFrom = (await ledgerRepository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
+  await ledgerRepository.upsertTransactions(trx, transactions)
   return movedFrom
 }
 
@@ -619,7 +623,7 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
 async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], locations: readonly string[],
   before: ReadonlyMap<number, ReadonlySet<Kind>>): Promise<void> {
   const sums = new Map<number, LedgerSum[]>()
-  for (const { project_id: projectId, ...sum } of await repository.ledgerSums(trx, records.map((r) => r.id))) {
+  for (const { project_id: projectId, ...sum } of await ledgerRepository.ledgerSums(trx, records.map((r) => r.id))) {
     const list = sums.get(projectId)
     if (list === undefined) sums.set(projectId, [sum])
     else list.push(sum)
@@ -637,7 +641,7 @@ async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], loca
     withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
 }
 
-function toTransactionRecord (row: repository.TransactionRow): TransactionRecord {
+function toTransactionRecord (row: ledgerRepository.TransactionRow): TransactionRecord {
   return {
     identity: row.identity,
     type: row.type,
@@ -663,9 +667,9 @@ function toTransactionRecord (row: repository.TransactionRow): TransactionRecord
  * stored images (export writes those files beside the export file, at `media/KEY`).
  */
 export async function * exportProjects (db: Db): AsyncGenerator<{ record: ImportRecord, mediaKeys: string[] }> {
-  for await (const rows of repository.allProjects(db)) {
-    const relations = await repository.loadRelations(db, rows.map((r) => r.id))
-    const ledgers = await repository.transactionsOf(db, rows.map((r) => r.id))
+  for await (const rows of projectRows.allProjects(db)) {
+    const relations = await projectRows.loadRelations(db, rows.map((r) => r.id))
+    const ledgers = await ledgerRepository.transactionsOf(db, rows.map((r) => r.id))
     for (const row of rows) {
       const mediaKeys = (relations.images.get(row.id) ?? []).flatMap((i) => i.media_key === null ? [] : [i.media_key])
       const ledger = ledgers.get(row.id)

@@ -1,5 +1,7 @@
 import { sql, type Insertable, type SqlBool } from 'kysely'
-import { databaseKind, type CreditTransactionRow, type CreditTransactionTable, type Db } from '../store/database.ts'
+import {
+  CHUNK, databaseKind, type CreditTransactionRow, type CreditTransactionTable, type Db
+} from '../store/database.ts'
 
 // All ledger SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
@@ -296,9 +298,6 @@ export async function projectIdentities (db: Db, ids: readonly number[]): Promis
 export async function projectExists (db: Db, id: number): Promise<boolean> {
   return await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst() !== undefined
 }
-
-/** Rows per INSERT: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
-const CHUNK = 400
 
 /** Inserts transactions as they are (no upsert): for seeding a benchmark's synthetic ledger. */
 export async function insertTransactions (db: Db, rows: ReadonlyArray<Insertable<CreditTransactionTable>>):

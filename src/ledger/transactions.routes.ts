@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { catalogueVersion } from '../catalogue/projects.repository.ts'
+import { catalogueVersion } from '../catalogue/catalogue-version.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import { AnswerCache } from '../http/answer-cache.ts'
 import { EncodedBody } from '../http/compression.ts'

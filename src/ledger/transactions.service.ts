@@ -1,7 +1,7 @@
 import { InvalidParameterError, ProjectNotFoundError } from '../catalogue/catalogue.errors.ts'
 import { isCalendarDay } from '../domain/calendar.ts'
 import { beneficiaryKey } from './beneficiary-key.ts'
-import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.repository.ts'
+import { vocabularyNameId, vocabularyValues } from '../catalogue/vocabularies.repository.ts'
 import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'
 import {

@@ -280,6 +280,9 @@ export type NewCreditTransactionRow = Insertable<CreditTransactionTable>
 export type CreditTransactionRow = Selectable<CreditTransactionTable>
 
 /** The vocabulary tables that share the `{name_id, verbose_name}` shape. */
+/** Rows per statement (an INSERT's values, an IN list): under SQLite's and PostgreSQL's parameter limits. */
+export const CHUNK = 400
+
 export const VOCABULARY_TABLES = ['registries', 'standards', 'credit_types', 'ratings', 'certifications'] as const
 export type VocabularyName = typeof VOCABULARY_TABLES[number]
 

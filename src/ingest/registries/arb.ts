@@ -9,8 +9,8 @@ import { cleanText, integerId, parseQuantity, parseYear } from './values.ts'
 // one row per issuance, with what became of its credits (retired for each compliance period, voluntarily, in
 // Quebec). Its projects are the ACR, CAR and Verra projects it names (OPR Project ID: ACR1051, CAR1011, or a
 // Verra number). Its transactions (identities arb:…) are the authority on those projects' totals: the registry's
-// own transactions of them stay in the ledger but do not count (projects.repository.ts ledgerSums; OffsetsDB's
-// merge_with_arb does the same). docs/registries.md, "CARB".
+// own transactions of them stay in the ledger but do not count (ledger-import.repository.ts ledgerSums;
+// OffsetsDB's merge_with_arb does the same). docs/registries.md, "CARB".
 
 /** The registries whose projects CARB's table names, by the id's prefix. */
 const ARB_TARGETS: ReadonlyArray<{ prefix: string, registry: Named }> = [
