@@ -75,6 +75,18 @@ describe('layers', () => {
     assert.deepEqual(offending, [])
   })
 
+  test('the ledger uses the catalogue only through catalogue/catalogue-shared.ts, and the catalogue never the ledger',
+    () => {
+      // One direction, one door: the ledger's transactions belong to the catalogue's projects (docs/architecture.md).
+      const shared = 'catalogue/catalogue-shared.ts'
+      const intoCatalogue = edges.filter(({ from, to }) =>
+        area(from) === 'ledger' && area(to) === 'catalogue' && to !== shared)
+      assert.deepEqual(intoCatalogue, [])
+      const upward = edges.filter(({ from, to }) => area(from) === 'catalogue' && area(to) === 'ledger')
+      assert.deepEqual(upward, [])
+      assert.ok(edges.some(({ from, to }) => area(from) === 'ledger' && to === shared), 'the walk is broken')
+    })
+
   test('media knows nothing of the areas that use it; store and reference import no area', () => {
     const foundations = ['store', 'reference']
     const offending = edges.filter(({ from, to }) =>

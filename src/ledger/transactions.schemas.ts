@@ -1,7 +1,7 @@
 import type { CsvColumn } from '../http/csv.ts'
 import { Type, type Static } from 'typebox'
 import { StringEnum } from '../http/schemas.ts'
-import { MAX_PROJECT_ID, TRANSACTION_TYPES } from '../catalogue/catalogue.schemas.ts'
+import { MAX_PROJECT_ID, TRANSACTION_TYPES } from '../catalogue/catalogue-shared.ts'
 
 const LEDGER_LIMIT_DEFAULT = 50
 const LEDGER_LIMIT_MAX = 1000

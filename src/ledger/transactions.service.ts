@@ -1,8 +1,8 @@
-import { InvalidParameterError, ProjectNotFoundError } from '../catalogue/catalogue.errors.ts'
+import {
+  InvalidParameterError, ProjectNotFoundError, vocabularyNameId, vocabularyValues, type CountMemo
+} from '../catalogue/catalogue-shared.ts'
 import { isCalendarDay } from '../domain/calendar.ts'
 import { beneficiaryKey } from './beneficiary-key.ts'
-import { vocabularyNameId, vocabularyValues } from '../catalogue/vocabularies.repository.ts'
-import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'
 import {
   LEDGER_ORDERING_DEFAULT, type LedgerItem, type LedgerQuery, type LedgerTotals, type LedgerTotalsQuery,
