@@ -5,11 +5,11 @@ import { CHUNK, type CreditTransactionRow, type Db, type NewCreditTransactionRow
 // The import's SQL over the ledger: transactions it upserts, moves or removes, the sources it records, and the
 // sums it derives a project's credits from.
 
-/** Transactions per INSERT: 18 values each, under SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
+/** Transactions per INSERT: 19 values each, under SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
 const LEDGER_CHUNK = 1000
 const LEDGER_COLUMNS = ['project_id', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason',
   'beneficiary_key', 'source_file', 'source_line', 'account', 'note', 'serials', 'vintage_start', 'vintage_end',
-  'source_name'] as const
+  'source_name', 'from_carb'] as const
 
 /**
  * Inserts these transactions, or overwrites the stored one of the same (registry, identity): its id stays, so
@@ -34,7 +34,8 @@ export async function upsertTransactions (db: Db, rows: readonly NewCreditTransa
         serials: eb.ref('excluded.serials'),
         vintage_start: eb.ref('excluded.vintage_start'),
         vintage_end: eb.ref('excluded.vintage_end'),
-        source_name: eb.ref('excluded.source_name')
+        source_name: eb.ref('excluded.source_name'),
+        from_carb: eb.ref('excluded.from_carb')
       })).where((eb) => eb.or(LEDGER_COLUMNS.map((column) =>
         // A row that is the same is not written again: a re-import writes (and on PostgreSQL, bloats) nothing.
         eb(`credit_transactions.${column}`, 'is distinct from', eb.ref(`excluded.${column}`))))))
@@ -114,7 +115,7 @@ export async function transactionsOf (db: Db, ids: readonly number[]): Promise<M
 
 /** A stored transaction as the import format carries it: the registry's identity, not this database's id. */
 export type TransactionRow = Omit<CreditTransactionRow, 'id' | 'registry' | 'beneficiary_key' | 'url' |
-  'beneficiary_harmonised' | 'source_name'>
+  'beneficiary_harmonised' | 'source_name' | 'from_carb'>
 
 interface LedgerSumRow extends LedgerSum { project_id: number }
 
@@ -124,18 +125,18 @@ export async function ledgerSums (db: Db, ids: readonly number[]): Promise<Ledge
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK)
     // CARB's issuance table is the authority on the California compliance projects it names (as OffsetsDB's
-    // merge_with_arb): their totals come from its transactions (identities `TYPE:arb:…`, registries/arb.ts),
-    // the registry's own (ROC issuances, conversions to ARB credits) stay in the ledger but do not count.
+    // merge_with_arb): their totals come from its transactions (`from_carb`, registries/carb-identity.ts), the
+    // registry's own (ROC issuances, conversions to ARB credits) stay in the ledger but do not count.
     // Which projects those are is read first: asked per row (a correlated NOT EXISTS), it was quadratic in a
     // project's ledger (5,201 transactions took seconds and hit PostgreSQL's statement timeout).
     const carb = (await db.selectFrom('credit_transactions').select('project_id').distinct()
-      .where('project_id', 'in', chunk).where('identity', 'like', '%:arb:%').execute()).map((row) => row.project_id)
+      .where('project_id', 'in', chunk).where('from_carb', '=', true).execute()).map((row) => row.project_id)
     let query = db.selectFrom('credit_transactions')
       .select(['project_id', 'type', 'vintage', (eb) => eb.fn.sum<number | string>('quantity').as('quantity'),
         (eb) => eb.fn.min('date').as('first_date')])
       .where('project_id', 'in', chunk)
     if (carb.length > 0) {
-      query = query.where((eb) => eb.or([eb('identity', 'like', '%:arb:%'), eb('project_id', 'not in', carb)]))
+      query = query.where((eb) => eb.or([eb('from_carb', '=', true), eb('project_id', 'not in', carb)]))
     }
     const rows = await query.groupBy(['project_id', 'type', 'vintage']).execute()
     // PostgreSQL may hand sums over as text.

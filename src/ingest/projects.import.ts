@@ -17,6 +17,7 @@ import { bumpCatalogueVersion } from '../catalogue/catalogue-version.repository.
 import * as repository from './project-import.repository.ts'
 import * as ledgerRepository from './ledger-import.repository.ts'
 import { textProblem } from './import-text.ts'
+import { isCarbTransaction } from './registries/carb-identity.ts'
 import { refreshAllProjectJson, refreshProjectJson } from '../catalogue/project-json.ts'
 import { beneficiaryKey } from '../ledger/beneficiary-key.ts'
 import { ImportError } from '../catalogue/catalogue.errors.ts'
@@ -607,7 +608,8 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
     serials: t.serials ?? null,
     vintage_start: t.vintage_start ?? null,
     vintage_end: t.vintage_end ?? null,
-    source_name: options.sourceName ?? null
+    source_name: options.sourceName ?? null,
+    from_carb: isCarbTransaction(t)
   })))
   if (options.supersedes !== undefined && options.supersedes.length > 0) {
     const given = records.filter((r) => (r.transactions ?? []).length > 0).map((r) => r.id)

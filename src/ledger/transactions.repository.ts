@@ -27,7 +27,7 @@ export interface LedgerOrder {
 
 /** A transaction as the API shows it: this database's id and the registry's identity. */
 export type TransactionRow = Omit<CreditTransactionRow, 'registry' | 'beneficiary_key' | 'url' |
-  'beneficiary_harmonised' | 'source_name'>
+  'beneficiary_harmonised' | 'source_name' | 'from_carb'>
 
 const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.quantity', 't.beneficiary', 't.reason',
   't.source_file', 't.source_line', 't.identity', 't.note', 't.account', 't.serials', 't.vintage_start',

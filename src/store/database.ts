@@ -160,6 +160,11 @@ export interface CreditTransactionTable {
   beneficiary_harmonised: string | null
   /** Which source holds the row: a registry's key for its own exports, `offsetsdb` for the archive. */
   source_name: string | null
+  /**
+   * Stated by CARB's issuance table (migration 0014): a project with any such transaction counts only those in its
+   * totals (ingest/ledger-import.repository.ts ledgerSums). SQLite gives 0/1.
+   */
+  from_carb: Generated<boolean | number>
 }
 
 /** Every file an import read, by content: the same bytes under another name are the same file. */

@@ -1,3 +1,4 @@
+import { CARB_IDENTITY_PREFIX } from './carb-identity.ts'
 import type { Named } from './project-draft.ts'
 import {
   complianceStandard, country, date, transactionQuantity, type ExportDefinition, type RegistryDefinition, type Row,
@@ -57,7 +58,7 @@ function read (row: Row, context: RowContext): void {
   if (issued !== null && issued !== undefined && issued > 0 && vintage !== null) {
     draft.addTransaction({
       type: 'issuance',
-      identity: `arb:${issuance}:${start ?? ''}/${end ?? ''}`,
+      identity: `${CARB_IDENTITY_PREFIX}${issuance}:${start ?? ''}/${end ?? ''}`,
       date: date(context, 'transactions.date', row.get('Issuance Date'), 'month-first'),
       vintage,
       quantity: issued
@@ -69,7 +70,7 @@ function read (row: Row, context: RowContext): void {
     if (retired === undefined) continue
     draft.addTransaction({
       type: 'retirement',
-      identity: `arb:${issuance}:${start ?? ''}/${end ?? ''}:${column}`,
+      identity: `${CARB_IDENTITY_PREFIX}${issuance}:${start ?? ''}/${end ?? ''}:${column}`,
       date: null,
       vintage,
       quantity: retired,
