@@ -421,7 +421,7 @@ const TransactionRecordSchema = strictObject({
   vintage_end: Type.Optional(Nullable(Type.String({ format: 'date', description: 'The vintage\'s last day.' }))),
   source: Nullable(strictObject({
     file: Type.String({ minLength: 1, maxLength: 500 }),
-    line: Type.Integer({ minimum: 1 })
+    line: Nullable(Type.Integer({ minimum: 1, description: 'Its line (1 is the header); null when not known.' }))
   }))
 })
 export type TransactionRecord = Static<typeof TransactionRecordSchema>

@@ -1,6 +1,7 @@
 import type { LedgerSum } from '../catalogue/ledger-totals.ts'
 import { groupInto } from '../catalogue/project-rows.repository.ts'
-import { CHUNK, type CreditTransactionRow, type Db, type NewCreditTransactionRow } from '../store/database.ts'
+import type { TransactionRow } from '../ledger/transactions.repository.ts'
+import { CHUNK, type Db, type NewCreditTransactionRow } from '../store/database.ts'
 
 // The import's SQL over the ledger: transactions it upserts, moves or removes, the sources it records, and the
 // sums it derives a project's credits from.
@@ -105,17 +106,13 @@ export async function transactionsOf (db: Db, ids: readonly number[]): Promise<M
   const ledgers = new Map<number, TransactionRow[]>()
   for (let i = 0; i < ids.length; i += CHUNK) {
     const rows = await db.selectFrom('credit_transactions')
-      .select(['project_id', 'identity', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason', 'source_file',
-        'source_line', 'account', 'note', 'serials', 'vintage_start', 'vintage_end'])
+      .select(['id', 'project_id', 'identity', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason',
+        'source_file', 'source_line', 'account', 'note', 'serials', 'vintage_start', 'vintage_end'])
       .where('project_id', 'in', ids.slice(i, i + CHUNK)).orderBy('project_id').orderBy('id').execute()
     groupInto(ledgers, rows)
   }
   return ledgers
 }
-
-/** A stored transaction as the import format carries it: the registry's identity, not this database's id. */
-export type TransactionRow = Omit<CreditTransactionRow, 'id' | 'registry' | 'beneficiary_key' | 'url' |
-  'beneficiary_harmonised' | 'source_name' | 'from_carb'>
 
 interface LedgerSumRow extends LedgerSum { project_id: number }
 

@@ -20,6 +20,8 @@ import { textProblem } from './import-text.ts'
 import { isCarbTransaction } from './registries/carb-identity.ts'
 import { refreshAllProjectJson, refreshProjectJson } from '../catalogue/project-json.ts'
 import { beneficiaryKey } from '../ledger/beneficiary-key.ts'
+import { toTransaction } from '../ledger/transaction.mapper.ts'
+import type { Transaction } from '../ledger/transactions.schemas.ts'
 import { ImportError } from '../catalogue/catalogue.errors.ts'
 
 interface SourcedRecord { value: unknown, line: number | undefined }
@@ -643,24 +645,25 @@ async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], loca
     withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
 }
 
-function toTransactionRecord (row: ledgerRepository.TransactionRow): TransactionRecord {
+/** A stored transaction in the import format: the API's transaction (one mapper), by the registry's identity. */
+function toTransactionRecord (transaction: Transaction): TransactionRecord {
+  const { transaction_id: identity, type, date, vintage, quantity, beneficiary, reason, source } = transaction
+  const { note, account, serials, vintage_start: start, vintage_end: end } = transaction
   return {
-    identity: row.identity,
-    type: row.type,
-    date: row.date,
-    vintage: row.vintage,
-    quantity: row.quantity,
-    beneficiary: row.beneficiary,
-    reason: row.reason,
+    identity,
+    type,
+    date,
+    vintage,
+    quantity,
+    beneficiary,
+    reason,
     // The buyer fields are optional in the format: written where known, so older files' shape stays.
-    ...row.note !== null && { note: row.note },
-    ...row.account !== null && { account: row.account },
-    ...row.serials !== null && { serials: row.serials },
-    ...row.vintage_start !== null && { vintage_start: row.vintage_start },
-    ...row.vintage_end !== null && { vintage_end: row.vintage_end },
-    source: row.source_file === null || row.source_line === null
-      ? null
-      : { file: row.source_file, line: row.source_line }
+    ...note !== null && { note },
+    ...account !== null && { account },
+    ...serials !== null && { serials },
+    ...start !== null && { vintage_start: start },
+    ...end !== null && { vintage_end: end },
+    source
   }
 }
 
@@ -677,7 +680,7 @@ export async function * exportProjects (db: Db): AsyncGenerator<{ record: Import
       const ledger = ledgers.get(row.id)
       const record = toImportRecord(row, relations)
       // Only a project with a ledger says `transactions`: the field is additive, an empty list would say nothing.
-      if (ledger !== undefined) record.transactions = ledger.map(toTransactionRecord)
+      if (ledger !== undefined) record.transactions = ledger.map((row) => toTransactionRecord(toTransaction(row)))
       yield { record, mediaKeys }
     }
   }

@@ -9,6 +9,7 @@ import {
   type ProjectLedgerQuery, type Transaction, type TransactionCsvRow
 } from './transactions.schemas.ts'
 import * as repository from './transactions.repository.ts'
+import { toTransaction } from './transaction.mapper.ts'
 import { firstDay, lastDay, seekByMonth, summaryCount, type SummaryRow } from './ledger-summary.ts'
 
 /** The filters (of either route), checked against the database and normalised; a bad one is InvalidParameterError. */
@@ -57,26 +58,6 @@ export function parseLedgerOrdering (ordering: LedgerQuery['ordering']): reposit
   const text = ordering ?? LEDGER_ORDERING_DEFAULT
   const descending = text.startsWith('-')
   return { field: (descending ? text.slice(1) : text) as repository.LedgerOrder['field'], descending }
-}
-
-export function toTransaction (row: repository.TransactionRow): Transaction {
-  return {
-    id: row.id,
-    transaction_id: row.identity,
-    project_id: row.project_id,
-    type: row.type,
-    date: row.date,
-    vintage: row.vintage,
-    quantity: row.quantity,
-    beneficiary: row.beneficiary,
-    reason: row.reason,
-    note: row.note,
-    account: row.account,
-    serials: row.serials,
-    vintage_start: row.vintage_start,
-    vintage_end: row.vintage_end,
-    source: row.source_file === null ? null : { file: row.source_file, line: row.source_line }
-  }
 }
 
 type Page = { count: number, items: LedgerItem[] }

@@ -182,9 +182,11 @@ export class ProjectDraft {
     // One identity twice in an import, saying something else (not Cercarbono's serial in both of its files): the
     // later row is used, the earlier one reported.
     const earlier = this.#transactions.get(identity)
-    if (earlier?.source != null && (earlier.quantity !== stated.quantity || earlier.vintage !== stated.vintage)) {
+    const was = earlier?.source // a reader's transactions always have a line; the format allows none
+    if (earlier !== undefined && was != null && was.line !== null &&
+      (earlier.quantity !== stated.quantity || earlier.vintage !== stated.vintage)) {
       const reason = `${identity} again at ${at.file} line ${at.line}, which is used instead`
-      this.replacedRows.push({ ...earlier.source, reason })
+      this.replacedRows.push({ file: was.file, line: was.line, reason })
     }
     this.#transactions.set(identity, {
       identity,
