@@ -10,8 +10,8 @@ export const MAX_PROJECT_ID = 2_147_483_647
  * under the 2,704 bytes PostgreSQL's index on protocols takes per row.
  */
 export const PROTOCOL_MAX_LENGTH = 600
-export const LIMIT_DEFAULT = 50
-export const LIMIT_MAX = 1000
+const LIMIT_DEFAULT = 50
+const LIMIT_MAX = 1000
 /** Offsets past this are refused rather than handed to the database (2^53 - 1). */
 const OFFSET_MAX = Number.MAX_SAFE_INTEGER
 

@@ -19,7 +19,7 @@ export type Kind = 'issued' | 'retired' | 'cancelled'
 export const KIND: Record<TransactionType, Kind> = {
   issuance: 'issued', retirement: 'retired', cancellation: 'cancelled'
 }
-export const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
+const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
 
 type Amounts = Record<Kind, number | null>
 

@@ -11,7 +11,7 @@ export const exportedMediaPath = (key: string): string => `media/${key}`
 const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbose_name: verboseName })
 
 /** The detail-only fields, after the list item's: credits per vintage and the data's source. */
-export interface DetailExtras { credits: CreditsShown, source: Source, sources: string[] }
+interface DetailExtras { credits: CreditsShown, source: Source, sources: string[] }
 
 /** Database row and relations → the API's Project (detail) object. Field order follows spec 2.1, additions last. */
 function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {

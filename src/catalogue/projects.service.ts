@@ -269,7 +269,7 @@ export async function projectFacets (
 }
 
 /** Matching projects with a country and no position in one country. */
-export type CountryCount = Awaited<ReturnType<typeof projectList.countUnlocatedByCountry>>[number]
+type CountryCount = Awaited<ReturnType<typeof projectList.countUnlocatedByCountry>>[number]
 
 /**
  * A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total; and the

@@ -39,7 +39,7 @@ const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.qua
  * where no index answers (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3
  * characters).
  */
-export type SearchPlan = { ids: readonly number[] } | { dense: true } | undefined
+type SearchPlan = { ids: readonly number[] } | { dense: true } | undefined
 
 /**
  * From this many matches on, a page is found sooner by walking the ordering's index and reading each beneficiary

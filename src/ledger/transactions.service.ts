@@ -13,7 +13,7 @@ import { toTransaction } from './transaction.mapper.ts'
 import { firstDay, lastDay, seekByMonth, summaryCount, type SummaryRow } from './ledger-summary.ts'
 
 /** The filters (of either route), checked against the database and normalised; a bad one is InvalidParameterError. */
-export async function resolveLedgerFilters (db: Db, query: LedgerTotalsQuery): Promise<repository.LedgerFilters> {
+async function resolveLedgerFilters (db: Db, query: LedgerTotalsQuery): Promise<repository.LedgerFilters> {
   const filters: repository.LedgerFilters = {}
   if (query.project !== undefined) {
     if (!await repository.projectExists(db, query.project)) {
@@ -44,7 +44,7 @@ export async function resolveLedgerFilters (db: Db, query: LedgerTotalsQuery): P
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 
 /** A calendar day as YYYY-MM-DD (the stored form), or the parameter's 400. */
-export function parseDay (parameter: string, text: string): string {
+function parseDay (parameter: string, text: string): string {
   const match = DAY.exec(text.trim())
   const [year, month, day] = (match ?? []).slice(1).map(Number) as [number, number, number]
   if (match === null || !isCalendarDay(year, month, day)) {
@@ -54,7 +54,7 @@ export function parseDay (parameter: string, text: string): string {
   return match![0]
 }
 
-export function parseLedgerOrdering (ordering: LedgerQuery['ordering']): repository.LedgerOrder {
+function parseLedgerOrdering (ordering: LedgerQuery['ordering']): repository.LedgerOrder {
   const text = ordering ?? LEDGER_ORDERING_DEFAULT
   const descending = text.startsWith('-')
   return { field: (descending ? text.slice(1) : text) as repository.LedgerOrder['field'], descending }

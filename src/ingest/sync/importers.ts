@@ -15,7 +15,7 @@ export interface SourceFile {
   label: string
 }
 
-export interface SourceImportOptions {
+interface SourceImportOptions {
   media?: MediaStore
   now?: Date
   lock?: ImportLockOptions
