@@ -1,4 +1,4 @@
-import type { LedgerSum } from '../catalogue/ledger-totals.ts'
+import type { LedgerSum } from './ledger-totals.ts'
 import { groupInto } from '../catalogue/project-rows.repository.ts'
 import type { TransactionRow } from '../ledger/transactions.repository.ts'
 import { CHUNK, type Db, type NewCreditTransactionRow } from '../store/database.ts'

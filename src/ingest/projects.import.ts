@@ -9,7 +9,7 @@ import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../st
 import { ImportRecordSchema, type ImportRecord, type TransactionRecord } from '../catalogue/catalogue.schemas.ts'
 import { collectUnreferencedImages, ImportMedia, type PendingImage } from './import-media.ts'
 import { countryKey } from '../catalogue/countries.ts'
-import { KIND, projectCredits, type Kind, type LedgerSum, type ProjectCredits } from '../catalogue/ledger-totals.ts'
+import { KIND, projectCredits, type Kind, type LedgerSum, type ProjectCredits } from './ledger-totals.ts'
 import { toImportRecord } from '../catalogue/project.mapper.ts'
 import * as projectRows from '../catalogue/project-rows.repository.ts'
 import * as vocabularyRepository from '../catalogue/vocabularies.repository.ts'

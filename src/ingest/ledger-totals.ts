@@ -1,4 +1,4 @@
-import type { ImportRecord, TransactionType } from './catalogue.schemas.ts'
+import type { ImportRecord, TransactionType } from '../catalogue/catalogue.schemas.ts'
 
 // A project's credit totals from its ledger (docs/api.md, "Import format"). For each type
 // (issuance, retirement, cancellation) the ledger speaks when the project has at least one transaction of that
