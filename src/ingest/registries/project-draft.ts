@@ -75,7 +75,7 @@ export class ProjectDraft {
   /** CORSIA eligibility per vintage, as issuance rows state it (a vintage any row calls eligible is eligible). */
   readonly #corsia = new Map<number, boolean>()
   readonly #lines = new Map<string, Set<number>>()
-  readonly #transactions = new Map<string, TransactionRecord>()
+  readonly #transactions = new Map<string, TransactionRecord & { source: RowRef | null }>()
   /** Rows whose transaction a later row of the same identity replaced (reported as skipped). */
   readonly replacedRows: Array<SkippedRow> = []
   /** Types of transaction the files list in full for the project (none of a type there: 0, not unknown). */
@@ -182,11 +182,9 @@ export class ProjectDraft {
     // One identity twice in an import, saying something else (not Cercarbono's serial in both of its files): the
     // later row is used, the earlier one reported.
     const earlier = this.#transactions.get(identity)
-    const was = earlier?.source // a reader's transactions always have a line; the format allows none
-    if (earlier !== undefined && was != null && was.line !== null &&
-      (earlier.quantity !== stated.quantity || earlier.vintage !== stated.vintage)) {
+    if (earlier?.source != null && (earlier.quantity !== stated.quantity || earlier.vintage !== stated.vintage)) {
       const reason = `${identity} again at ${at.file} line ${at.line}, which is used instead`
-      this.replacedRows.push({ file: was.file, line: was.line, reason })
+      this.replacedRows.push({ ...earlier.source, reason })
     }
     this.#transactions.set(identity, {
       identity,
