@@ -8,9 +8,9 @@ import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { parseRateLimit, parseScopes, SCOPES } from './access/api-keys.ts'
 import { ExportFileError, ImportError } from './catalogue/catalogue.errors.ts'
-import type { RegistryImportReport } from './catalogue/registries/registry-import.ts'
+import type { RegistryImportReport } from './ingest/registries/registry-import.ts'
 import type { OffsetsDbImportReport } from './ingest/offsetsdb/offsetsdb.import.ts'
-import { REGISTRY_KEYS, type RegistryKey } from './catalogue/registries/registry-keys.ts'
+import { REGISTRY_KEYS, type RegistryKey } from './ingest/registries/registry-keys.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import type { Store } from './store/connect.ts'
 import type { Db } from './store/database.ts'
@@ -202,7 +202,7 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
           `${REGISTRY_KEYS.join(', ')}.`)
       }
       const [{ importProjects }, { MediaStore }] = await Promise.all([
-        import('./catalogue/projects.import.ts'), import('./media/media-store.ts')])
+        import('./ingest/projects.import.ts'), import('./media/media-store.ts')])
       const media = new MediaStore(settings.media.dir)
       const lock = importLock(settings, complain)
       const result = await withStore(settings, async (store) =>
@@ -230,7 +230,7 @@ async function run (argv: string[], io: CliIo, say: (text: string) => void,
       }
       const out = fd === undefined ? io.stdout : createWriteStream('', { fd })
       const [{ exportProjects }, { exportedMediaPath }, { MediaStore }] = await Promise.all([
-        import('./catalogue/projects.import.ts'), import('./catalogue/project.mapper.ts'),
+        import('./ingest/projects.import.ts'), import('./catalogue/project.mapper.ts'),
         import('./media/media-store.ts')])
       const media = new MediaStore(settings.media.dir)
       let skippedImages = 0
@@ -342,7 +342,7 @@ async function importFromRegistry (
     })
     return say(options.json ? JSON.stringify(report, null, 2) : archiveReportText(report))
   }
-  const { importRegistryExports } = await import('./catalogue/registries/registry-import.ts')
+  const { importRegistryExports } = await import('./ingest/registries/registry-import.ts')
   const report = await withStore(config, async (store) => {
     const done = await importRegistryExports(store.db, registry as RegistryKey, exports,
       { media, lock: importLock(config, complain) })

@@ -43,7 +43,7 @@ export const UNSIZED: Sizing = Object.freeze({
 })
 
 /** From this limit up, Tonne runs with its unsized defaults. */
-export const SIZED_BELOW_MB = 1024
+const SIZED_BELOW_MB = 1024
 
 /**
  * The choices for a limit in MB. Under mixed load (docs/performance.md, "Issue 34") the node binary's pages take

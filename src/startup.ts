@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis'
 import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import type { AppParts } from './app.ts'
 import { loadCalculatorData } from './calculator/calculator.data.ts'
-import { loadBundledCatalogueOnce } from './catalogue/bundled-catalogue.ts'
 import { refreshAllProjectJson } from './catalogue/project-json.ts'
 import { writeSdgIcons } from './catalogue/sdg-icons.ts'
 import type { Config } from './config.ts'
@@ -26,6 +25,7 @@ export async function prepareDatabase (config: Config, store: Store, log: (line:
   const { built } = await refreshAllProjectJson(store.db, { missingOnly: true })
   if (built > 0) log(`built the stored JSON of ${built} projects`)
   if (config.loadBundledCatalogue) {
+    const { loadBundledCatalogueOnce } = await import('./ingest/bundled-catalogue.ts')
     const loaded = await loadBundledCatalogueOnce(store.db)
     if (loaded > 0) log(`loaded the bundled catalogue: ${loaded} projects`)
   }

@@ -1,7 +1,8 @@
 // Builds a clearly synthetic catalogue of N projects for the benchmark: every name says
 // "Synthetic", every registry is SYNTHETIC_*, and none of it is ever mixed into the real data.
 import type { Db, NewProjectRow } from '../../src/store/database.ts'
-import * as repository from '../../src/catalogue/projects.repository.ts'
+import { bumpCatalogueVersion } from '../../src/catalogue/catalogue-version.repository.ts'
+import * as repository from '../../src/ingest/project-import.repository.ts'
 import { refreshProjectJson } from '../../src/catalogue/project-json.ts'
 import { seededRandom } from '../../src/reference/seeded-random.ts'
 
@@ -80,5 +81,5 @@ export async function buildSyntheticCatalogue (db: Db, size: number, batch = 500
       await refreshProjectJson(trx, rows.map((r) => r.id))
     })
   }
-  await repository.bumpCatalogueVersion(db)
+  await bumpCatalogueVersion(db)
 }

@@ -1,7 +1,7 @@
 // Adds a clearly synthetic credit ledger to a synthetic catalogue (synthetic-catalogue.ts) for the benchmark:
 // every identity starts SYN-TX-, every beneficiary says "Synthetic", and none of it is ever mixed into real data.
 // Rows go straight in with batched INSERTs (not through `tonne import`), as the benchmark only reads them.
-import { bumpCatalogueVersion } from '../../src/catalogue/projects.repository.ts'
+import { bumpCatalogueVersion } from '../../src/catalogue/catalogue-version.repository.ts'
 import { beneficiaryKey } from '../../src/ledger/beneficiary-key.ts'
 import { insertTransactions } from '../../src/ledger/transactions.repository.ts'
 import type { CreditTransactionTable, Db } from '../../src/store/database.ts'

@@ -10,8 +10,8 @@ export const MAX_PROJECT_ID = 2_147_483_647
  * under the 2,704 bytes PostgreSQL's index on protocols takes per row.
  */
 export const PROTOCOL_MAX_LENGTH = 600
-export const LIMIT_DEFAULT = 50
-export const LIMIT_MAX = 1000
+const LIMIT_DEFAULT = 50
+const LIMIT_MAX = 1000
 /** Offsets past this are refused rather than handed to the database (2^53 - 1). */
 const OFFSET_MAX = Number.MAX_SAFE_INTEGER
 
@@ -421,7 +421,7 @@ const TransactionRecordSchema = strictObject({
   vintage_end: Type.Optional(Nullable(Type.String({ format: 'date', description: 'The vintage\'s last day.' }))),
   source: Nullable(strictObject({
     file: Type.String({ minLength: 1, maxLength: 500 }),
-    line: Type.Integer({ minimum: 1 })
+    line: Nullable(Type.Integer({ minimum: 1, description: 'Its line (1 is the header); null when not known.' }))
   }))
 })
 export type TransactionRecord = Static<typeof TransactionRecordSchema>

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { MediaLinker } from '../media/signing.ts'
 import type { Db } from '../store/database.ts'
 import { toDetailExtras, toListItem } from './project.mapper.ts'
-import * as repository from './projects.repository.ts'
+import * as repository from './project-rows.repository.ts'
 
 // Each project's list item is stored as JSON, built from its row by the one mapper. Media links
 // cannot be stored (they are signed per response), so the JSON holds placeholders instead.

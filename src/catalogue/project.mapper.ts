@@ -1,6 +1,6 @@
 import type { CreditsShown, ImportRecord, Project, ProjectListItem, Source } from './catalogue.schemas.ts'
 import type { MediaLinker } from '../media/signing.ts'
-import type { ProjectRecordRow, ProjectRelations } from './projects.repository.ts'
+import type { ProjectRecordRow, ProjectRelations } from './project-rows.repository.ts'
 
 /** The media-store key of an SDG icon (drawn into the store at start-up). */
 export const sdgIconKey = (number: number): string => `sdg/${number}.svg`
@@ -11,7 +11,7 @@ export const exportedMediaPath = (key: string): string => `media/${key}`
 const named = (nameId: string, verboseName: string) => ({ name_id: nameId, verbose_name: verboseName })
 
 /** The detail-only fields, after the list item's: credits per vintage and the data's source. */
-export interface DetailExtras { credits: CreditsShown, source: Source, sources: string[] }
+interface DetailExtras { credits: CreditsShown, source: Source, sources: string[] }
 
 /** Database row and relations → the API's Project (detail) object. Field order follows spec 2.1, additions last. */
 function toProject (row: ProjectRecordRow, relations: ProjectRelations, links: MediaLinker): Project {

@@ -7,7 +7,9 @@ import {
 } from './catalogue.schemas.ts'
 import { closestCountry, countryKey } from './countries.ts'
 import { detailJson } from './project-json.ts'
-import * as repository from './projects.repository.ts'
+import * as projectList from './project-list.repository.ts'
+import { facetCounts } from './project-facets.repository.ts'
+import * as vocabularies from './vocabularies.repository.ts'
 
 type VocabularyFilter = 'creditType' | 'registry' | 'rating' | 'certification'
 
@@ -21,17 +23,17 @@ const VOCABULARY_FILTERS: ReadonlyArray<[VocabularyFilter, VocabularyParameter, 
 ]
 
 /** Validates the filters against the vocabularies in the database and normalises them. */
-async function resolveFilters (db: Db, query: ProjectFilterQuery): Promise<repository.ProjectFilters> {
-  const filters: repository.ProjectFilters = {}
+async function resolveFilters (db: Db, query: ProjectFilterQuery): Promise<projectList.ProjectFilters> {
+  const filters: projectList.ProjectFilters = {}
   if (query.in_sale !== undefined) filters.inSale = ['true', 'True', '1'].includes(query.in_sale)
   if (query.location !== undefined) filters.locationKey = (await resolveCountry(db, query.location)).toLowerCase()
   for (const [key, parameter, table] of VOCABULARY_FILTERS) {
     const value = query[parameter]
     if (value === undefined) continue
     // Case does not matter, as for location: registry=verra is VERRA.
-    const nameId = await repository.vocabularyNameId(db, table, value)
+    const nameId = await vocabularies.vocabularyNameId(db, table, value)
     if (nameId === undefined) {
-      const allowed = await repository.vocabularyValues(db, table)
+      const allowed = await vocabularies.vocabularyValues(db, table)
       throw new InvalidParameterError(parameter,
         `${parameter} "${value}" is not a known value; valid values: ${allowed.join(', ')}.`, allowed)
     }
@@ -56,7 +58,7 @@ async function resolveFilters (db: Db, query: ProjectFilterQuery): Promise<repos
  * of it; unknown → a 400 with the stored values.
  */
 async function resolveText (db: Db, field: 'status' | 'category' | 'protocol', value: string): Promise<string[]> {
-  const stored = await repository.distinctValues(db, field)
+  const stored = await vocabularies.distinctValues(db, field)
   const wanted = value.trim().toLowerCase()
   const spellings = stored.filter((s) => s.toLowerCase() === wanted)
   if (spellings.length === 0) {
@@ -68,17 +70,17 @@ async function resolveText (db: Db, field: 'status' | 'category' | 'protocol', v
 
 /** A country name, ISO code or alias → the canonical name; unknown → the names, and the closest one. */
 async function resolveCountry (db: Db, text: string): Promise<string> {
-  const name = await repository.countryByKey(db, countryKey(text))
+  const name = await vocabularies.countryByKey(db, countryKey(text))
   if (name !== undefined) return name
-  const closest = closestCountry(text, await repository.countryAliases(db))
+  const closest = closestCountry(text, await vocabularies.countryAliases(db))
   throw new InvalidParameterError('location',
     `location "${text}" is not a known country${closest === undefined ? '' : `; did you mean "${closest}"?`} ` +
     'Give a country name, an ISO 3166 alpha-2 or alpha-3 code; allowed_values lists the names.',
-    await repository.countryNames(db))
+    await vocabularies.countryNames(db))
 }
 
 async function resolveSdg (db: Db, text: string): Promise<number> {
-  const goals = await repository.sdgNumbersByNameId(db)
+  const goals = await vocabularies.sdgNumbersByNameId(db)
   const wanted = text.trim().toUpperCase()
   for (const [nameId, number] of goals) {
     if (nameId === wanted || String(number) === wanted.replace(/^0+(?=\d)/, '')) return number
@@ -111,7 +113,7 @@ function parseTimestamp (text: string): string {
 }
 
 /** `minLon,minLat,maxLon,maxLat` in degrees; minLon > maxLon crosses the antimeridian. */
-function parseBbox (text: string): NonNullable<repository.ProjectFilters['bbox']> {
+function parseBbox (text: string): NonNullable<projectList.ProjectFilters['bbox']> {
   const parts = text.split(',').map((p) => p.trim())
   const numbers = parts.map((p) => /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(p) ? Number(p) : NaN)
   const fail = (why: string): never => {
@@ -127,8 +129,8 @@ function parseBbox (text: string): NonNullable<repository.ProjectFilters['bbox']
 }
 
 /** `ordering=name,-date` → terms, with id appended as the tie-breaker so pages are stable. */
-function parseOrdering (text: string | undefined): repository.OrderTerm[] {
-  const terms: repository.OrderTerm[] = []
+function parseOrdering (text: string | undefined): projectList.OrderTerm[] {
+  const terms: projectList.OrderTerm[] = []
   for (const part of (text ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '')) {
     const descending = part.startsWith('-')
     const field = descending ? part.slice(1) : part
@@ -151,12 +153,12 @@ function parseOrdering (text: string | undefined): repository.OrderTerm[] {
  */
 export type CountMemo = (key: string, count: () => Promise<number>) => Promise<number>
 
-type Counter = (db: Db, filters: repository.ProjectFilters) => Promise<number>
+type Counter = (db: Db, filters: projectList.ProjectFilters) => Promise<number>
 
 async function cachedCount (
-  db: Db, memo: CountMemo, name: 'projects' | 'located', filters: repository.ProjectFilters
+  db: Db, memo: CountMemo, name: 'projects' | 'located', filters: projectList.ProjectFilters
 ): Promise<number> {
-  const count: Counter = name === 'projects' ? repository.countProjects : repository.countLocated
+  const count: Counter = name === 'projects' ? projectList.countProjects : projectList.countLocated
   // resolveFilters builds the filters in one fixed order, so equal filters give equal text.
   return await memo(`${name} ${JSON.stringify(filters)}`, async () => await count(db, filters))
 }
@@ -170,7 +172,7 @@ export async function listProjectPage (db: Db, query: ProjectListQuery, counts: 
   const ordering = parseOrdering(query.ordering)
   const [count, rows] = await Promise.all([
     cachedCount(db, counts, 'projects', filters),
-    repository.listProjectJson(db, filters, ordering, query.limit, query.offset)
+    projectList.listProjectJson(db, filters, ordering, query.limit, query.offset)
   ])
   return { count, items: rows.map((row) => row.item_json ?? missingJson(row.id)) }
 }
@@ -190,7 +192,7 @@ export async function * allMatchingProjects (
   const filters = await resolveFilters(db, query)
   const ordering = parseOrdering(query.ordering)
   for (let offset = 0; ; offset += CSV_BATCH) {
-    const rows = await repository.listProjectJson(db, filters, ordering, CSV_BATCH, offset)
+    const rows = await projectList.listProjectJson(db, filters, ordering, CSV_BATCH, offset)
     for (const row of rows) {
       yield { ...JSON.parse(row.item_json ?? missingJson(row.id)) as ProjectListItem, external_id: row.external_id }
     }
@@ -200,7 +202,7 @@ export async function * allMatchingProjects (
 
 /** The detail as unsigned JSON. */
 export async function getProjectJson (db: Db, id: number): Promise<string> {
-  const row = await repository.findProjectJson(db, id)
+  const row = await projectList.findProjectJson(db, id)
   if (row === undefined) throw new ProjectNotFoundError(id)
   return detailJson(row.item_json ?? missingJson(id), row.external_id, row.detail_json ?? missingJson(id))
 }
@@ -210,7 +212,7 @@ function missingJson (id: number): never {
   throw new Error(`project ${id} has no stored JSON`)
 }
 
-const FILTER_OF_FACET: Record<Facet, keyof repository.ProjectFilters> = {
+const FILTER_OF_FACET: Record<Facet, keyof projectList.ProjectFilters> = {
   registry: 'registry',
   location: 'locationKey',
   credit_type: 'creditType',
@@ -250,7 +252,7 @@ export async function projectFacets (
   const facets = {} as Record<Facet, FacetValue[]>
   for (const facet of FACETS) {
     const { [FILTER_OF_FACET[facet]]: _own, ...others } = filters
-    const values = (await repository.facetCounts(db, others, facet)).map((row) => ({
+    const values = (await facetCounts(db, others, facet)).map((row) => ({
       value: BOOLEAN_LABELS[facet] === undefined ? String(row.value) : String(Boolean(row.value)),
       label: BOOLEAN_LABELS[facet]?.[row.value ? 0 : 1] ?? String(row.label),
       count: Number(row.count)
@@ -262,12 +264,12 @@ export async function projectFacets (
   return {
     count: await cachedCount(db, counts, 'projects', filters),
     facets,
-    with_value: await repository.countWithValues(db, filters, OPTIONAL_ORDERING_FIELDS)
+    with_value: await projectList.countWithValues(db, filters, OPTIONAL_ORDERING_FIELDS)
   }
 }
 
 /** Matching projects with a country and no position in one country. */
-export type CountryCount = Awaited<ReturnType<typeof repository.countUnlocatedByCountry>>[number]
+type CountryCount = Awaited<ReturnType<typeof projectList.countUnlocatedByCountry>>[number]
 
 /**
  * A page of the matching located projects as GeoJSON Feature strings, in the list's order, and their total; and the
@@ -280,8 +282,8 @@ export async function projectFeatures (
   const ordering = parseOrdering(query.ordering)
   const [count, rows, countries] = await Promise.all([
     cachedCount(db, counts, 'located', filters),
-    repository.listLocated(db, filters, ordering, query.limit, query.offset),
-    repository.countUnlocatedByCountry(db, filters)
+    projectList.listLocated(db, filters, ordering, query.limit, query.offset),
+    projectList.countUnlocatedByCountry(db, filters)
   ])
   return {
     count,

@@ -9,7 +9,7 @@ import type { Db } from '../store/database.ts'
 import { listSources } from './sources.repository.ts'
 import { SourceListSchema, type Source } from './sources.schemas.ts'
 
-export interface SourcesOptions {
+interface SourcesOptions {
   /** The catalogue's database (its read side). */
   db: Db
 }

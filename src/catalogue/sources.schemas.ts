@@ -4,7 +4,7 @@ import { StringEnum } from '../http/schemas.ts'
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 const Instant = (description: string) => Nullable(Type.String({ format: 'date-time', description }))
 
-export const SOURCE_STATUSES = ['changed', 'unchanged', 'not_modified', 'failed'] as const
+const SOURCE_STATUSES = ['changed', 'unchanged', 'not_modified', 'failed'] as const
 
 export const SourceSchema = Type.Object({
   name: Type.String({ description: 'The source\'s name: its kind (ledger rows name it in their source).' }),

@@ -3,7 +3,7 @@ import type { Db, SourceTable } from '../store/database.ts'
 // The write side of `sources` (migration 0009): what each sync or import of a source found. The counts are read
 // from the rows each import marks with its source (credit_transactions.source_name, project_sources).
 
-export type SourceRow = SourceTable
+type SourceRow = SourceTable
 
 export async function findSource (db: Db, name: string): Promise<SourceRow | undefined> {
   return await db.selectFrom('sources').selectAll().where('name', '=', name).executeTakeFirst()

@@ -14,7 +14,7 @@ export interface SummaryRow {
 }
 
 /** What the summary says of one filter (undefined: a filter it cannot answer, `project` or `search`). */
-export interface SummaryCount {
+interface SummaryCount {
   /** Matching dated transactions per month, months fully inside the date range only, in ascending order. */
   months: Array<{ month: string, count: number }>
   /** Months the date range cuts, whose matches the database counts (at most two: the range's ends). */
@@ -55,7 +55,7 @@ export function summaryCount (rows: readonly SummaryRow[], filters: LedgerFilter
 }
 
 /** Where offset `offset` lies in date order: in a month (`skipped` matches come before it) or among the undated. */
-export type Seek = { month: string, skipped: number } | { undatedOffset: number }
+type Seek = { month: string, skipped: number } | { undatedOffset: number }
 
 /** `months`: every month's matches (partial months counted), ascending. */
 export function seekByMonth (

@@ -1,5 +1,7 @@
 import { sql, type Insertable, type SqlBool } from 'kysely'
-import { databaseKind, type CreditTransactionRow, type CreditTransactionTable, type Db } from '../store/database.ts'
+import {
+  CHUNK, databaseKind, type CreditTransactionRow, type CreditTransactionTable, type Db
+} from '../store/database.ts'
 
 // All ledger SQL lives here. Functions take the database (or a transaction) first and deal in rows.
 
@@ -25,7 +27,7 @@ export interface LedgerOrder {
 
 /** A transaction as the API shows it: this database's id and the registry's identity. */
 export type TransactionRow = Omit<CreditTransactionRow, 'registry' | 'beneficiary_key' | 'url' |
-  'beneficiary_harmonised' | 'source_name'>
+  'beneficiary_harmonised' | 'source_name' | 'from_carb'>
 
 const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.quantity', 't.beneficiary', 't.reason',
   't.source_file', 't.source_line', 't.identity', 't.note', 't.account', 't.serials', 't.vintage_start',
@@ -37,7 +39,7 @@ const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.qua
  * where no index answers (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3
  * characters).
  */
-export type SearchPlan = { ids: readonly number[] } | { dense: true } | undefined
+type SearchPlan = { ids: readonly number[] } | { dense: true } | undefined
 
 /**
  * From this many matches on, a page is found sooner by walking the ordering's index and reading each beneficiary
@@ -296,9 +298,6 @@ export async function projectIdentities (db: Db, ids: readonly number[]): Promis
 export async function projectExists (db: Db, id: number): Promise<boolean> {
   return await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst() !== undefined
 }
-
-/** Rows per INSERT: keeps every statement under SQLite's and PostgreSQL's parameter limits. */
-const CHUNK = 400
 
 /** Inserts transactions as they are (no upsert): for seeding a benchmark's synthetic ledger. */
 export async function insertTransactions (db: Db, rows: ReadonlyArray<Insertable<CreditTransactionTable>>):

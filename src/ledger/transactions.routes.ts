@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { CountMemo } from '../catalogue/projects.service.ts'
+import type { CountMemo } from '../catalogue/catalogue-shared.ts'
 import { AnswerCache } from '../http/answer-cache.ts'
 import type { AnswerPath } from '../http/answer-path.ts'
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'

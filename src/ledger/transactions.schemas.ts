@@ -1,7 +1,7 @@
 import type { CsvColumn } from '../http/csv.ts'
 import { Type, type Static } from 'typebox'
 import { StringEnum } from '../http/schemas.ts'
-import { MAX_PROJECT_ID, TRANSACTION_TYPES } from '../catalogue/catalogue.schemas.ts'
+import { MAX_PROJECT_ID, TRANSACTION_TYPES } from '../catalogue/catalogue-shared.ts'
 
 const LEDGER_LIMIT_DEFAULT = 50
 const LEDGER_LIMIT_MAX = 1000
@@ -63,7 +63,7 @@ const TransactionSchema = Type.Object({
 export type Transaction = Static<typeof TransactionSchema>
 
 /** A transaction in a page: with its project named as a person knows it (the whole ledger lists many projects). */
-export const LedgerItemSchema = Type.Object({
+const LedgerItemSchema = Type.Object({
   ...TransactionSchema.properties,
   project_external_id: Type.String({
     description: 'The project\'s id in its registry (e.g. VCS1340).', examples: ['VCS1340']
@@ -175,7 +175,7 @@ export const ProjectLedgerParamsSchema = Type.Object({
 })
 
 /** What names a project in a row of the ledger's CSV. */
-export interface ProjectIdentity { external_id: string, name: string, registry: string, registry_name: string }
+interface ProjectIdentity { external_id: string, name: string, registry: string, registry_name: string }
 /** A transaction as a row of the CSV; `project` is undefined only for a project removed while the file streams. */
 export type TransactionCsvRow = Transaction & { project: ProjectIdentity | undefined }
 

@@ -1,18 +1,19 @@
-import { InvalidParameterError, ProjectNotFoundError } from '../catalogue/catalogue.errors.ts'
+import {
+  InvalidParameterError, ProjectNotFoundError, vocabularyNameId, vocabularyValues, type CountMemo
+} from '../catalogue/catalogue-shared.ts'
 import { isCalendarDay } from '../domain/calendar.ts'
 import { beneficiaryKey } from './beneficiary-key.ts'
-import { vocabularyNameId, vocabularyValues } from '../catalogue/projects.repository.ts'
-import type { CountMemo } from '../catalogue/projects.service.ts'
 import type { Db } from '../store/database.ts'
 import {
   LEDGER_ORDERING_DEFAULT, type LedgerItem, type LedgerQuery, type LedgerTotals, type LedgerTotalsQuery,
   type ProjectLedgerQuery, type Transaction, type TransactionCsvRow
 } from './transactions.schemas.ts'
 import * as repository from './transactions.repository.ts'
+import { toTransaction } from './transaction.mapper.ts'
 import { firstDay, lastDay, seekByMonth, summaryCount, type SummaryRow } from './ledger-summary.ts'
 
 /** The filters (of either route), checked against the database and normalised; a bad one is InvalidParameterError. */
-export async function resolveLedgerFilters (db: Db, query: LedgerTotalsQuery): Promise<repository.LedgerFilters> {
+async function resolveLedgerFilters (db: Db, query: LedgerTotalsQuery): Promise<repository.LedgerFilters> {
   const filters: repository.LedgerFilters = {}
   if (query.project !== undefined) {
     if (!await repository.projectExists(db, query.project)) {
@@ -43,7 +44,7 @@ export async function resolveLedgerFilters (db: Db, query: LedgerTotalsQuery): P
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 
 /** A calendar day as YYYY-MM-DD (the stored form), or the parameter's 400. */
-export function parseDay (parameter: string, text: string): string {
+function parseDay (parameter: string, text: string): string {
   const match = DAY.exec(text.trim())
   const [year, month, day] = (match ?? []).slice(1).map(Number) as [number, number, number]
   if (match === null || !isCalendarDay(year, month, day)) {
@@ -53,30 +54,10 @@ export function parseDay (parameter: string, text: string): string {
   return match![0]
 }
 
-export function parseLedgerOrdering (ordering: LedgerQuery['ordering']): repository.LedgerOrder {
+function parseLedgerOrdering (ordering: LedgerQuery['ordering']): repository.LedgerOrder {
   const text = ordering ?? LEDGER_ORDERING_DEFAULT
   const descending = text.startsWith('-')
   return { field: (descending ? text.slice(1) : text) as repository.LedgerOrder['field'], descending }
-}
-
-export function toTransaction (row: repository.TransactionRow): Transaction {
-  return {
-    id: row.id,
-    transaction_id: row.identity,
-    project_id: row.project_id,
-    type: row.type,
-    date: row.date,
-    vintage: row.vintage,
-    quantity: row.quantity,
-    beneficiary: row.beneficiary,
-    reason: row.reason,
-    note: row.note,
-    account: row.account,
-    serials: row.serials,
-    vintage_start: row.vintage_start,
-    vintage_end: row.vintage_end,
-    source: row.source_file === null ? null : { file: row.source_file, line: row.source_line }
-  }
 }
 
 type Page = { count: number, items: LedgerItem[] }

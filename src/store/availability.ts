@@ -36,7 +36,7 @@ export function isUnreachable (error: unknown): boolean {
  * was busy. That is load, not an outage: answered 503, but it never opens the database circuit (a server that does
  * not answer a new connection fails with "Connection terminated due to connection timeout" instead).
  */
-export function isPoolWait (error: unknown): boolean {
+function isPoolWait (error: unknown): boolean {
   return error instanceof Error && error.message === 'timeout exceeded when trying to connect'
 }
 

@@ -6,14 +6,14 @@ export interface VocabularyTable {
   verbose_name: string
 }
 
-export interface SdgTable {
+interface SdgTable {
   number: number
   name_id: string
   verbose_name: string
   colour: string
 }
 
-export interface CountryTable {
+interface CountryTable {
   /** The canonical name: the one every project with this country carries. */
   name: string
   /** The name folded (case, accents, punctuation): see countryKey(). */
@@ -23,14 +23,14 @@ export interface CountryTable {
 }
 
 /** Every spelling that names a country: its name, ISO codes and aliases, by folded key. */
-export interface CountryAliasTable {
+interface CountryAliasTable {
   alias_key: string
   alias: string
   /** The canonical name (countries.name). */
   name: string
 }
 
-export interface ProjectTable {
+interface ProjectTable {
   id: number
   external_id: string
   name: string
@@ -91,7 +91,7 @@ export interface ProjectTable {
   protocol_version: string | null
 }
 
-export interface ProjectVintageTable {
+interface ProjectVintageTable {
   project_id: number
   vintage: number
   /** Credits issued and retired in this vintage; null when the imported data does not say. */
@@ -102,14 +102,14 @@ export interface ProjectVintageTable {
   corsia_eligible: number | boolean | null
 }
 
-export interface ProjectCertificationTable {
+interface ProjectCertificationTable {
   project_id: number
   position: number
   certification: string
 }
 
 /** The methodology ids a project names, in the registry's order. */
-export interface ProjectProtocolTable {
+interface ProjectProtocolTable {
   project_id: number
   position: number
   protocol: string
@@ -117,7 +117,7 @@ export interface ProjectProtocolTable {
 
 /** One issuance, retirement or cancellation, as a registry published it. */
 /** How many transactions each (registry, type, vintage, month) holds, kept by triggers (migration 0012). */
-export interface LedgerCountsTable {
+interface LedgerCountsTable {
   registry: string
   type: string
   /** 0: no vintage. */
@@ -160,23 +160,28 @@ export interface CreditTransactionTable {
   beneficiary_harmonised: string | null
   /** Which source holds the row: a registry's key for its own exports, `offsetsdb` for the archive. */
   source_name: string | null
+  /**
+   * Stated by CARB's issuance table (migration 0014): a project with any such transaction counts only those in its
+   * totals (ingest/ledger-import.repository.ts ledgerSums). SQLite gives 0/1.
+   */
+  from_carb: Generated<boolean | number>
 }
 
 /** Every file an import read, by content: the same bytes under another name are the same file. */
-export interface ImportedFileTable {
+interface ImportedFileTable {
   registry: string
   sha256: string
   name: string
   imported_at: string
 }
 
-export interface ProjectSdgTable {
+interface ProjectSdgTable {
   project_id: number
   position: number
   sdg: number
 }
 
-export interface ProjectImageTable {
+interface ProjectImageTable {
   project_id: number
   position: number
   title: string
@@ -221,7 +226,7 @@ export interface SourceTable {
 }
 
 /** Which sources state each project. */
-export interface ProjectSourceTable {
+interface ProjectSourceTable {
   project_id: number
   source_name: string
   /** What the source last said of the project's ledger (a digest of OffsetsDB's credits); null: not kept. */
@@ -229,19 +234,19 @@ export interface ProjectSourceTable {
 }
 
 /** A named lease (`sync`): who holds it, until when (ISO 8601 UTC); the holder renews it while it works. */
-export interface LeaseTable {
+interface LeaseTable {
   name: string
   holder: string
   expires_at: string
 }
 
-export interface MetaTable {
+interface MetaTable {
   key: string
   value: string
 }
 
 /** Migration 0011: the date of the project export that last stated each registry project. */
-export interface ProjectExportDateTable {
+interface ProjectExportDateTable {
   registry: string
   external_id: string
   as_of: string
@@ -279,9 +284,11 @@ export type NewProjectRow = Insertable<ProjectTable>
 export type NewCreditTransactionRow = Insertable<CreditTransactionTable>
 export type CreditTransactionRow = Selectable<CreditTransactionTable>
 
+/** Rows per statement (an INSERT's values, an IN list): under SQLite's and PostgreSQL's parameter limits. */
+export const CHUNK = 400
+
 /** The vocabulary tables that share the `{name_id, verbose_name}` shape. */
-export const VOCABULARY_TABLES = ['registries', 'standards', 'credit_types', 'ratings', 'certifications'] as const
-export type VocabularyName = typeof VOCABULARY_TABLES[number]
+export type VocabularyName = 'registries' | 'standards' | 'credit_types' | 'ratings' | 'certifications'
 
 /**
  * Which database `db` runs on; the one place that asks (the search and the import lock differ by

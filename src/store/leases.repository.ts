@@ -24,7 +24,7 @@ export async function releaseLease (db: Db, name: string, holder: string): Promi
   await db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute()
 }
 
-export async function leaseHolder (db: Db, name: string): Promise<string | undefined> {
+async function leaseHolder (db: Db, name: string): Promise<string | undefined> {
   const row = await db.selectFrom('leases').select('holder').where('name', '=', name).executeTakeFirst()
   return row?.holder
 }

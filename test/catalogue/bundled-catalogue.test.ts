@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 import { forEachDatabase } from '../databases.ts'
 import { buildTestApp } from '../helpers.ts'
-import { BUNDLED_CATALOGUE_FILE, loadBundledCatalogueOnce } from '../../src/catalogue/bundled-catalogue.ts'
+import { BUNDLED_CATALOGUE_FILE, loadBundledCatalogueOnce } from '../../src/ingest/bundled-catalogue.ts'
 import { buildBundledCatalogue } from '../../scripts/build-bundled-catalogue.ts'
 
 const LIST = '/api/v1/commerce/products/'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { importProjects } from '../../src/catalogue/projects.import.ts'
+import { importProjects } from '../../src/ingest/projects.import.ts'
 import { forEachDatabase } from '../databases.ts'
 import { buildTestApp } from '../helpers.ts'
 import { creditedProjects, project } from '../fixtures/projects.ts'

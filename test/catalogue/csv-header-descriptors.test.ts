@@ -3,7 +3,7 @@ import { readdirSync, readlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { ExportFileError } from '../../src/catalogue/catalogue.errors.ts'
-import { readCsvHeader } from '../../src/catalogue/registries/csv-export.ts'
+import { readCsvHeader } from '../../src/ingest/registries/csv-export.ts'
 import { tempDir } from '../helpers.ts'
 
 /** Descriptors this process holds open on `file` (Linux: /proc/self/fd links to the files). */

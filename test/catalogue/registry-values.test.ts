@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { protocolVersion } from '../../src/catalogue/registries/registry.ts'
-import { fullYear, parseDate } from '../../src/catalogue/registries/values.ts'
+import { protocolVersion } from '../../src/ingest/registries/registry.ts'
+import { fullYear, parseDate } from '../../src/ingest/registries/values.ts'
 
 // Reading registry values (pure): two-digit years as older downloads write them, and methodology versions.
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test, type TestContext } from 'node:test'
 import type { ImportRecord, TransactionRecord } from '../../src/catalogue/catalogue.schemas.ts'
-import { importProjects } from '../../src/catalogue/projects.import.ts'
+import { importProjects } from '../../src/ingest/projects.import.ts'
 import { allMatchingTransactions, CSV_BATCH } from '../../src/ledger/transactions.service.ts'
 import { forEachDatabase, type TestDatabase } from '../databases.ts'
 import { buildTestApp, FIXTURE_IMPORT_TIME, type TestApp } from '../helpers.ts'

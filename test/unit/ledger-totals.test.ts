@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { Credits, ImportRecord } from '../../src/catalogue/catalogue.schemas.ts'
-import { projectCredits, type LedgerSum } from '../../src/catalogue/ledger-totals.ts'
+import { projectCredits, type LedgerSum } from '../../src/ingest/ledger-totals.ts'
 
 // A project's credit totals from its stored ledger (docs/api.md, "Import format"): for each kind the ledger has
 // transactions of, the ledger's sums replace the record's; the other kinds keep what the record says.

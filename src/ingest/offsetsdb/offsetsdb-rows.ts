@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { TransactionType } from '../../catalogue/catalogue.schemas.ts'
-import { parsePythonLiteral } from '../../catalogue/registries/python-literal.ts'
-import type { Named } from '../../catalogue/registries/project-draft.ts'
+import { parsePythonLiteral } from '../registries/python-literal.ts'
+import type { Named } from '../registries/project-draft.ts'
 
 // One row of OffsetsDB's projects or credits table as Tonne's fields. CSV gives every value as text (dates as
 // `2021-03-04 00:00:00+00:00`, booleans as True/False, the protocol list as a Python literal); Parquet gives them

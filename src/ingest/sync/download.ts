@@ -18,7 +18,7 @@ export const REAL_TIMERS: Timers = {
   clearTimeout: (handle) => { clearTimeout(handle as NodeJS.Timeout) }
 }
 
-export interface DownloadOptions {
+interface DownloadOptions {
   url: string
   /** Validators from the last download of this URL: a 304 then means nothing changed. */
   etag: string | null
@@ -39,12 +39,12 @@ export interface DownloadOptions {
   onRetry?: (attempt: number, waitMs: number, reason: string) => void
 }
 
-export type DownloadResult =
+type DownloadResult =
   | { status: 'not_modified' }
   | { status: 'downloaded', sha256: string, bytes: number, etag: string | null, lastModified: string | null }
 
 /** A download that failed; `retryable` when trying again later may succeed. */
-export class DownloadError extends Error {
+class DownloadError extends Error {
   readonly retryable: boolean
   constructor (message: string, retryable: boolean) {
     super(message)

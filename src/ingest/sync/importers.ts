@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import type { RegistryKey } from '../../catalogue/registries/registry-keys.ts'
+import type { RegistryKey } from '../registries/registry-keys.ts'
 import type { Config } from '../../config.ts'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
@@ -15,7 +15,7 @@ export interface SourceFile {
   label: string
 }
 
-export interface SourceImportOptions {
+interface SourceImportOptions {
   media?: MediaStore
   now?: Date
   lock?: ImportLockOptions
@@ -48,7 +48,7 @@ const result = (report: { created: number, updated: number, unchanged: number, d
 /** A registry's own exports, through `tonne import --from KIND`'s import. */
 function registryImporter (key: RegistryKey): SourceImporter {
   return async (db, files, options) => {
-    const { importRegistryExports } = await import('../../catalogue/registries/registry-import.ts')
+    const { importRegistryExports } = await import('../registries/registry-import.ts')
     return result(await importRegistryExports(db, key, files, options))
   }
 }

@@ -9,7 +9,7 @@ import { syncSources, type SyncOptions, type SyncRound } from './sync.ts'
 // (rounds never overlap). Every serving process runs the schedule; the sync lease lets one of them sync a round
 // and the others skip it, so workers and instances on one database need no other coordination.
 
-export type SyncLog = (level: 'info' | 'warn' | 'error', message: string) => void
+type SyncLog = (level: 'info' | 'warn' | 'error', message: string) => void
 
 /** A started schedule stops with the app; a round under way when it stops is abandoned (its import rolls back). */
 export interface SyncSchedule {
@@ -17,7 +17,7 @@ export interface SyncSchedule {
   stop: () => void
 }
 
-export interface ScheduleOptions {
+interface ScheduleOptions {
   config: Config
   db: Db
   media?: MediaStore

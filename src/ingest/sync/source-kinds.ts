@@ -1,4 +1,4 @@
-import { REGISTRY_KEYS } from '../../catalogue/registries/registry-keys.ts'
+import { REGISTRY_KEYS } from '../registries/registry-keys.ts'
 
 // The sources `tonne sync` and SYNC_SOURCES name (kept apart from the sync itself, so the configuration can check
 // them without loading it): OffsetsDB's archive, or one of the registries `tonne import --from` reads.

@@ -18,7 +18,7 @@ import { attributionOf, type SyncSource } from './source-kinds.ts'
 
 /** The lease's name, and how long it lasts unless renewed (renewed every LEASE_RENEW_MS while the round runs). */
 const LEASE = 'sync'
-export const LEASE_TTL_MS = 15 * 60_000
+const LEASE_TTL_MS = 15 * 60_000
 const LEASE_RENEW_MS = 60_000
 /** Temporary folders of a download, in the data folder (the archive can be larger than a small /tmp). */
 const TEMP_PREFIX = '.sync-'
@@ -44,9 +44,9 @@ export interface SyncOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
 }
 
-export type SyncStatus = 'changed' | 'unchanged' | 'not_modified' | 'failed'
+type SyncStatus = 'changed' | 'unchanged' | 'not_modified' | 'failed'
 
-export interface SourceOutcome {
+interface SourceOutcome {
   name: string
   kind: SyncSource['kind']
   url: string

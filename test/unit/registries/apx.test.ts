@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { acr, art, car } from '../../../src/catalogue/registries/apx.ts'
-import type { RegistryDefinition } from '../../../src/catalogue/registries/registry.ts'
+import { acr, art, car } from '../../../src/ingest/registries/apx.ts'
+import type { RegistryDefinition } from '../../../src/ingest/registries/registry.ts'
 import { ledger, perVintage, readFiles, readRows, retiredTotal } from './read-rows.ts'
 
 // The APX registries (American Carbon Registry, Climate Action Reserve, ART) write dates month first

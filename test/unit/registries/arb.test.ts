@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { arb } from '../../../src/catalogue/registries/arb.ts'
+import { arb } from '../../../src/ingest/registries/arb.ts'
 import { ledger, perVintage, readRows } from './read-rows.ts'
 
 // CARB's issuance table (nc-arboc_issuance_sheet3) writes dates month first, as US agencies do ("12/31/2019").

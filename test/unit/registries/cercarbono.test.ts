@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { cercarbono } from '../../../src/catalogue/registries/cercarbono.ts'
+import { cercarbono } from '../../../src/ingest/registries/cercarbono.ts'
 import { ledger, perVintage, readRows } from './read-rows.ts'
 
 // Cercarbono (EcoRegistry) writes ISO dates; the reader takes a slashed date day first (Colombia's order). A

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { goldStandard } from '../../../src/catalogue/registries/gold-standard.ts'
+import { goldStandard } from '../../../src/ingest/registries/gold-standard.ts'
 import { ledger, perVintage, readRows, retiredTotal } from './read-rows.ts'
 
 // Gold Standard's exports write ISO dates; the reader takes a slashed date day first, as Verra's. Its

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { isometric } from '../../../src/catalogue/registries/isometric.ts'
+import { isometric } from '../../../src/ingest/registries/isometric.ts'
 import { ledger, readFiles } from './read-rows.ts'
 
 // Isometric's API writes ISO date-times (2026-04-09T18:21:22.047712Z); the reader takes a slashed date day

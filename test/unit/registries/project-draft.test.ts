@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { ProjectDraft } from '../../../src/catalogue/registries/project-draft.ts'
+import { ProjectDraft } from '../../../src/ingest/registries/project-draft.ts'
 
 // A project's credits from one import's ledger: each transaction once, by type. A cancellation removes credits
 // from circulation without anyone claiming them, so it is neither issued nor retired (docs/registries.md).

@@ -1,10 +1,10 @@
-import { ProtocolMappings } from '../../../src/catalogue/registries/credit-types.ts'
+import { ProtocolMappings } from '../../../src/ingest/registries/credit-types.ts'
 import {
   Drafts, type ProjectDraft, type RowWarning, type SkippedRow
-} from '../../../src/catalogue/registries/project-draft.ts'
+} from '../../../src/ingest/registries/project-draft.ts'
 import type {
   ExportKind, RegistryDefinition, Row, RowContext
-} from '../../../src/catalogue/registries/registry.ts'
+} from '../../../src/ingest/registries/registry.ts'
 import { countryKey } from '../../../src/catalogue/countries.ts'
 
 // Drives a registry reader's public interface (`exports()`, then an export's `read(row, context)`) with rows given

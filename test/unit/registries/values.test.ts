@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { parseDate, parseQuantity, parseYear } from '../../../src/catalogue/registries/values.ts'
+import { parseDate, parseQuantity, parseYear } from '../../../src/ingest/registries/values.ts'
 
 // The value readers every registry reader shares: a slashed date in the registry's order, quantities with
 // thousands separators, vintage years.

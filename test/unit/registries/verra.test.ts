@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { verra } from '../../../src/catalogue/registries/verra.ts'
+import { verra } from '../../../src/ingest/registries/verra.ts'
 import { ledger, perVintage, readRows } from './read-rows.ts'
 
 // Verra writes slashed dates day first ("31/12/2019", as its web export and OffsetsDB read them) and does not tell

@@ -1,7 +1,7 @@
 import type { MediaStore } from '../media/media-store.ts'
 import type { Db } from '../store/database.ts'
 import { withImportLock, type ImportLockOptions } from '../store/import-lock.ts'
-import { referencedMediaKeys } from './projects.repository.ts'
+import { referencedMediaKeys } from './project-import.repository.ts'
 
 /** An image file of an import, read and checked, not yet in the media store. */
 export interface PendingImage { content: Buffer, extension: string }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../store/database.ts'
-import { countProjects } from './projects.repository.ts'
+import { countProjects } from '../catalogue/project-list.repository.ts'
 import { getMeta, setMeta } from '../store/meta.repository.ts'
 
 export const BUNDLED_CATALOGUE_FILE = path.join(import.meta.dirname, '..', '..', 'data', 'catalogue', 'projects.ndjson')

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Credits, Source, TransactionRecord, TransactionType } from '../catalogue.schemas.ts'
+import type { Credits, Source, TransactionRecord, TransactionType } from '../../catalogue/catalogue.schemas.ts'
 import { named } from './values.ts'
 
 // What one import's files say about each project, gathered row by row. A project export's row states the
@@ -75,7 +75,7 @@ export class ProjectDraft {
   /** CORSIA eligibility per vintage, as issuance rows state it (a vintage any row calls eligible is eligible). */
   readonly #corsia = new Map<number, boolean>()
   readonly #lines = new Map<string, Set<number>>()
-  readonly #transactions = new Map<string, TransactionRecord>()
+  readonly #transactions = new Map<string, TransactionRecord & { source: RowRef | null }>()
   /** Rows whose transaction a later row of the same identity replaced (reported as skipped). */
   readonly replacedRows: Array<SkippedRow> = []
   /** Types of transaction the files list in full for the project (none of a type there: 0, not unknown). */

@@ -1,4 +1,4 @@
-import type { TransactionType } from '../catalogue.schemas.ts'
+import type { TransactionType } from '../../catalogue/catalogue.schemas.ts'
 import {
   country, date, protocols, protocolVersion, quantity, sdgNumbers, transactionQuantity, type RegistryDefinition,
   type Row, type RowContext

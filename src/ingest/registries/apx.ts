@@ -1,4 +1,4 @@
-import type { TransactionType } from '../catalogue.schemas.ts'
+import type { TransactionType } from '../../catalogue/catalogue.schemas.ts'
 import type { Named, ProjectDraft, StatedFields } from './project-draft.ts'
 import {
   complianceStandard, country, date, either, protocols, protocolVersion, sdgNumbers, transactionQuantity,

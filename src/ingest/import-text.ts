@@ -3,7 +3,7 @@
 // PostgreSQL refuses the file with a raw error (NUL; an index row over 2,704 bytes) while SQLite stores it, and a
 // terminal that shows a stored name obeys its escape sequences.
 
-import { PROTOCOL_MAX_LENGTH } from './catalogue.schemas.ts'
+import { PROTOCOL_MAX_LENGTH } from '../catalogue/catalogue.schemas.ts'
 
 /** Fields (paths with `[]` for any index) that may hold line breaks and tabs: prose. */
 const MULTILINE = new Set(['short_description', 'description', 'co_benefits', 'transactions[].beneficiary',

@@ -1,5 +1,5 @@
-import { PROTOCOL_MAX_LENGTH } from '../catalogue.schemas.ts'
-import { countryKey } from '../countries.ts'
+import { PROTOCOL_MAX_LENGTH } from '../../catalogue/catalogue.schemas.ts'
+import { countryKey } from '../../catalogue/countries.ts'
 import type { ProtocolMappings } from './credit-types.ts'
 import type { Drafts, Named, ProjectDraft, RowRef, StatedFields } from './project-draft.ts'
 import type { RegistryKey } from './registry-keys.ts'

@@ -1,4 +1,4 @@
-import type { ImportRecord, TransactionType } from './catalogue.schemas.ts'
+import type { ImportRecord, TransactionType } from '../catalogue/catalogue.schemas.ts'
 
 // A project's credit totals from its ledger (docs/api.md, "Import format"). For each type
 // (issuance, retirement, cancellation) the ledger speaks when the project has at least one transaction of that
@@ -19,7 +19,7 @@ export type Kind = 'issued' | 'retired' | 'cancelled'
 export const KIND: Record<TransactionType, Kind> = {
   issuance: 'issued', retirement: 'retired', cancellation: 'cancelled'
 }
-export const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
+const KINDS: readonly Kind[] = ['issued', 'retired', 'cancelled']
 
 type Amounts = Record<Kind, number | null>
 

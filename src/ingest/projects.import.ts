@@ -6,16 +6,23 @@ import { MEDIA_TYPES, type MediaStore } from '../media/media-store.ts'
 import type { Db, NewProjectRow, VocabularyName, VocabularyTable } from '../store/database.ts'
 import { announceCommitted } from '../store/change-feed.ts'
 import { ImportLockTimeout, withImportLock, type ImportLockOptions } from '../store/import-lock.ts'
-import { ImportRecordSchema, type ImportRecord, type TransactionRecord } from './catalogue.schemas.ts'
+import { ImportRecordSchema, type ImportRecord, type TransactionRecord } from '../catalogue/catalogue.schemas.ts'
 import { collectUnreferencedImages, ImportMedia, type PendingImage } from './import-media.ts'
-import { countryKey } from './countries.ts'
+import { countryKey } from '../catalogue/countries.ts'
 import { KIND, projectCredits, type Kind, type LedgerSum, type ProjectCredits } from './ledger-totals.ts'
-import { toImportRecord } from './project.mapper.ts'
-import * as repository from './projects.repository.ts'
+import { toImportRecord } from '../catalogue/project.mapper.ts'
+import * as projectRows from '../catalogue/project-rows.repository.ts'
+import * as vocabularyRepository from '../catalogue/vocabularies.repository.ts'
+import { bumpCatalogueVersion } from '../catalogue/catalogue-version.repository.ts'
+import * as repository from './project-import.repository.ts'
+import * as ledgerRepository from './ledger-import.repository.ts'
 import { textProblem } from './import-text.ts'
-import { refreshAllProjectJson, refreshProjectJson } from './project-json.ts'
+import { isCarbTransaction } from './registries/carb-identity.ts'
+import { refreshAllProjectJson, refreshProjectJson } from '../catalogue/project-json.ts'
 import { beneficiaryKey } from '../ledger/beneficiary-key.ts'
-import { ImportError } from './catalogue.errors.ts'
+import { toTransaction } from '../ledger/transaction.mapper.ts'
+import type { Transaction } from '../ledger/transactions.schemas.ts'
+import { ImportError } from '../catalogue/catalogue.errors.ts'
 
 interface SourcedRecord { value: unknown, line: number | undefined }
 
@@ -242,10 +249,10 @@ function toRow (record: ImportRecord, location: string, credits: ProjectCredits)
  * standing for the record's: for a type they no longer have a transaction of, what was stored stays.
  */
 async function deriveAgain (db: Db, ids: readonly number[]): Promise<void> {
-  const rows = await repository.projectsByIds(db, ids)
-  const relations = await repository.loadRelations(db, ids)
+  const rows = await projectRows.projectsByIds(db, ids)
+  const relations = await projectRows.loadRelations(db, ids)
   const sums = new Map<number, LedgerSum[]>()
-  for (const { project_id: projectId, ...sum } of await repository.ledgerSums(db, ids)) {
+  for (const { project_id: projectId, ...sum } of await ledgerRepository.ledgerSums(db, ids)) {
     sums.set(projectId, [...sums.get(projectId) ?? [], sum])
   }
   const derived = rows.map((row) => {
@@ -420,7 +427,7 @@ export async function importRecords (
   db: Db, given: readonly SourcedRecord[] | ((trx: Db) => Promise<readonly SourcedRecord[]>), options: ImportOptions
 ): Promise<ImportResult> {
   const now = options.now ?? new Date()
-  const sdgNumbers = await repository.sdgNumbersByNameId(db)
+  const sdgNumbers = await vocabularyRepository.sdgNumbersByNameId(db)
   let sources: readonly SourcedRecord[] = typeof given === 'function' ? [] : given
   let records = validateRecords(sources, sdgNumbers)
   let pending = resolveImages(records, sources, options)
@@ -447,7 +454,7 @@ export async function importRecords (
     // transactions of are read first: one whose transactions the file removed is derived again (0), not kept.
     const before = options.replace ? await ledgerKinds(trx, ids) : new Map<number, Set<Kind>>()
     if (options.replace) await removeMissing(trx, records)
-    if (options.sourceName !== undefined) await repository.addProjectSources(trx, ids, options.sourceName)
+    if (options.sourceName !== undefined) await ledgerRepository.addProjectSources(trx, ids, options.sourceName)
     const ledgerChanged = options.ledger === undefined ? new Set<number>() : await options.ledger(trx, records)
     const movedFrom = await writeLedger(trx, records, options)
     await deriveFromLedger(trx, records, locations, before)
@@ -456,7 +463,7 @@ export async function importRecords (
     const changed = renamed
       ? (await refreshAllProjectJson(trx, { missingOnly: false, now })).changed
       : await refreshProjectJson(trx, [...ids, ...movedFrom], now, ledgerChanged)
-    await repository.bumpCatalogueVersion(trx)
+    await bumpCatalogueVersion(trx)
     counts.created = ids.filter((id) => !existing.has(id)).length
     counts.updated = ids.filter((id) => existing.has(id) && changed.has(id)).length
   }).catch((error: unknown) => {
@@ -492,7 +499,7 @@ async function writeVocabularies (trx: Db, records: readonly ImportRecord[]): Pr
   let renamed = false
   for (const [table, pick] of vocabularies) {
     const entries = vocabulary(records, pick)
-    const stored = await repository.vocabularyNames(trx, table, entries.map((e) => e.name_id))
+    const stored = await vocabularyRepository.vocabularyNames(trx, table, entries.map((e) => e.name_id))
     renamed ||= entries.some((e) => stored.has(e.name_id) && stored.get(e.name_id) !== e.verbose_name)
     await repository.upsertVocabulary(trx, table, entries)
   }
@@ -502,7 +509,7 @@ async function writeVocabularies (trx: Db, records: readonly ImportRecord[]): Pr
 /** Each record's country as its canonical name; a name no country has becomes a country of its own. */
 async function canonicalLocations (trx: Db, records: readonly ImportRecord[]): Promise<string[]> {
   const keys = new Map(records.filter((r) => r.location !== '').map((r) => [r.location, countryKey(r.location)]))
-  const canonical = await repository.countriesByKeys(trx, [...new Set(keys.values())])
+  const canonical = await vocabularyRepository.countriesByKeys(trx, [...new Set(keys.values())])
   const added: Array<{ name: string, key: string }> = []
   for (const [name, key] of keys) {
     if (!canonical.has(key)) {
@@ -566,7 +573,7 @@ async function writeProjects (trx: Db, records: readonly ImportRecord[], locatio
 /** The kinds of transaction each of these projects' stored ledger has. */
 async function ledgerKinds (trx: Db, ids: readonly number[]): Promise<Map<number, Set<Kind>>> {
   const kinds = new Map<number, Set<Kind>>()
-  for (const sum of await repository.ledgerSums(trx, ids)) {
+  for (const sum of await ledgerRepository.ledgerSums(trx, ids)) {
     kinds.set(sum.project_id, (kinds.get(sum.project_id) ?? new Set()).add(KIND[sum.type]))
   }
   return kinds
@@ -575,7 +582,7 @@ async function ledgerKinds (trx: Db, ids: readonly number[]): Promise<Map<number
 /** --replace: the catalogue and its ledger become exactly the file's. */
 async function removeMissing (trx: Db, records: readonly ImportRecord[]): Promise<void> {
   await repository.deleteProjectsExcept(trx, new Set(records.map((r) => r.id)))
-  await repository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
+  await ledgerRepository.deleteTransactionsExcept(trx, new Set(records.flatMap((r) =>
     (r.transactions ?? []).map((t) => `${r.registry.name_id}\u0000${t.identity}`))))
 }
 
@@ -603,15 +610,16 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
     serials: t.serials ?? null,
     vintage_start: t.vintage_start ?? null,
     vintage_end: t.vintage_end ?? null,
-    source_name: options.sourceName ?? null
+    source_name: options.sourceName ?? null,
+    from_carb: isCarbTransaction(t)
   })))
   if (options.supersedes !== undefined && options.supersedes.length > 0) {
     const given = records.filter((r) => (r.transactions ?? []).length > 0).map((r) => r.id)
-    await repository.deleteTransactionsOfSources(trx, given, options.supersedes)
+    await ledgerRepository.deleteTransactionsOfSources(trx, given, options.supersedes)
   }
   const inImport = new Set(records.map((r) => r.id))
-  const movedFrom = (await repository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
-  await repository.upsertTransactions(trx, transactions)
+  const movedFrom = (await ledgerRepository.ownersOf(trx, transactions)).filter((id) => !inImport.has(id))
+  await ledgerRepository.upsertTransactions(trx, transactions)
   return movedFrom
 }
 
@@ -619,7 +627,7 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
 async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], locations: readonly string[],
   before: ReadonlyMap<number, ReadonlySet<Kind>>): Promise<void> {
   const sums = new Map<number, LedgerSum[]>()
-  for (const { project_id: projectId, ...sum } of await repository.ledgerSums(trx, records.map((r) => r.id))) {
+  for (const { project_id: projectId, ...sum } of await ledgerRepository.ledgerSums(trx, records.map((r) => r.id))) {
     const list = sums.get(projectId)
     if (list === undefined) sums.set(projectId, [sum])
     else list.push(sum)
@@ -637,24 +645,25 @@ async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], loca
     withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
 }
 
-function toTransactionRecord (row: repository.TransactionRow): TransactionRecord {
+/** A stored transaction in the import format: the API's transaction (one mapper), by the registry's identity. */
+function toTransactionRecord (transaction: Transaction): TransactionRecord {
+  const { transaction_id: identity, type, date, vintage, quantity, beneficiary, reason, source } = transaction
+  const { note, account, serials, vintage_start: start, vintage_end: end } = transaction
   return {
-    identity: row.identity,
-    type: row.type,
-    date: row.date,
-    vintage: row.vintage,
-    quantity: row.quantity,
-    beneficiary: row.beneficiary,
-    reason: row.reason,
+    identity,
+    type,
+    date,
+    vintage,
+    quantity,
+    beneficiary,
+    reason,
     // The buyer fields are optional in the format: written where known, so older files' shape stays.
-    ...row.note !== null && { note: row.note },
-    ...row.account !== null && { account: row.account },
-    ...row.serials !== null && { serials: row.serials },
-    ...row.vintage_start !== null && { vintage_start: row.vintage_start },
-    ...row.vintage_end !== null && { vintage_end: row.vintage_end },
-    source: row.source_file === null || row.source_line === null
-      ? null
-      : { file: row.source_file, line: row.source_line }
+    ...note !== null && { note },
+    ...account !== null && { account },
+    ...serials !== null && { serials },
+    ...start !== null && { vintage_start: start },
+    ...end !== null && { vintage_end: end },
+    source
   }
 }
 
@@ -663,15 +672,15 @@ function toTransactionRecord (row: repository.TransactionRow): TransactionRecord
  * stored images (export writes those files beside the export file, at `media/KEY`).
  */
 export async function * exportProjects (db: Db): AsyncGenerator<{ record: ImportRecord, mediaKeys: string[] }> {
-  for await (const rows of repository.allProjects(db)) {
-    const relations = await repository.loadRelations(db, rows.map((r) => r.id))
-    const ledgers = await repository.transactionsOf(db, rows.map((r) => r.id))
+  for await (const rows of projectRows.allProjects(db)) {
+    const relations = await projectRows.loadRelations(db, rows.map((r) => r.id))
+    const ledgers = await ledgerRepository.transactionsOf(db, rows.map((r) => r.id))
     for (const row of rows) {
       const mediaKeys = (relations.images.get(row.id) ?? []).flatMap((i) => i.media_key === null ? [] : [i.media_key])
       const ledger = ledgers.get(row.id)
       const record = toImportRecord(row, relations)
       // Only a project with a ledger says `transactions`: the field is additive, an empty list would say nothing.
-      if (ledger !== undefined) record.transactions = ledger.map(toTransactionRecord)
+      if (ledger !== undefined) record.transactions = ledger.map((row) => toTransactionRecord(toTransaction(row)))
       yield { record, mediaKeys }
     }
   }

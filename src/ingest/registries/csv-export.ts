@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs'
 import { parse, CsvError, type Info } from 'csv-parse'
-import { ExportFileError } from '../catalogue.errors.ts'
+import { ExportFileError } from '../../catalogue/catalogue.errors.ts'
 import { cleanText } from './values.ts'
 
 /** Characters one record may hold: far above any real row (Cercarbono's carry every serial), far below memory. */

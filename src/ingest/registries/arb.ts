@@ -1,3 +1,4 @@
+import { CARB_IDENTITY_PREFIX } from './carb-identity.ts'
 import type { Named } from './project-draft.ts'
 import {
   complianceStandard, country, date, transactionQuantity, type ExportDefinition, type RegistryDefinition, type Row,
@@ -9,8 +10,8 @@ import { cleanText, integerId, parseQuantity, parseYear } from './values.ts'
 // one row per issuance, with what became of its credits (retired for each compliance period, voluntarily, in
 // Quebec). Its projects are the ACR, CAR and Verra projects it names (OPR Project ID: ACR1051, CAR1011, or a
 // Verra number). Its transactions (identities arb:…) are the authority on those projects' totals: the registry's
-// own transactions of them stay in the ledger but do not count (projects.repository.ts ledgerSums; OffsetsDB's
-// merge_with_arb does the same). docs/registries.md, "CARB".
+// own transactions of them stay in the ledger but do not count (ledger-import.repository.ts ledgerSums;
+// OffsetsDB's merge_with_arb does the same). docs/registries.md, "CARB".
 
 /** The registries whose projects CARB's table names, by the id's prefix. */
 const ARB_TARGETS: ReadonlyArray<{ prefix: string, registry: Named }> = [
@@ -57,7 +58,7 @@ function read (row: Row, context: RowContext): void {
   if (issued !== null && issued !== undefined && issued > 0 && vintage !== null) {
     draft.addTransaction({
       type: 'issuance',
-      identity: `arb:${issuance}:${start ?? ''}/${end ?? ''}`,
+      identity: `${CARB_IDENTITY_PREFIX}${issuance}:${start ?? ''}/${end ?? ''}`,
       date: date(context, 'transactions.date', row.get('Issuance Date'), 'month-first'),
       vintage,
       quantity: issued
@@ -69,7 +70,7 @@ function read (row: Row, context: RowContext): void {
     if (retired === undefined) continue
     draft.addTransaction({
       type: 'retirement',
-      identity: `arb:${issuance}:${start ?? ''}/${end ?? ''}:${column}`,
+      identity: `${CARB_IDENTITY_PREFIX}${issuance}:${start ?? ''}/${end ?? ''}:${column}`,
       date: null,
       vintage,
       quantity: retired,

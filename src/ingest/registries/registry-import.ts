@@ -3,11 +3,12 @@ import { createReadStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
-import type { Credits, ImportRecord, Source, TransactionType } from '../catalogue.schemas.ts'
-import { toImportRecord } from '../project.mapper.ts'
-import { ExportFileError, ImportError } from '../catalogue.errors.ts'
+import type { Credits, ImportRecord, Source, TransactionType } from '../../catalogue/catalogue.schemas.ts'
+import { toImportRecord } from '../../catalogue/project.mapper.ts'
+import { ExportFileError, ImportError } from '../../catalogue/catalogue.errors.ts'
 import { blankRecord, importRecords, type ImportOptions } from '../projects.import.ts'
-import * as repository from '../projects.repository.ts'
+import * as projectRows from '../../catalogue/project-rows.repository.ts'
+import * as vocabularies from '../../catalogue/vocabularies.repository.ts'
 import { art, acr, car } from './apx.ts'
 import { arb } from './arb.ts'
 import { cercarbono } from './cercarbono.ts'
@@ -324,7 +325,7 @@ export async function importRegistryExports (
       fresh.push(plan)
     }
     const drafts = new Drafts()
-    const countries = new Map((await repository.countryAliases(trx)).map((a) => [a.alias_key, a.name]))
+    const countries = new Map((await vocabularies.countryAliases(trx)).map((a) => [a.alias_key, a.name]))
     const asOf = new Map<string, string>()
     await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report, asOf,
       now.toISOString().slice(0, 10))
@@ -334,7 +335,7 @@ export async function importRegistryExports (
     // full, has none of that type where it has no row (docs/registries.md, "Totals: one rule").
     const listed = fresh.flatMap((p) => LISTS[p.reader.kind])
     for (const draft of drafts.all()) if (draft.statesTotals()) draft.listsTypes(listed)
-    const goals = new Map([...await repository.sdgNumbersByNameId(trx)].map(([nameId, number]) => [number, nameId]))
+    const goals = new Map([...await vocabularies.sdgNumbersByNameId(trx)].map(([nameId, number]) => [number, nameId]))
     const byRegistry = new Map<string, { registry: Named, drafts: ProjectDraft[] }>()
     for (const draft of drafts.all()) {
       const registry = registryOf(draft.externalId)
@@ -352,8 +353,8 @@ export async function importRegistryExports (
     // Stored images are re-imported from the media store itself (paths relative to it).
     const inStore = { media: (mediaKey: string) => mediaKey }
     for (const { registry, drafts: group } of byRegistry.values()) {
-      const storedRows = await repository.projectsOfRegistry(trx, registry.name_id, group.map((d) => d.externalId))
-      const relations = await repository.loadRelations(trx, storedRows.map((r) => r.id))
+      const storedRows = await projectRows.projectsOfRegistry(trx, registry.name_id, group.map((d) => d.externalId))
+      const relations = await projectRows.loadRelations(trx, storedRows.map((r) => r.id))
       const latest = await latestTransactionDates(trx, storedRows.map((r) => r.id))
       const exported = await exportDates(trx, registry.name_id, storedRows.map((r) => r.external_id))
       const dated: Array<{ externalId: string, asOf: string }> = []
