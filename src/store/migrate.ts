@@ -12,6 +12,7 @@ import * as projectSources0010 from './migrations/2026_11_27_0010_project_source
 import * as longValues0011 from './migrations/2026_11_27_0011_long_values.ts'
 import * as ledgerCounts0012 from './migrations/2026_11_27_0012_ledger_counts.ts'
 import * as syncLease0013 from './migrations/2026_11_27_0013_sync_lease.ts'
+import * as beneficiaryTrigramStatistics0017 from './migrations/2026_11_27_0017_beneficiary_trigram_statistics.ts'
 
 /** Listed explicitly (no folder scan): the order is the names' order, and a typo fails the type check. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,7 +27,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0010_project_sources': projectSources0010,
   '2026_11_27_0011_long_values': longValues0011,
   '2026_11_27_0012_ledger_counts': ledgerCounts0012,
-  '2026_11_27_0013_sync_lease': syncLease0013
+  '2026_11_27_0013_sync_lease': syncLease0013,
+  '2026_11_27_0017_beneficiary_trigram_statistics': beneficiaryTrigramStatistics0017
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
