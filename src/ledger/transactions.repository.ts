@@ -75,11 +75,15 @@ async function planSqliteSearch (db: Db, search: string): Promise<SearchPlan> {
     const estimate = rows.length < PROBE ? rows.length : PROBE * top / Math.max(1, rows[rows.length - 1]!.id)
     probed.push({ piece, estimate })
   }
-  const drivers = probed.sort((a, b) => a.estimate - b.estimate).slice(0, DRIVERS)
-    .map(({ piece }) => ftsPhrase(piece)).join(' AND ')
-  const { rows } = await sql<{ id: number }>`select t.id from credit_transactions_search s
-    join credit_transactions t on t.id = s.rowid
-    where s.credit_transactions_search match ${drivers} and ${likeTerm(search)} limit ${DENSE_SEARCH}`.execute(db)
+  probed.sort((a, b) => a.estimate - b.estimate)
+  // Every trigram common (a common word): the phrase finds DENSE_SEARCH matches sooner than rows are checked.
+  const { rows } = probed[0]!.estimate >= DENSE_SEARCH
+    ? await sql<{ id: number }>`select rowid as id from credit_transactions_search
+      where credit_transactions_search match ${ftsPhrase(search)} limit ${DENSE_SEARCH}`.execute(db)
+    : await sql<{ id: number }>`select t.id from credit_transactions_search s
+      join credit_transactions t on t.id = s.rowid
+      where s.credit_transactions_search match ${probed.slice(0, DRIVERS).map(({ piece }) => ftsPhrase(piece))
+        .join(' AND ')} and ${likeTerm(search)} limit ${DENSE_SEARCH}`.execute(db)
   // Many matches are counted where counts are remembered (countTransactions), not on every page.
   return rows.length < DENSE_SEARCH ? { ids: rows.map((row) => row.id).sort((a, b) => a - b) } : { dense: true }
 }
@@ -87,27 +91,47 @@ async function planSqliteSearch (db: Db, search: string): Promise<SearchPlan> {
 /** The statistics of each beneficiary's pg_trgm trigrams (migration 0017), refreshed by ANALYZE. */
 const TRIGRAM_STATISTICS = 'credit_transactions_beneficiary_trigrams'
 
+/** What ANALYZE kept: the commonest trigrams' share of beneficiaries, and about how many rows the table holds. */
+interface TrigramStatistics { frequency: ReadonlyMap<string, number>, rows: number }
+
+/**
+ * Statistics read in the last minute, per database: reading them costs 5-10 ms, and they change only with an
+ * ANALYZE. Their absence is not kept, so the first read after an ANALYZE uses them.
+ */
+const trigramStatistics = new WeakMap<Db, { at: number, statistics: TrigramStatistics }>()
+const STATISTICS_TTL_MS = 60_000
+
+async function readTrigramStatistics (db: Db): Promise<TrigramStatistics | undefined> {
+  const held = trigramStatistics.get(db)
+  if (held !== undefined && performance.now() - held.at < STATISTICS_TTL_MS) return held.statistics
+  const { rows } = await sql<{ elems: string[] | null, freqs: number[] | null, rows: number }>`select
+      e.most_common_elems::text::text[] as elems, e.most_common_elem_freqs as freqs,
+      (select reltuples from pg_class where oid = 'credit_transactions'::regclass) as rows
+    from pg_stats_ext_exprs e
+    where e.statistics_schemaname = current_schema() and e.statistics_name = ${TRIGRAM_STATISTICS}`.execute(db)
+  const { elems, freqs, rows: count } = rows[0] ?? {}
+  if (elems == null || freqs == null) return undefined
+  const statistics = { frequency: new Map(elems.map((elem, i) => [elem, freqs[i] ?? 0])), rows: Number(count) }
+  trigramStatistics.set(db, { at: performance.now(), statistics })
+  return statistics
+}
+
 /**
  * PostgreSQL: the GIN index read every trigram's posting list of the term, ten of them in every retirement for
- * "beneficiary 06667" (150-220 ms at 1M). Instead the DRIVERS rarest of its trigrams (by the frequencies ANALYZE
- * kept; one it did not keep is rarer than any it did) are asked of the index, each as a LIKE of its own that
- * pg_trgm reads as that one trigram, and the candidates are checked against the term by strpos, which the index
- * does not serve. Only letters and digits: pg_trgm splits words at anything else and pads their ends.
+ * "beneficiary 06667" (170 ms at 1M). Instead the DRIVERS rarest of its trigrams (by the frequencies ANALYZE kept;
+ * one it did not keep is rarer than any it did) are asked of the index, each as a LIKE of its own that pg_trgm
+ * reads as that one trigram, and the candidates are checked against the term by strpos, which the index does not
+ * serve. Only letters and digits: pg_trgm splits words at anything else and pads their ends. Without statistics
+ * (no pg_trgm, never analysed), or when even the rarest trigram is common, LIKE as it is: the planner's own.
  */
 async function planPostgresSearch (db: Db, search: string): Promise<SearchPlan> {
   const pieces = [...new Set([...search.matchAll(/(?=([a-z0-9]{3}))/g)].map((match) => match[1]!))]
   if (pieces.length === 0) return undefined
-  // No statistics object: no pg_trgm, so no index to ask; LIKE as it is.
-  const { rows: stats } = await sql<{ elems: string[] | null, freqs: number[] | null }>`select
-      e.most_common_elems::text::text[] as elems, e.most_common_elem_freqs as freqs
-    from pg_statistic_ext s left join pg_stats_ext_exprs e
-      on e.statistics_schemaname = current_schema() and e.statistics_name = s.stxname
-    where s.stxname = ${TRIGRAM_STATISTICS} and s.stxnamespace = current_schema()::regnamespace`.execute(db)
-  if (stats.length === 0) return undefined
-  const { elems, freqs } = stats[0]!
-  const frequency = new Map((elems ?? []).map((elem, i) => [elem, freqs?.[i] ?? 0]))
-  const drivers = pieces.map((piece) => ({ piece, frequency: frequency.get(piece) ?? 0 }))
+  const statistics = await readTrigramStatistics(db)
+  if (statistics === undefined) return undefined
+  const drivers = pieces.map((piece) => ({ piece, frequency: statistics.frequency.get(piece) ?? 0 }))
     .sort((a, b) => a.frequency - b.frequency).slice(0, DRIVERS)
+  if (drivers[0]!.frequency * statistics.rows >= DENSE_SEARCH) return undefined
   let query = db.selectFrom('credit_transactions as t').select('t.id')
   for (const { piece } of drivers) query = query.where('t.beneficiary_key', 'like', `%${piece}%`)
   const rows = await query.where(sql<SqlBool>`strpos(t.beneficiary_key, ${search}) > 0`).limit(DENSE_SEARCH)
