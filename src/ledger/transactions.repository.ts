@@ -34,10 +34,9 @@ const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.qua
   't.vintage_end'] as const
 
 /**
- * How a `search` is read on SQLite, decided by its trigram index (migration 0008) before the page: the ids of its
- * matches when they are few, or only that they are many (counted once per version, countTransactions). Undefined
- * where no index answers (PostgreSQL, whose trigram index serves the LIKE under its own planner; a term under 3
- * characters).
+ * How a `search` is read, decided by the trigram index (migrations 0008 and 0017) before the page: the ids of its
+ * matches when they are few, or only that they are many (counted once per version, countTransactions; on
+ * PostgreSQL `undefined` then). Undefined where no index answers (no pg_trgm; a term under 3 characters): LIKE.
  */
 type SearchPlan = { ids: readonly number[] } | { dense: true } | undefined
 
@@ -48,18 +47,122 @@ type SearchPlan = { ids: readonly number[] } | { dense: true } | undefined
 const DENSE_SEARCH = 5000
 
 export async function planSearch (db: Db, search: string): Promise<SearchPlan> {
-  const phrase = trigramPhrase(db, search)
-  if (phrase === undefined) return undefined
-  const { rows } = await sql<{ id: number }>`select rowid as id from credit_transactions_search
-    where credit_transactions_search match ${phrase} limit ${DENSE_SEARCH}`.execute(db)
+  return databaseKind(db) === 'sqlite' ? await planSqliteSearch(db, search) : await planPostgresSearch(db, search)
+}
+
+/** Rowids a trigram's probe reads at most: enough to rank the term's trigrams, cheap for the commonest. */
+const PROBE = 64
+
+/** Trigrams a search's candidates must all hold: the rarest, so the index intersects short lists. */
+const DRIVERS = 3
+
+/**
+ * SQLite: the FTS phrase matched every trigram of the term in place, leapfrogging each trigram's list, so a name
+ * such as "beneficiary 06667" (ten trigrams in every retirement) read hundreds of thousands of entries (150-400 ms
+ * at 1M, docs/benchmarks.md). Instead each distinct trigram is probed for its first PROBE rowids (a rare one has
+ * fewer: its exact count; a common one is estimated by how far its PROBE-th rowid lies), the DRIVERS rarest are
+ * intersected, and the candidates are checked against the term itself as the dense path checks rows (LIKE).
+ */
+async function planSqliteSearch (db: Db, search: string): Promise<SearchPlan> {
+  const pieces = trigrams(db, search)
+  if (pieces === undefined) return undefined
+  const last = await sql<{ id: number | null }>`select max(id) as id from credit_transactions`.execute(db)
+  const top = Number(last.rows[0]?.id ?? 0)
+  const probed: Array<{ piece: string, estimate: number }> = []
+  for (const piece of pieces) {
+    const { rows } = await sql<{ id: number }>`select rowid as id from credit_transactions_search
+      where credit_transactions_search match ${ftsPhrase(piece)} limit ${PROBE}`.execute(db)
+    // A trigram no row holds: no row holds the term.
+    if (rows.length === 0) return { ids: [] }
+    const estimate = rows.length < PROBE ? rows.length : PROBE * top / Math.max(1, rows[rows.length - 1]!.id)
+    probed.push({ piece, estimate })
+  }
+  probed.sort((a, b) => a.estimate - b.estimate)
+  // Every trigram common (a common word): the phrase finds DENSE_SEARCH matches sooner than rows are checked.
+  const { rows } = probed[0]!.estimate >= DENSE_SEARCH
+    ? await sql<{ id: number }>`select rowid as id from credit_transactions_search
+      where credit_transactions_search match ${ftsPhrase(search)} limit ${DENSE_SEARCH}`.execute(db)
+    : await sql<{ id: number }>`select t.id from credit_transactions_search s
+      join credit_transactions t on t.id = s.rowid
+      where s.credit_transactions_search match ${probed.slice(0, DRIVERS).map(({ piece }) => ftsPhrase(piece))
+        .join(' AND ')} and ${likeTerm(search)} limit ${DENSE_SEARCH}`.execute(db)
   // Many matches are counted where counts are remembered (countTransactions), not on every page.
-  return rows.length < DENSE_SEARCH ? { ids: rows.map((row) => row.id) } : { dense: true }
+  return rows.length < DENSE_SEARCH ? { ids: rows.map((row) => row.id).sort((a, b) => a - b) } : { dense: true }
+}
+
+/** The statistics of each beneficiary's pg_trgm trigrams (migration 0017), refreshed by ANALYZE. */
+const TRIGRAM_STATISTICS = 'credit_transactions_beneficiary_trigrams'
+
+/** What ANALYZE kept: the commonest trigrams' share of beneficiaries, and about how many rows the table holds. */
+interface TrigramStatistics { frequency: ReadonlyMap<string, number>, rows: number }
+
+/**
+ * Statistics read in the last minute, per database: reading them costs 5-10 ms, and they change only with an
+ * ANALYZE. Their absence is not kept, so the first read after an ANALYZE uses them.
+ */
+const trigramStatistics = new WeakMap<Db, { at: number, statistics: TrigramStatistics }>()
+const STATISTICS_TTL_MS = 60_000
+
+async function readTrigramStatistics (db: Db): Promise<TrigramStatistics | undefined> {
+  const held = trigramStatistics.get(db)
+  if (held !== undefined && performance.now() - held.at < STATISTICS_TTL_MS) return held.statistics
+  const { rows } = await sql<{ elems: string[] | null, freqs: number[] | null, rows: number }>`select
+      e.most_common_elems::text::text[] as elems, e.most_common_elem_freqs as freqs,
+      (select reltuples from pg_class where oid = 'credit_transactions'::regclass) as rows
+    from pg_stats_ext_exprs e
+    where e.statistics_schemaname = current_schema() and e.statistics_name = ${TRIGRAM_STATISTICS}`.execute(db)
+  const { elems, freqs, rows: count } = rows[0] ?? {}
+  if (elems == null || freqs == null) return undefined
+  const statistics = { frequency: new Map(elems.map((elem, i) => [elem, freqs[i] ?? 0])), rows: Number(count) }
+  trigramStatistics.set(db, { at: performance.now(), statistics })
+  return statistics
+}
+
+/**
+ * PostgreSQL: the GIN index read every trigram's posting list of the term, ten of them in every retirement for
+ * "beneficiary 06667" (170 ms at 1M). Instead the DRIVERS rarest of its trigrams (by the frequencies ANALYZE kept;
+ * one it did not keep is rarer than any it did) are asked of the index, each as a LIKE of its own that pg_trgm
+ * reads as that one trigram, and the candidates are checked against the term by strpos, which the index does not
+ * serve. Only letters and digits: pg_trgm splits words at anything else and pads their ends. Without statistics
+ * (no pg_trgm, never analysed), or when even the rarest trigram is common, LIKE as it is: the planner's own.
+ */
+async function planPostgresSearch (db: Db, search: string): Promise<SearchPlan> {
+  const pieces = [...new Set([...search.matchAll(/(?=([a-z0-9]{3}))/g)].map((match) => match[1]!))]
+  if (pieces.length === 0) return undefined
+  const statistics = await readTrigramStatistics(db)
+  if (statistics === undefined) return undefined
+  const drivers = pieces.map((piece) => ({ piece, frequency: statistics.frequency.get(piece) ?? 0 }))
+    .sort((a, b) => a.frequency - b.frequency).slice(0, DRIVERS)
+  if (drivers[0]!.frequency * statistics.rows >= DENSE_SEARCH) return undefined
+  let query = db.selectFrom('credit_transactions as t').select('t.id')
+  for (const { piece } of drivers) query = query.where('t.beneficiary_key', 'like', `%${piece}%`)
+  const rows = await query.where(sql<SqlBool>`strpos(t.beneficiary_key, ${search}) > 0`).limit(DENSE_SEARCH)
+    .execute()
+  // Many matches: the page walks the ordering's index and the count is LIKE's, remembered per version.
+  return rows.length < DENSE_SEARCH ? { ids: rows.map((row) => row.id).sort((a, b) => a - b) } : undefined
+}
+
+/** The term's distinct trigrams (by code point) where SQLite's trigram index can answer; else undefined. */
+function trigrams (db: Db, search: string): string[] | undefined {
+  const points = [...search]
+  if (databaseKind(db) !== 'sqlite' || points.length < 3) return undefined
+  return [...new Set(points.slice(2).map((_, i) => points.slice(i, i + 3).join('')))]
 }
 
 /** As FTS phrase every character is literal. */
+function ftsPhrase (text: string): string {
+  return `"${text.replace(/"/g, '""')}"`
+}
+
+/** beneficiary_key holds `search` (wildcards literal). */
+function likeTerm (search: string) {
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  return sql<SqlBool>`t.beneficiary_key like ${pattern} escape '\\'`
+}
+
+/** The FTS phrase of a search, for a count from the index; undefined where no index answers. */
 function trigramPhrase (db: Db, search: string): string | undefined {
-  if (databaseKind(db) !== 'sqlite' || [...search].length < 3) return undefined
-  return `"${search.replace(/"/g, '""')}"`
+  return trigrams(db, search) === undefined ? undefined : ftsPhrase(search)
 }
 
 interface Scope {
@@ -76,7 +179,8 @@ interface Scope {
 
 function filtered (db: Db, filters: LedgerFilters, scope: Scope = {}) {
   let query = db.selectFrom('credit_transactions as t')
-  const driven = scope.ids !== undefined || scope.phrase !== undefined
+  // PostgreSQL has no unary + for text and plans a short id list well by itself.
+  const driven = (scope.ids !== undefined || scope.phrase !== undefined) && databaseKind(db) === 'sqlite'
   const column = (name: 'project_id' | 'type' | 'vintage' | 'registry' | 'date') =>
     driven ? sql`+${sql.ref(`t.${name}`)}` : sql.ref(`t.${name}`)
   if (scope.dated !== undefined) query = query.where(column('date'), scope.dated ? 'is not' : 'is', null)
@@ -93,8 +197,7 @@ function filtered (db: Db, filters: LedgerFilters, scope: Scope = {}) {
     query = query.where('t.id', 'in', sql<number>`(select rowid from credit_transactions_search
       where credit_transactions_search match ${scope.phrase})`)
   } else if (search !== undefined) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    query = query.where(sql<SqlBool>`t.beneficiary_key like ${pattern} escape '\\'`)
+    query = query.where(likeTerm(search))
   }
   return query
 }
