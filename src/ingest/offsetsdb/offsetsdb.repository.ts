@@ -168,9 +168,10 @@ Promise<Set<number>> {
       where n.registry = c.registry and n.identity = c.identity and n.project_id = c.project_id)`.execute(db)
   for (const row of [...added.rows, ...removed.rows]) changed.add(Number(row.project_id))
   // Every row goes into a dozen ledger indexes and the beneficiary search: with SQLite's default 2 MB page cache
-  // each insert read pages back from the disk (a 100,000-row import spent 8 s of system time); 64 MB for the write.
+  // each insert read pages back from the disk (a 100,000-row import spent 8 s of system time). 16 MB for the write:
+  // 64 MB cost 100 MB more resident memory at 200,000 credits for the same CPU time (docs/benchmarks.md).
   const sqlite = databaseKind(db) === 'sqlite'
-  if (sqlite) await sql`pragma cache_size = -65536`.execute(db)
+  if (sqlite) await sql`pragma cache_size = -16384`.execute(db)
   if (removed.rows.length > 0) {
     await sql`delete from credit_transactions
       where project_id in (select project_id from offsetsdb_changed)
