@@ -31,7 +31,7 @@ export interface StagedCredit {
 type Staging = {
   offsetsdb_stage: StagedCredit
   offsetsdb_map: { odb_project: string, project_id: number, registry: string }
-  offsetsdb_changed: { project_id: number }
+  offsetsdb_changed: { project_id: number, digest: string }
   offsetsdb_numbered: { project_id: number }
 }
 
@@ -145,10 +145,11 @@ Promise<Set<number>> {
   const changed = new Set<number>()
   if (differing.length === 0) return changed
   await db.schema.createTable('offsetsdb_changed').temporary()
-    .addColumn('project_id', 'integer', (c) => c.primaryKey()).execute()
+    .addColumn('project_id', 'integer', (c) => c.primaryKey())
+    .addColumn('digest', 'varchar(200)', (c) => c.notNull()).execute()
   for (let i = 0; i < differing.length; i += 5000) {
     await staging(db).insertInto('offsetsdb_changed')
-      .values(differing.slice(i, i + 5000).map((id) => ({ project_id: id }))).execute()
+      .values(differing.slice(i, i + 5000).map((id) => ({ project_id: id, digest: staged.get(id)!.digest }))).execute()
   }
   await sql`create temporary table offsetsdb_numbered as
     select m.project_id, m.registry,
@@ -197,10 +198,10 @@ Promise<Set<number>> {
   }
   if (sqlite) await sql`pragma cache_size = -2000`.execute(db)
   // What the archive said of each project that differed, for the next snapshot to compare.
-  for (const id of differing) {
-    await db.updateTable('project_sources').set({ digest: staged.get(id)!.digest })
-      .where('project_id', '=', id).where('source_name', '=', SOURCE_NAME).execute()
-  }
+  // One statement: at a first import that is every project (10,000 single updates took seconds).
+  await sql`update project_sources set digest = (select c.digest from offsetsdb_changed c
+      where c.project_id = project_sources.project_id)
+    where source_name = ${SOURCE_NAME} and project_id in (select project_id from offsetsdb_changed)`.execute(db)
   return changed
 }
 
