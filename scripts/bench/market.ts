@@ -8,7 +8,7 @@
 // Parquet zip is imported too, into another fresh database. Prints and writes the figures (.md and .json) with the
 // machine's load average before and after.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -26,14 +26,45 @@ interface Step {
   /** User and system CPU seconds: on a shared machine, what the import itself cost. */
   cpuSeconds: number
   peakRssMb: number
+  /** PostgreSQL: CPU seconds of the server processes serving the import's database (its backends). */
+  serverCpuSeconds?: number
   report: Record<string, unknown>
+}
+
+const TICKS = 100
+
+/**
+ * The CPU seconds of the local PostgreSQL processes whose title names `database` (its backends), sampled until
+ * `done` settles: on a shared machine the server's share of an import, apart from other databases' work.
+ */
+async function serverCpu (database: string, done: Promise<unknown>): Promise<number> {
+  const seen = new Map<string, number>()
+  const sample = () => {
+    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(` ${database} `)) continue
+        const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ')
+        seen.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS)
+      } catch { /* gone */ }
+    }
+  }
+  const state = { finished: false }
+  done.finally(() => { state.finished = true }).catch(() => undefined)
+  while (!state.finished) {
+    sample()
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return Math.round([...seen.values()].reduce((a, b) => a + b, 0) * 10) / 10
 }
 
 /** Runs `tonne import --from offsetsdb FILE --json` under GNU time: wall seconds and peak RSS. */
 async function timedImport (file: string, env: Record<string, string>, step: string): Promise<Step> {
-  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath,
+  const running = run('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath,
     path.join(ROOT, 'bin', 'tonne.js'), 'import', '--from', 'offsetsdb', file, '--json'],
   { env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env }, maxBuffer: 64 * 1024 ** 2 })
+  const database = env['DATABASE_URL'] === undefined ? undefined : new URL(env['DATABASE_URL']).pathname.slice(1)
+  const server = database === undefined ? undefined : serverCpu(database, running)
+  const { stdout, stderr } = await running
   const match = /TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr)!
   const report = JSON.parse(stdout) as Record<string, unknown>
   const { missing_projects: _m, skipped: _s, ...summary } = report
@@ -42,9 +73,12 @@ async function timedImport (file: string, env: Record<string, string>, step: str
     seconds: Number(match[1]),
     cpuSeconds: Math.round((Number(match[3]) + Number(match[4])) * 10) / 10,
     peakRssMb: Math.round(Number(match[2]) / 1024),
+    ...server !== undefined && { serverCpuSeconds: await server },
     report: summary
   }
-  log(`${step}: ${result.seconds} s (${result.cpuSeconds} s CPU), ${result.peakRssMb} MB (${JSON.stringify(summary)})`)
+  const serverShare = result.serverCpuSeconds === undefined ? '' : ` + ${result.serverCpuSeconds} s server CPU`
+  log(`${step}: ${result.seconds} s (${result.cpuSeconds} s CPU${serverShare}), ${result.peakRssMb} MB ` +
+    `(${JSON.stringify(summary)}); load ${loadAverage()}`)
   return result
 }
 
@@ -107,12 +141,12 @@ async function main (): Promise<void> {
   if (values.out !== undefined) {
     writeFileSync(`${values.out}.json`, JSON.stringify(summary, null, 2) + '\n')
     const rows = Object.entries(results).flatMap(([database, steps]) =>
-      steps.map((s) => `| ${database} | ${s.step} | ${s.seconds} | ${s.cpuSeconds} | ${s.peakRssMb} | ` +
-        `${String(s.report['updated'])} |`))
+      steps.map((s) => `| ${database} | ${s.step} | ${s.seconds} | ${s.cpuSeconds} | ${s.serverCpuSeconds ?? '–'} | ` +
+        `${s.peakRssMb} | ${String(s.report['updated'])} |`))
     writeFileSync(`${values.out}.md`, [
       `Measured ${started} on ${summary.cores} cores; load average ${loadBefore} before, ${summary.loadAfter} after.`,
-      '', '| Database | Step | Seconds | CPU seconds | Peak RSS (MB) | Projects updated |',
-      '|---|---|---:|---:|---:|---:|', ...rows, ''
+      '', '| Database | Step | Seconds | CPU seconds | Server CPU seconds | Peak RSS (MB) | Projects updated |',
+      '|---|---|---:|---:|---:|---:|---:|', ...rows, ''
     ].join('\n'))
   }
 }

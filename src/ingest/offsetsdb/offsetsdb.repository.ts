@@ -1,5 +1,6 @@
-import { sql } from 'kysely'
+import { CompiledQuery, sql } from 'kysely'
 import { databaseKind, type Db } from '../../store/database.ts'
+import { bulkWorthIt, withLedgerIndexesAfter } from './ledger-bulk.repository.ts'
 
 // The archive's credits are staged in temporary tables inside the import's transaction, numbered and compared with
 // the stored ledger in SQL: the table is never held in memory, and only the rows that differ are written. The
@@ -30,13 +31,14 @@ export interface StagedCredit {
 type Staging = {
   offsetsdb_stage: StagedCredit
   offsetsdb_map: { odb_project: string, project_id: number, registry: string }
-  offsetsdb_changed: { project_id: number }
+  offsetsdb_changed: { project_id: number, digest: string }
+  offsetsdb_numbered: { project_id: number }
 }
 
 const staging = (db: Db) => db.withTables<Staging>()
 
 /** Rows per INSERT: 16 values each, under SQLite's 32,766 parameters. */
-export const STAGE_BATCH = 1000
+export const STAGE_BATCH = 2000
 
 export async function createStage (db: Db): Promise<void> {
   await dropStage(db)
@@ -71,8 +73,37 @@ export async function dropStage (db: Db): Promise<void> {
   }
 }
 
+/** The staged columns in order, with PostgreSQL's array type of each (for unnest). */
+const STAGE_COLUMNS: ReadonlyArray<[keyof StagedCredit, string]> = [['seq', 'int4'], ['odb_project', 'text'],
+  ['digest', 'text'], ['type', 'text'], ['date', 'text'], ['vintage', 'int4'], ['quantity', 'float8'],
+  ['account', 'text'], ['beneficiary', 'text'], ['beneficiary_key', 'text'], ['harmonised', 'text'],
+  ['reason', 'text'], ['note', 'text'], ['url', 'text'], ['source_file', 'text'], ['source_line', 'int4']]
+const STAGE_INTO = `insert into offsetsdb_stage (${STAGE_COLUMNS.map(([c]) => c).join(', ')})`
+// PostgreSQL: one array per column (16 parameters whatever the rows); SQLite: one statement text per batch size.
+const PG_STAGE = `${STAGE_INTO} select * from unnest(${
+  STAGE_COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})`
+const sqliteStage = new Map<number, string>()
+
+/**
+ * Adds rows to the stage. Compiled here rather than by the query builder: a million rows through the builder
+ * allocated a syntax tree per value, most of the staging's time and garbage.
+ */
 export async function stageCredits (db: Db, rows: readonly StagedCredit[]): Promise<void> {
-  if (rows.length > 0) await staging(db).insertInto('offsetsdb_stage').values(rows).execute()
+  if (rows.length === 0) return
+  if (databaseKind(db) === 'postgres') {
+    const columns = STAGE_COLUMNS.map(([c]) => rows.map((r) => r[c]))
+    await db.executeQuery(CompiledQuery.raw(PG_STAGE, columns))
+    return
+  }
+  let text = sqliteStage.get(rows.length)
+  if (text === undefined) {
+    const row = `(${STAGE_COLUMNS.map(() => '?').join(', ')})`
+    text = `${STAGE_INTO} values ${Array.from({ length: rows.length }, () => row).join(', ')}`
+    if (sqliteStage.size < 4) sqliteStage.set(rows.length, text)
+  }
+  const values: unknown[] = []
+  for (const r of rows) for (const [c] of STAGE_COLUMNS) values.push(r[c])
+  await db.executeQuery(CompiledQuery.raw(text, values))
 }
 
 /** Each project the staged credits name, with how many credits, and the latest transaction date of all. */
@@ -114,10 +145,11 @@ Promise<Set<number>> {
   const changed = new Set<number>()
   if (differing.length === 0) return changed
   await db.schema.createTable('offsetsdb_changed').temporary()
-    .addColumn('project_id', 'integer', (c) => c.primaryKey()).execute()
+    .addColumn('project_id', 'integer', (c) => c.primaryKey())
+    .addColumn('digest', 'varchar(200)', (c) => c.notNull()).execute()
   for (let i = 0; i < differing.length; i += 5000) {
     await staging(db).insertInto('offsetsdb_changed')
-      .values(differing.slice(i, i + 5000).map((id) => ({ project_id: id }))).execute()
+      .values(differing.slice(i, i + 5000).map((id) => ({ project_id: id, digest: staged.get(id)!.digest }))).execute()
   }
   await sql`create temporary table offsetsdb_numbered as
     select m.project_id, m.registry,
@@ -137,9 +169,10 @@ Promise<Set<number>> {
       where n.registry = c.registry and n.identity = c.identity and n.project_id = c.project_id)`.execute(db)
   for (const row of [...added.rows, ...removed.rows]) changed.add(Number(row.project_id))
   // Every row goes into a dozen ledger indexes and the beneficiary search: with SQLite's default 2 MB page cache
-  // each insert read pages back from the disk (a 100,000-row import spent 8 s of system time); 64 MB for the write.
+  // each insert read pages back from the disk (a 100,000-row import spent 8 s of system time). 16 MB for the write:
+  // 64 MB cost 100 MB more resident memory at 200,000 credits for the same CPU time (docs/benchmarks.md).
   const sqlite = databaseKind(db) === 'sqlite'
-  if (sqlite) await sql`pragma cache_size = -65536`.execute(db)
+  if (sqlite) await sql`pragma cache_size = -16384`.execute(db)
   if (removed.rows.length > 0) {
     await sql`delete from credit_transactions
       where project_id in (select project_id from offsetsdb_changed)
@@ -147,21 +180,28 @@ Promise<Set<number>> {
         and n.identity = credit_transactions.identity and n.project_id = credit_transactions.project_id)`.execute(db)
   }
   if (added.rows.length > 0) {
-    await sql`insert into credit_transactions (project_id, registry, identity, type, date, vintage, quantity,
+    const insert = sql`insert into credit_transactions (project_id, registry, identity, type, date, vintage, quantity,
         beneficiary, reason, beneficiary_key, source_file, source_line, account, note, url, beneficiary_harmonised,
         source_name)
       select n.project_id, n.registry, n.identity, n.type, n.date, n.vintage, n.quantity, n.beneficiary, n.reason,
         n.beneficiary_key, n.source_file, n.source_line, n.account, n.note, n.url, n.harmonised, ${SOURCE_NAME}
       from offsetsdb_numbered n
       where not exists (select 1 from credit_transactions c where c.registry = n.registry and c.identity = n.identity)
-      order by n.seq`.execute(db)
+      order by n.seq`
+    const rows = await staging(db).selectFrom('offsetsdb_numbered')
+      .select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst()
+    if (await bulkWorthIt(db, Number(rows?.n ?? 0))) {
+      await withLedgerIndexesAfter(db, async () => { await insert.execute(db) })
+    } else {
+      await insert.execute(db)
+    }
   }
   if (sqlite) await sql`pragma cache_size = -2000`.execute(db)
   // What the archive said of each project that differed, for the next snapshot to compare.
-  for (const id of differing) {
-    await db.updateTable('project_sources').set({ digest: staged.get(id)!.digest })
-      .where('project_id', '=', id).where('source_name', '=', SOURCE_NAME).execute()
-  }
+  // One statement: at a first import that is every project (10,000 single updates took seconds).
+  await sql`update project_sources set digest = (select c.digest from offsetsdb_changed c
+      where c.project_id = project_sources.project_id)
+    where source_name = ${SOURCE_NAME} and project_id in (select project_id from offsetsdb_changed)`.execute(db)
   return changed
 }
 
