@@ -23,12 +23,17 @@ interface Definition { kind: 'index' | 'trigger', name: string, sql: string }
 export const BULK_MIN_ROWS = 1000
 export const BULK_MIN_SHARE = 0.5
 
-/** Whether adding `rows` to the ledger is cheaper with its indexes built afterwards. */
+/** Whether adding `rows` to the ledger is cheaper with its indexes built afterwards, and blocks no reader. */
 export async function bulkWorthIt (db: Db, rows: number): Promise<boolean> {
   if (rows < BULK_MIN_ROWS) return false
   const stored = await db.selectFrom('credit_transactions').select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirst()
-  return rows >= BULK_MIN_SHARE * Number(stored?.n ?? 0)
+  const held = Number(stored?.n ?? 0)
+  // On PostgreSQL, DROP INDEX locks the ledger until the import commits: readers of a ledger that holds rows would
+  // wait for the whole import. So the bulk path there is for an empty ledger only (the first import); SQLite's
+  // readers keep their snapshot (WAL) and never wait.
+  if (databaseKind(db) === 'postgres' && held > 0) return false
+  return rows >= BULK_MIN_SHARE * held
 }
 
 async function definitions (db: Db): Promise<Definition[]> {
