@@ -23,6 +23,7 @@ import {
   Drafts, type LedgerSummary, type Named, type ProjectDraft, type RowWarning, type SkippedRow, type TransactionSpool
 } from './project-draft.ts'
 import * as stage from './registry-stage.repository.ts'
+import { RowDigests } from './row-digests.ts'
 import type { ExportDefinition, ExportKind, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
 import { verra } from './verra.ts'
 
@@ -187,7 +188,7 @@ async function readExports (
 ): Promise<void> {
   for (const { file, reader } of plans) {
     let rows = 0
-    const seen = new Map<string, number>()
+    const seen = new RowDigests()
     for await (const record of readCsvExport(file.path, file.label)) {
       rows++
       const at = { file: file.label, line: record.line }
@@ -196,14 +197,11 @@ async function readExports (
         report.skipped.push({ ...at, reason })
         continue
       }
-      // A digest, not the row: a registry's full export has millions of rows.
-      const digest = createHash('sha256').update(record.raw).digest('base64')
-      const earlier = seen.get(digest)
+      const earlier = seen.seen(record.raw, record.line)
       if (earlier !== undefined) {
         report.skipped.push({ ...at, reason: `repeats line ${earlier} exactly` })
         continue
       }
-      seen.set(digest, record.line)
       const columns = new Map<string, number>()
       record.header.forEach((name, i) => { if (!columns.has(name)) columns.set(name, i) })
       const fields = cleanFields(record, (field, reason) => report.warnings.push({ ...at, field, reason }))
@@ -372,7 +370,9 @@ async function writeStaged (trx: Db, key: RegistryKey, records: readonly ImportR
   const movedFrom = (await stage.ownersOfStaged(trx)).filter((id) => !inImport.has(id))
   // Every row enters a dozen ledger indexes: with SQLite's default 2 MB page cache each insert read pages back.
   await stage.pageCache(trx, 65_536)
+  const dropped = await stage.dropIndexesForBulkLoad(trx)
   await stage.writeStagedLedger(trx, key)
+  await stage.restoreIndexes(trx, dropped)
   await stage.pageCache(trx, 2000)
   await stage.dropStage(trx)
   return { changed: new Set(), movedFrom }

@@ -213,3 +213,28 @@ export async function settledSize (db: Db): Promise<number> {
 export async function pageCache (db: Db, kib: number): Promise<void> {
   if (databaseKind(db) === 'sqlite') await sql`pragma cache_size = ${sql.lit(-kib)}`.execute(db)
 }
+
+/** Below this many rows an import writes into the ledger's indexes as it goes. */
+const BULK_ROWS = 50_000
+
+/**
+ * For a load at least as large as the stored ledger, on SQLite: drops the ledger's secondary indexes (returning
+ * their SQL) so that the rows go in unindexed and each index is built once, sorted, after them; far cheaper than
+ * a million inserts into a dozen B-trees. In the import's transaction, so a failure leaves them as they were; WAL
+ * readers keep reading the committed ledger meanwhile. PostgreSQL keeps its indexes: dropping one there would lock
+ * the ledger against every reader until the import commits.
+ */
+export async function dropIndexesForBulkLoad (db: Db): Promise<string[]> {
+  if (databaseKind(db) !== 'sqlite') return []
+  const rows = await settledSize(db)
+  if (rows < BULK_ROWS || rows < await ledgerSize(db)) return []
+  const indexes = await sql<{ name: string, sql: string }>`select name, sql from sqlite_master
+    where type = 'index' and tbl_name = 'credit_transactions' and sql is not null`.execute(db)
+  for (const index of indexes.rows) await sql`drop index ${sql.ref(index.name)}`.execute(db)
+  return indexes.rows.map((index) => index.sql)
+}
+
+/** Builds the indexes dropIndexesForBulkLoad dropped. */
+export async function restoreIndexes (db: Db, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db)
+}
