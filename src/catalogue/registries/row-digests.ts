@@ -15,10 +15,11 @@ export class RowDigests {
 
   /** The line of an earlier row with the same text, or undefined (then this row is remembered at `line`). */
   seen (raw: string, line: number): number | undefined {
-    const digest = hash('sha256', raw, 'buffer')
-    const a = digest.readUInt32LE(0)
-    const b = digest.readUInt32LE(4)
-    const c = digest.readUInt32LE(8)
+    // Hex, not a Buffer: a million small Buffers are a million ArrayBuffers for the garbage collector to track.
+    const digest = hash('sha256', raw)
+    const a = Number.parseInt(digest.slice(0, 8), 16)
+    const b = Number.parseInt(digest.slice(8, 16), 16)
+    const c = Number.parseInt(digest.slice(16, 24), 16)
     const found = this.#find(a, b, c)
     if (this.#lines[found] !== EMPTY) return this.#lines[found]
     this.#put(found, a, b, c, line)
