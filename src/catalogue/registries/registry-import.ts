@@ -362,8 +362,9 @@ async function writeStaged (trx: Db, key: RegistryKey, records: readonly ImportR
     ({ draft: origins[position]!.externalId, project_id: record.id, registry: record.registry.name_id, position })))
   const shared = await stage.sharedIdentity(trx)
   if (shared !== undefined) {
-    throw new ImportError(`${shared.second}: identity "${shared.identity}" of ${shared.registry} is already used by ` +
-      `${shared.first} (an identity is unique within its registry)`)
+    const row = origins.find((draft) => draft.externalId === shared.second)?.firstRow()
+    throw new ImportError(`${shared.second}${row === undefined ? '' : ` (${row.file} line ${row.line})`}, field ` +
+      `"transactions.identity": identity "${shared.identity}" of ${shared.registry} is already used by ${shared.first}`)
   }
   await repository.deleteTransactionsOfSources(trx, await stage.projectsWithStagedLedger(trx), ['offsetsdb'])
   const inImport = new Set(records.map((r) => r.id))
