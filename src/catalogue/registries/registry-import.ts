@@ -189,6 +189,7 @@ async function readExports (
   for (const { file, reader } of plans) {
     let rows = 0
     const seen = new RowDigests()
+    let columns: Map<string, number> | undefined
     for await (const record of readCsvExport(file.path, file.label)) {
       rows++
       const at = { file: file.label, line: record.line }
@@ -202,11 +203,15 @@ async function readExports (
         report.skipped.push({ ...at, reason: `repeats line ${earlier} exactly` })
         continue
       }
-      const columns = new Map<string, number>()
-      record.header.forEach((name, i) => { if (!columns.has(name)) columns.set(name, i) })
+      // Each column's index, once per file (every record of a file shares its header): not a Map per row.
+      if (columns === undefined) {
+        columns = new Map<string, number>()
+        for (const [i, name] of record.header.entries()) if (!columns.has(name)) columns.set(name, i)
+      }
+      const indexes = columns
       const fields = cleanFields(record, (field, reason) => report.warnings.push({ ...at, field, reason }))
       const raw = (column: string) => {
-        const i = columns.get(column)
+        const i = indexes.get(column)
         return i === undefined ? '' : fields[i] ?? ''
       }
       const row: Row = { raw, get: (column) => raw(column).trim() }
