@@ -51,6 +51,38 @@ function parseImportText (text: string): SourcedRecord[] {
 }
 
 const validator = Compile(ImportRecordSchema)
+const transactionValidator = Compile(ImportRecordSchema.properties.transactions.items)
+
+/**
+ * What validateRecords would say of a record's transaction at `index` (the schema, then the text rules), for a
+ * ledger that is staged rather than carried by the record (a registry export's).
+ */
+export function transactionProblem (transaction: TransactionRecord, index: number):
+{ field: string | undefined, message: string } | undefined {
+  if (!transactionValidator.Check(transaction)) {
+    const first = [...transactionValidator.Errors(transaction)][0]
+    const field = fieldPath(`/transactions/${index}${first?.instancePath ?? ''}`)
+    return { field, message: first?.message ?? 'is not valid' }
+  }
+  if (plainText(transaction)) return undefined
+  const text = textProblem({ transactions: [transaction] })
+  if (text === undefined) return undefined
+  return { field: text.field.replace(/^transactions\[0\]/, `transactions[${index}]`), message: text.message }
+}
+
+/**
+ * Whether every text of a transaction is within the shortest limit a transaction's text has (500) and holds no
+ * control character at all: then textProblem has nothing to say, and a million rows skip its walk.
+ */
+function plainText (transaction: TransactionRecord): boolean {
+  const { identity, type, date, beneficiary, reason, note, account, serials } = transaction
+  for (const text of [identity, type, date, beneficiary, reason, note, account, serials, transaction.vintage_start,
+    transaction.vintage_end, transaction.source?.file]) {
+    if (typeof text === 'string' && (text.length > 500 || ANY_CONTROL.test(text))) return false
+  }
+  return true
+}
+const ANY_CONTROL = /\p{Cc}/u
 
 /** A project with nothing stated but its identity: what an import starts from for a project it has not seen. */
 export function blankRecord (identity: {
@@ -319,10 +351,12 @@ export interface ImportOptions {
    */
   supersedes?: readonly string[]
   /**
-   * Writes the ledger another way (the archive's snapshot), after the projects and before their totals are
-   * derived; returns the projects whose ledger changed (they count as updated even when their totals do not).
+   * Writes the ledger another way (the archive's snapshot, a registry's staged rows), after the projects and before
+   * their totals are derived; returns the projects whose ledger changed (they count as updated even when their totals
+   * do not), and those it took transactions from (derived again).
    */
-  ledger?: (trx: Db, records: readonly ImportRecord[]) => Promise<ReadonlySet<number>>
+  ledger?: (trx: Db, records: readonly ImportRecord[]) =>
+  Promise<ReadonlySet<number> | { changed: ReadonlySet<number>, movedFrom: readonly number[] }>
 }
 
 type ImageRef = { media_key: string, external_url: null } | { media_key: null, external_url: string }
@@ -455,8 +489,10 @@ export async function importRecords (
     const before = options.replace ? await ledgerKinds(trx, ids) : new Map<number, Set<Kind>>()
     if (options.replace) await removeMissing(trx, records)
     if (options.sourceName !== undefined) await ledgerRepository.addProjectSources(trx, ids, options.sourceName)
-    const ledgerChanged = options.ledger === undefined ? new Set<number>() : await options.ledger(trx, records)
-    const movedFrom = await writeLedger(trx, records, options)
+    const written = options.ledger === undefined ? new Set<number>() : await options.ledger(trx, records)
+    const ledgerChanged = written instanceof Set ? written : (written as { changed: ReadonlySet<number> }).changed
+    const movedFrom = [...written instanceof Set ? [] : (written as { movedFrom: readonly number[] }).movedFrom,
+      ...await writeLedger(trx, records, options)]
     await deriveFromLedger(trx, records, locations, before)
     if (movedFrom.length > 0) await deriveAgain(trx, movedFrom)
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.

@@ -64,6 +64,20 @@ export interface RowWarning extends RowRef { field: string, reason: string }
 
 interface VintageCredits { issued: number | null, retired: number | null }
 
+/**
+ * Where a large import's transactions go instead of the drafts' memory (registry-import.ts stages them in the
+ * database): the spool settles identities later, as the draft would (the last row of an identity is used).
+ */
+export interface TransactionSpool {
+  add(externalId: string, transaction: TransactionRecord & { source: RowRef }): void
+}
+
+/** A staged ledger summed by type and vintage, with its latest date: what the draft needs of it. */
+export interface LedgerSummary {
+  sums: ReadonlyArray<{ type: TransactionType, vintage: number | null, quantity: number }>
+  latest: string | null
+}
+
 export class ProjectDraft {
   readonly externalId: string
   #projectRow: { fields: StatedFields, at: RowRef } | undefined
@@ -82,9 +96,14 @@ export class ProjectDraft {
   readonly #listed = new Set<TransactionType>()
   /** How often each digest occurred in each file: rows that say the same are told apart by their order. */
   readonly #digests = new Map<string, number>()
+  readonly #spool: TransactionSpool | undefined
+  /** Transactions handed to the spool, and their settled ledger's summary once the files are read. */
+  #spooled = 0
+  #summary: LedgerSummary | undefined
 
-  constructor (externalId: string) {
+  constructor (externalId: string, spool?: TransactionSpool) {
     this.externalId = externalId
+    this.#spool = spool
   }
 
   /** Records that this row speaks of the project (its source). */
@@ -179,14 +198,7 @@ export class ProjectDraft {
       identity = `${stated.type}:sha256:${digest}${occurrence === 1 ? '' : `#${occurrence}`}`
     }
     this.seenAt(at)
-    // One identity twice in an import, saying something else (not Cercarbono's serial in both of its files): the
-    // later row is used, the earlier one reported.
-    const earlier = this.#transactions.get(identity)
-    if (earlier?.source != null && (earlier.quantity !== stated.quantity || earlier.vintage !== stated.vintage)) {
-      const reason = `${identity} again at ${at.file} line ${at.line}, which is used instead`
-      this.replacedRows.push({ ...earlier.source, reason })
-    }
-    this.#transactions.set(identity, {
+    const record: TransactionRecord & { source: RowRef } = {
       identity,
       type: stated.type,
       date: stated.date,
@@ -200,7 +212,25 @@ export class ProjectDraft {
       vintage_start: stated.vintageStart ?? null,
       vintage_end: stated.vintageEnd ?? null,
       source: { file: at.file, line: at.line }
-    })
+    }
+    if (this.#spool !== undefined) {
+      this.#spooled++
+      this.#spool.add(this.externalId, record)
+      return
+    }
+    // One identity twice in an import, saying something else (not Cercarbono's serial in both of its files): the
+    // later row is used, the earlier one reported.
+    const earlier = this.#transactions.get(identity)
+    if (earlier?.source != null && (earlier.quantity !== stated.quantity || earlier.vintage !== stated.vintage)) {
+      const reason = `${identity} again at ${at.file} line ${at.line}, which is used instead`
+      this.replacedRows.push({ ...earlier.source, reason })
+    }
+    this.#transactions.set(identity, record)
+  }
+
+  /** The spooled transactions, settled: their sums and latest date (the ledger itself is written from the spool). */
+  settleSpool (summary: LedgerSummary): void {
+    this.#summary = summary
   }
 
   /** These files list the project's transactions of these types (Verra's export: issuances and retirements). */
@@ -239,6 +269,7 @@ export class ProjectDraft {
 
   /** The latest date of this import's transactions of the project (null: none dated). */
   latestDate (): string | null {
+    if (this.#summary !== undefined) return this.#summary.latest
     let latest: string | null = null
     for (const t of this.#transactions.values()) {
       if (t.date !== null && (latest === null || t.date > latest)) latest = t.date
@@ -265,7 +296,7 @@ export class ProjectDraft {
   credits (): Credits | undefined {
     // One rule for every registry (docs/registries.md, "Totals: one rule"): per type, the rows where the import
     // reads that type's export; a total the registry states only for a type whose export it does not read.
-    if (this.#transactions.size > 0) return this.#ledgerCredits()
+    if (this.#transactions.size > 0 || this.#spooled > 0) return this.#ledgerCredits()
     if (this.#vintages === undefined && this.#totals === undefined) return undefined
     const vintages = [...this.#vintages ?? []].sort(([a], [b]) => a - b)
       .map(([vintage, q]) => ({ vintage, ...q, ...this.#corsiaOf(vintage) }))
@@ -275,8 +306,9 @@ export class ProjectDraft {
   /** Issued and retired per vintage from this import's ledger, each transaction once (by identity). */
   #ledgerCredits (): Credits {
     const vintages = new Map<number, { issued: number | null, retired: number | null }>()
-    const types = new Set([...this.#listed, ...[...this.#transactions.values()].map((t) => t.type)])
-    for (const t of this.#transactions.values()) {
+    const ledger = this.#summary?.sums ?? [...this.#transactions.values()]
+    const types = new Set([...this.#listed, ...ledger.map((t) => t.type)])
+    for (const t of ledger) {
       if (t.vintage === null || t.type === 'cancellation') continue
       const known = vintages.get(t.vintage) ??
         { issued: types.has('issuance') ? 0 : null, retired: types.has('retirement') ? 0 : null }
@@ -285,7 +317,7 @@ export class ProjectDraft {
       vintages.set(t.vintage, known)
     }
     // Per type: rows where these files list the type (none of them: 0); else what the registry states, if it does.
-    const rows = new Set([...this.#transactions.values()].map((t) => t.type))
+    const rows = new Set(ledger.map((t) => t.type))
     const total = (type: TransactionType, stated: number | null | undefined) =>
       types.has(type) ? (rows.has(type) ? null : 0) : stated ?? null
     return {
@@ -320,10 +352,16 @@ export class ProjectDraft {
 /** The drafts of one import, by external id, in the order the files first name them. */
 export class Drafts {
   readonly #drafts = new Map<string, ProjectDraft>()
+  readonly #spool: TransactionSpool | undefined
+
+  /** With a spool, the drafts' transactions go there rather than into memory. */
+  constructor (spool?: TransactionSpool) {
+    this.#spool = spool
+  }
 
   get (externalId: string): ProjectDraft {
     let draft = this.#drafts.get(externalId)
-    if (draft === undefined) this.#drafts.set(externalId, draft = new ProjectDraft(externalId))
+    if (draft === undefined) this.#drafts.set(externalId, draft = new ProjectDraft(externalId, this.#spool))
     return draft
   }
 

@@ -3,12 +3,16 @@ import { createReadStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
-import type { Credits, ImportRecord, Source, TransactionType } from '../../catalogue/catalogue.schemas.ts'
+import type {
+  Credits, ImportRecord, Source, TransactionRecord, TransactionType
+} from '../../catalogue/catalogue.schemas.ts'
 import { toImportRecord } from '../../catalogue/project.mapper.ts'
 import { ExportFileError, ImportError } from '../../catalogue/catalogue.errors.ts'
-import { blankRecord, importRecords, type ImportOptions } from '../projects.import.ts'
+import { blankRecord, importRecords, transactionProblem, type ImportOptions } from '../projects.import.ts'
 import * as projectRows from '../../catalogue/project-rows.repository.ts'
 import * as vocabularies from '../../catalogue/vocabularies.repository.ts'
+import { beneficiaryKey } from '../../ledger/beneficiary-key.ts'
+import * as ledgerImport from '../ledger-import.repository.ts'
 import { art, acr, car } from './apx.ts'
 import { arb } from './arb.ts'
 import { cercarbono } from './cercarbono.ts'
@@ -19,7 +23,12 @@ import { isometric } from './isometric.ts'
 import {
   exportDates, importedFiles, latestTransactionDates, recordExportDates, recordImportedFiles
 } from './registry-import.repository.ts'
-import { Drafts, type Named, type ProjectDraft, type RowWarning, type SkippedRow } from './project-draft.ts'
+import {
+  Drafts, type LedgerSummary, type Named, type ProjectDraft, type RowRef, type RowWarning, type SkippedRow,
+  type TransactionSpool
+} from './project-draft.ts'
+import * as stage from './registry-stage.repository.ts'
+import { RowDigests } from './row-digests.ts'
 import type { ExportDefinition, ExportKind, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
 import { verra } from './verra.ts'
 
@@ -122,14 +131,70 @@ function cleanFields (record: { fields: string[], header: string[], raw: string 
   })
 }
 
+/**
+ * The drafts' transactions, staged in the import's transaction a batch at a time (a million-row export's ledger
+ * never sits in memory), each checked as the import checks a record's transactions: the first problem of each
+ * project is kept, to refuse the import if the project is written.
+ */
+class StagedSpool implements TransactionSpool {
+  readonly #db: Db
+  #buffer: stage.StagedTransaction[] = []
+  #seq = 0
+  readonly #counts = new Map<string, number>()
+  readonly problems = new Map<string, { field: string | undefined, message: string }>()
+
+  constructor (db: Db) {
+    this.#db = db
+  }
+
+  add (externalId: string, t: TransactionRecord & { source: RowRef }): void {
+    const index = this.#counts.get(externalId) ?? 0
+    this.#counts.set(externalId, index + 1)
+    if (!this.problems.has(externalId)) {
+      const problem = transactionProblem(t, index)
+      if (problem !== undefined) this.problems.set(externalId, problem)
+    }
+    this.#buffer.push({
+      seq: this.#seq++,
+      draft: externalId,
+      identity: t.identity,
+      type: t.type,
+      date: t.date,
+      vintage: t.vintage,
+      quantity: t.quantity,
+      beneficiary: t.beneficiary,
+      reason: t.reason,
+      beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
+      note: t.note ?? null,
+      account: t.account ?? null,
+      serials: t.serials ?? null,
+      vintage_start: t.vintage_start ?? null,
+      vintage_end: t.vintage_end ?? null,
+      source_file: t.source.file,
+      source_line: t.source.line
+    })
+  }
+
+  get full (): boolean {
+    return this.#buffer.length >= stage.STAGE_BATCH
+  }
+
+  async flush (): Promise<void> {
+    const rows = this.#buffer
+    this.#buffer = []
+    await stage.stageTransactions(this.#db, rows)
+  }
+}
+
 /** Reads every row of the files into drafts; rows that cannot be used are skipped and reported. */
 async function readExports (
   plans: Awaited<ReturnType<typeof planFiles>>, base: Pick<RowContext, 'drafts' | 'countries' | 'mappings'>,
-  report: RegistryImportReport, asOf: Map<string, string>, today: string
+  report: RegistryImportReport, asOf: Map<string, string>, today: string, spool?: StagedSpool
 ): Promise<void> {
   for (const { file, reader } of plans) {
     let rows = 0
-    const seen = new Map<string, number>()
+    const seen = new RowDigests()
+    let columns: Map<string, number> | undefined
     for await (const record of readCsvExport(file.path, file.label)) {
       rows++
       const at = { file: file.label, line: record.line }
@@ -138,19 +203,20 @@ async function readExports (
         report.skipped.push({ ...at, reason })
         continue
       }
-      // A digest, not the row: a registry's full export has millions of rows.
-      const digest = createHash('sha256').update(record.raw).digest('base64')
-      const earlier = seen.get(digest)
+      const earlier = seen.seen(record.raw, record.line)
       if (earlier !== undefined) {
         report.skipped.push({ ...at, reason: `repeats line ${earlier} exactly` })
         continue
       }
-      seen.set(digest, record.line)
-      const columns = new Map<string, number>()
-      record.header.forEach((name, i) => { if (!columns.has(name)) columns.set(name, i) })
+      // Each column's index, once per file (every record of a file shares its header): not a Map per row.
+      if (columns === undefined) {
+        columns = new Map<string, number>()
+        for (const [i, name] of record.header.entries()) if (!columns.has(name)) columns.set(name, i)
+      }
+      const indexes = columns
       const fields = cleanFields(record, (field, reason) => report.warnings.push({ ...at, field, reason }))
       const raw = (column: string) => {
-        const i = columns.get(column)
+        const i = indexes.get(column)
         return i === undefined ? '' : fields[i] ?? ''
       }
       const row: Row = { raw, get: (column) => raw(column).trim() }
@@ -174,6 +240,7 @@ async function readExports (
         }
       }
       reader.read(row, context)
+      if (spool?.full === true) await spool.flush()
     }
     report.files.push({ file: file.label, export: reader.kind, rows })
   }
@@ -278,6 +345,50 @@ function oneNamePerId (records: ImportRecord[]): void {
   }
 }
 
+/** The staged transactions settled (the last row of each identity), their sums handed to the drafts. */
+async function settleSpool (trx: Db, drafts: Drafts): Promise<void> {
+  await stage.settleStage(trx)
+  const summaries = new Map<string, { sums: Array<LedgerSummary['sums'][number]>, latest: string | null }>()
+  for (const { draft, type, vintage, quantity, latest } of await stage.stagedSums(trx)) {
+    const summary = summaries.get(draft) ?? { sums: [], latest: null }
+    summary.sums.push({ type: type as TransactionType, vintage, quantity })
+    if (latest !== null && (summary.latest === null || latest > summary.latest)) summary.latest = latest
+    summaries.set(draft, summary)
+  }
+  for (const [externalId, summary] of summaries) drafts.find(externalId)?.settleSpool(summary)
+  for (const row of await stage.replacedRows(trx)) {
+    const reason = `${row.identity} again at ${row.by_file} line ${row.by_line}, which is used instead`
+    drafts.find(row.draft)?.replacedRows.push({ file: row.file, line: row.line, reason })
+  }
+}
+
+/**
+ * The staged ledger of the projects written, upserted by (registry, identity) after the archive's rows of those
+ * projects give way (docs/registries.md, "Two sources"); returns the projects it took transactions from.
+ */
+async function writeStaged (trx: Db, key: RegistryKey, records: readonly ImportRecord[],
+  origins: readonly ProjectDraft[]): Promise<{ changed: ReadonlySet<number>, movedFrom: number[] }> {
+  await stage.mapDrafts(trx, records.map((record, position) =>
+    ({ draft: origins[position]!.externalId, project_id: record.id, registry: record.registry.name_id, position })))
+  const shared = await stage.sharedIdentity(trx)
+  if (shared !== undefined) {
+    const row = origins.find((draft) => draft.externalId === shared.second)?.firstRow()
+    throw new ImportError(`${shared.second}${row === undefined ? '' : ` (${row.file} line ${row.line})`}, field ` +
+      `"transactions.identity": identity "${shared.identity}" of ${shared.registry} is already used by ${shared.first}`)
+  }
+  await ledgerImport.deleteTransactionsOfSources(trx, await stage.projectsWithStagedLedger(trx), ['offsetsdb'])
+  const inImport = new Set(records.map((r) => r.id))
+  const movedFrom = (await stage.ownersOfStaged(trx)).filter((id) => !inImport.has(id))
+  // Every row enters a dozen ledger indexes: with SQLite's default 2 MB page cache each insert read pages back.
+  await stage.pageCache(trx, 65_536)
+  const dropped = await stage.dropIndexesForBulkLoad(trx)
+  await stage.writeStagedLedger(trx, key)
+  await stage.restoreIndexes(trx, dropped)
+  await stage.pageCache(trx, 2000)
+  await stage.dropStage(trx)
+  return { changed: new Set(), movedFrom }
+}
+
 /** A file's SHA-256, hex: the same bytes are the same file, whatever its name. */
 async function fileDigest (file: ExportFile): Promise<string> {
   const hash = createHash('sha256')
@@ -324,11 +435,15 @@ export async function importRegistryExports (
       seen.set(digest, plan.file.label)
       fresh.push(plan)
     }
-    const drafts = new Drafts()
+    await stage.createStage(trx)
+    const spool = new StagedSpool(trx)
+    const drafts = new Drafts(spool)
     const countries = new Map((await vocabularies.countryAliases(trx)).map((a) => [a.alias_key, a.name]))
     const asOf = new Map<string, string>()
     await readExports(fresh, { drafts, countries, mappings: new ProtocolMappings() }, report, asOf,
-      now.toISOString().slice(0, 10))
+      now.toISOString().slice(0, 10), spool)
+    await spool.flush()
+    await settleSpool(trx, drafts)
 
     for (const draft of drafts.all()) for (const row of draft.replacedRows) report.skipped.push(row)
     // A project whose totals the registry states, and whose transactions of a type this import's exports list in
@@ -396,6 +511,14 @@ export async function importRegistryExports (
       }
       await recordExportDates(trx, registry.name_id, dated)
     }
+    records.forEach((_record, i) => {
+      const draft = origins[i]!
+      const problem = spool.problems.get(draft.externalId)
+      if (problem === undefined) return
+      const first = draft.firstRow()
+      throw new ImportError(`${draft.externalId}${first === undefined ? '' : ` (${first.file} line ${first.line})`}` +
+        `${problem.field === undefined ? '' : `, field "${problem.field}"`}: ${problem.message}`)
+    })
     oneNamePerId(records)
     await recordImportedFiles(trx, definition.registry.name_id,
       fresh.map((p) => ({ sha256: digests.get(p.file)!, name: p.file.label })), now.toISOString())
@@ -409,6 +532,7 @@ export async function importRegistryExports (
       // The registry's own files take the ledger of the projects they give transactions for over from the archive.
       sourceName: key,
       supersedes: ['offsetsdb'],
+      ledger: async (trx, records) => await writeStaged(trx, key, records, origins),
       ...(options.media !== undefined && { baseDir: options.media.dir, media: options.media }),
       now,
       ...(options.lock !== undefined && { lock: options.lock })

@@ -1,0 +1,240 @@
+import { sql } from 'kysely'
+import { databaseKind, type Db } from '../../store/database.ts'
+
+// A registry import's transactions are staged in temporary tables inside the import's transaction, as the files are
+// read, and written to the ledger from there in SQL: a million-row export's ledger never sits in memory. The tables
+// go with the transaction (a refused import leaves nothing) and are dropped before it commits.
+
+export interface StagedTransaction {
+  seq: number
+  /** The project draft's external id. */
+  draft: string
+  identity: string
+  type: string
+  date: string | null
+  vintage: number | null
+  quantity: number
+  beneficiary: string | null
+  reason: string | null
+  beneficiary_key: string | null
+  note: string | null
+  account: string | null
+  serials: string | null
+  vintage_start: string | null
+  vintage_end: string | null
+  source_file: string
+  source_line: number
+}
+
+// A type, not an interface: withTables needs an index signature.
+type Staging = {
+  registry_stage: StagedTransaction
+  registry_map: { draft: string, project_id: number, registry: string, position: number }
+}
+
+const staging = (db: Db) => db.withTables<Staging>()
+
+/** Rows per INSERT: 17 values each, under SQLite's 32,766 parameters. */
+export const STAGE_BATCH = 1000
+
+const TABLES = ['registry_map', 'registry_ledger', 'registry_stage']
+
+export async function createStage (db: Db): Promise<void> {
+  await dropStage(db)
+  await db.schema.createTable('registry_stage').temporary()
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('draft', 'varchar(200)', (c) => c.notNull())
+    .addColumn('identity', 'varchar(500)', (c) => c.notNull())
+    .addColumn('type', 'varchar(20)', (c) => c.notNull())
+    .addColumn('date', 'varchar(10)')
+    .addColumn('vintage', 'integer')
+    .addColumn('quantity', 'double precision', (c) => c.notNull())
+    .addColumn('beneficiary', 'text')
+    .addColumn('reason', 'text')
+    .addColumn('beneficiary_key', 'text')
+    .addColumn('note', 'text')
+    .addColumn('account', 'text')
+    .addColumn('serials', 'text')
+    .addColumn('vintage_start', 'varchar(10)')
+    .addColumn('vintage_end', 'varchar(10)')
+    .addColumn('source_file', 'varchar(500)', (c) => c.notNull())
+    .addColumn('source_line', 'integer', (c) => c.notNull())
+    .execute()
+}
+
+export async function dropStage (db: Db): Promise<void> {
+  for (const table of TABLES) await db.schema.dropTable(table).ifExists().execute()
+}
+
+export async function stageTransactions (db: Db, rows: readonly StagedTransaction[]): Promise<void> {
+  if (rows.length > 0) await staging(db).insertInto('registry_stage').values(rows).execute()
+}
+
+/**
+ * One row per (draft, identity): the last the files give (a later row of an identity replaces an earlier one, as
+ * in a project's ledger in memory), numbered by where the identity first appeared (the order the ledger keeps).
+ */
+export async function settleStage (db: Db): Promise<void> {
+  await sql`create index registry_stage_identity on registry_stage (draft, identity, seq)`.execute(db)
+  await sql`create temporary table registry_ledger as
+    select s.*, f.first_seq from registry_stage s join (
+      select draft, identity, min(seq) as first_seq, max(seq) as last_seq from registry_stage group by draft, identity
+    ) f on f.draft = s.draft and f.identity = s.identity and f.last_seq = s.seq`.execute(db)
+  await sql`create index registry_ledger_draft on registry_ledger (draft)`.execute(db)
+}
+
+/**
+ * Rows a later row of the same identity (in the same project) replaced saying another quantity or vintage, with the
+ * row that replaced each: in the order of the replacing rows.
+ */
+export async function replacedRows (db: Db): Promise<Array<{
+  draft: string,
+  identity: string,
+  file: string,
+  line: number,
+  by_file: string,
+  by_line: number
+}>> {
+  const rows = await sql<{
+    draft: string,
+    identity: string,
+    file: string,
+    line: number | string,
+    by_file: string,
+    by_line: number | string
+  }>`select draft, identity, file, line, by_file, by_line from (
+      select draft, identity, source_file as file, source_line as line, quantity, vintage, seq,
+        lead(source_file) over w as by_file, lead(source_line) over w as by_line, lead(quantity) over w as by_quantity,
+        lead(vintage) over w as by_vintage, lead(seq) over w as by_seq
+      from registry_stage where (draft, identity) in (
+        select draft, identity from registry_stage group by draft, identity having count(*) > 1)
+      window w as (partition by draft, identity order by seq)) t
+    where by_seq is not null and (quantity <> by_quantity or vintage is distinct from by_vintage)
+    order by by_seq`.execute(db)
+  return rows.rows.map((r) => ({ ...r, line: Number(r.line), by_line: Number(r.by_line) }))
+}
+
+/** Each draft's settled ledger summed by type and vintage, and its latest date. */
+export async function stagedSums (db: Db): Promise<Array<{
+  draft: string,
+  type: string,
+  vintage: number | null,
+  quantity: number,
+  latest: string | null
+}>> {
+  const rows = await sql<{
+    draft: string,
+    type: string,
+    vintage: number | null,
+    quantity: number | string,
+    latest: string | null
+  }>`select draft, type, vintage, sum(quantity) as quantity, max(date) as latest
+    from registry_ledger group by draft, type, vintage`.execute(db)
+  return rows.rows.map((r) => ({ ...r, quantity: Number(r.quantity) }))
+}
+
+/** Which project (and registry) each draft became, in the order of the import's records. */
+export async function mapDrafts (db: Db,
+  rows: ReadonlyArray<{ draft: string, project_id: number, registry: string, position: number }>): Promise<void> {
+  await db.schema.createTable('registry_map').temporary()
+    .addColumn('draft', 'varchar(200)', (c) => c.primaryKey())
+    .addColumn('project_id', 'integer', (c) => c.notNull())
+    .addColumn('registry', 'varchar(200)', (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .execute()
+  for (let i = 0; i < rows.length; i += STAGE_BATCH) {
+    await staging(db).insertInto('registry_map').values(rows.slice(i, i + STAGE_BATCH)).execute()
+  }
+}
+
+/** An identity two projects of one registry give (unique within a registry), if any: the two drafts. */
+export async function sharedIdentity (db: Db):
+Promise<{ registry: string, identity: string, first: string, second: string } | undefined> {
+  const row = (await sql<{ registry: string, identity: string, first: string, second: string }>`
+    select m.registry, l.identity, min(l.draft) as first, max(l.draft) as second
+    from registry_ledger l join registry_map m on m.draft = l.draft
+    group by m.registry, l.identity having count(*) > 1 limit 1`.execute(db)).rows[0]
+  return row
+}
+
+/** The mapped projects the settled ledger gives transactions for. */
+export async function projectsWithStagedLedger (db: Db): Promise<number[]> {
+  const rows = await sql<{ project_id: number }>`select m.project_id from registry_map m
+    where exists (select 1 from registry_ledger l where l.draft = m.draft)`.execute(db)
+  return rows.rows.map((r) => Number(r.project_id))
+}
+
+/** The projects that hold the settled transactions now (by registry and identity). */
+export async function ownersOfStaged (db: Db): Promise<number[]> {
+  const rows = await sql<{ project_id: number }>`select distinct c.project_id from registry_ledger l
+    join registry_map m on m.draft = l.draft
+    join credit_transactions c on c.registry = m.registry and c.identity = l.identity`.execute(db)
+  return rows.rows.map((r) => Number(r.project_id))
+}
+
+const COLUMNS = ['project_id', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason', 'beneficiary_key',
+  'source_file', 'source_line', 'account', 'note', 'serials', 'vintage_start', 'vintage_end', 'source_name'] as const
+
+/**
+ * Upserts the settled transactions of the mapped drafts by (registry, identity), as upsertTransactions does: a stored
+ * one keeps its id and is written only when it differs. Returns how many rows were given.
+ */
+export async function writeStagedLedger (db: Db, sourceName: string | null): Promise<void> {
+  const set = sql.join(COLUMNS.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))
+  const differs = sql.join(COLUMNS.map((c) =>
+    sql`credit_transactions.${sql.ref(c)} is distinct from excluded.${sql.ref(c)}`), sql` or `)
+  // SQLite reads "select … from t on conflict" as a join's ON without the WHERE (its documented parsing ambiguity).
+  await sql`insert into credit_transactions (project_id, registry, identity, type, date, vintage, quantity,
+      beneficiary, reason, beneficiary_key, source_file, source_line, account, note, serials, vintage_start,
+      vintage_end, source_name)
+    select m.project_id, m.registry, l.identity, l.type, l.date, l.vintage, l.quantity, l.beneficiary, l.reason,
+      l.beneficiary_key, l.source_file, l.source_line, l.account, l.note, l.serials, l.vintage_start, l.vintage_end,
+      ${sourceName}
+    from registry_ledger l join registry_map m on m.draft = l.draft
+    where true
+    order by m.position, l.first_seq
+    on conflict (registry, identity) do update set ${set} where ${differs}`.execute(db)
+}
+
+/** How many transactions the stored ledger holds (to tell a bulk load from an update). */
+export async function ledgerSize (db: Db): Promise<number> {
+  const row = await db.selectFrom('credit_transactions').select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst()
+  return Number(row?.n ?? 0)
+}
+
+/** How many rows the settled ledger holds. */
+export async function settledSize (db: Db): Promise<number> {
+  const row = await sql<{ n: number | string }>`select count(*) as n from registry_ledger`.execute(db)
+  return Number(row.rows[0]?.n ?? 0)
+}
+
+/** SQLite's page cache for this connection, in KiB (the ledger's indexes are read back on every insert). */
+export async function pageCache (db: Db, kib: number): Promise<void> {
+  if (databaseKind(db) === 'sqlite') await sql`pragma cache_size = ${sql.lit(-kib)}`.execute(db)
+}
+
+/** Below this many rows an import writes into the ledger's indexes as it goes. */
+const BULK_ROWS = 50_000
+
+/**
+ * For a load at least as large as the stored ledger, on SQLite: drops the ledger's secondary indexes (returning
+ * their SQL) so that the rows go in unindexed and each index is built once, sorted, after them; far cheaper than
+ * a million inserts into a dozen B-trees. In the import's transaction, so a failure leaves them as they were; WAL
+ * readers keep reading the committed ledger meanwhile. PostgreSQL keeps its indexes: dropping one there would lock
+ * the ledger against every reader until the import commits.
+ */
+export async function dropIndexesForBulkLoad (db: Db): Promise<string[]> {
+  if (databaseKind(db) !== 'sqlite') return []
+  const rows = await settledSize(db)
+  if (rows < BULK_ROWS || rows < await ledgerSize(db)) return []
+  const indexes = await sql<{ name: string, sql: string }>`select name, sql from sqlite_master
+    where type = 'index' and tbl_name = 'credit_transactions' and sql is not null`.execute(db)
+  for (const index of indexes.rows) await sql`drop index ${sql.ref(index.name)}`.execute(db)
+  return indexes.rows.map((index) => index.sql)
+}
+
+/** Builds the indexes dropIndexesForBulkLoad dropped. */
+export async function restoreIndexes (db: Db, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db)
+}
