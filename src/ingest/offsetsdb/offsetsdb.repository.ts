@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely'
 import { databaseKind, type Db } from '../../store/database.ts'
-import { bulkWorthIt, withLedgerIndexesAfter } from './ledger-bulk.repository.ts'
+import { bulkWorthIt, withLedgerIndexesAfter } from '../ledger-bulk.repository.ts'
 
 // The archive's credits are staged in temporary tables inside the import's transaction, numbered and compared with
 // the stored ledger in SQL: the table is never held in memory, and only the rows that differ are written. The

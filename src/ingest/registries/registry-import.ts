@@ -13,6 +13,7 @@ import * as projectRows from '../../catalogue/project-rows.repository.ts'
 import * as vocabularies from '../../catalogue/vocabularies.repository.ts'
 import { beneficiaryKey } from '../../ledger/beneficiary-key.ts'
 import * as ledgerImport from '../ledger-import.repository.ts'
+import { bulkWorthIt, withLedgerIndexesAfter } from '../ledger-bulk.repository.ts'
 import { art, acr, car } from './apx.ts'
 import { arb } from './arb.ts'
 import { cercarbono } from './cercarbono.ts'
@@ -29,6 +30,7 @@ import {
 } from './project-draft.ts'
 import * as stage from './registry-stage.repository.ts'
 import { RowDigests } from './row-digests.ts'
+import { isCarbTransaction } from './carb-identity.ts'
 import type { ExportDefinition, ExportKind, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
 import { verra } from './verra.ts'
 
@@ -171,7 +173,8 @@ class StagedSpool implements TransactionSpool {
       vintage_start: t.vintage_start ?? null,
       vintage_end: t.vintage_end ?? null,
       source_file: t.source.file,
-      source_line: t.source.line
+      source_line: t.source.line,
+      from_carb: isCarbTransaction(t)
     })
   }
 
@@ -381,9 +384,10 @@ async function writeStaged (trx: Db, key: RegistryKey, records: readonly ImportR
   const movedFrom = (await stage.ownersOfStaged(trx)).filter((id) => !inImport.has(id))
   // Every row enters a dozen ledger indexes: with SQLite's default 2 MB page cache each insert read pages back.
   await stage.pageCache(trx, 65_536)
-  const dropped = await stage.dropIndexesForBulkLoad(trx)
-  await stage.writeStagedLedger(trx, key)
-  await stage.restoreIndexes(trx, dropped)
+  // A load about as large as the ledger goes in unindexed, its indexes built once after (ledger-bulk.repository.ts).
+  if (await bulkWorthIt(trx, await stage.settledSize(trx))) {
+    await withLedgerIndexesAfter(trx, async () => { await stage.writeStagedLedger(trx, key) })
+  } else await stage.writeStagedLedger(trx, key)
   await stage.pageCache(trx, 2000)
   await stage.dropStage(trx)
   return { changed: new Set(), movedFrom }

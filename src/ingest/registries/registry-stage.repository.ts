@@ -24,6 +24,8 @@ export interface StagedTransaction {
   vintage_end: string | null
   source_file: string
   source_line: number
+  /** CARB's issuance table's transaction (carb-identity.ts): credit_transactions.from_carb. */
+  from_carb: boolean
 }
 
 // A type, not an interface: withTables needs an index signature.
@@ -59,6 +61,7 @@ export async function createStage (db: Db): Promise<void> {
     .addColumn('vintage_end', 'varchar(10)')
     .addColumn('source_file', 'varchar(500)', (c) => c.notNull())
     .addColumn('source_line', 'integer', (c) => c.notNull())
+    .addColumn('from_carb', 'boolean', (c) => c.notNull())
     .execute()
 }
 
@@ -173,7 +176,8 @@ export async function ownersOfStaged (db: Db): Promise<number[]> {
 }
 
 const COLUMNS = ['project_id', 'type', 'date', 'vintage', 'quantity', 'beneficiary', 'reason', 'beneficiary_key',
-  'source_file', 'source_line', 'account', 'note', 'serials', 'vintage_start', 'vintage_end', 'source_name'] as const
+  'source_file', 'source_line', 'account', 'note', 'serials', 'vintage_start', 'vintage_end', 'source_name',
+  'from_carb'] as const
 
 /**
  * Upserts the settled transactions of the mapped drafts by (registry, identity), as upsertTransactions does: a stored
@@ -186,21 +190,14 @@ export async function writeStagedLedger (db: Db, sourceName: string | null): Pro
   // SQLite reads "select … from t on conflict" as a join's ON without the WHERE (its documented parsing ambiguity).
   await sql`insert into credit_transactions (project_id, registry, identity, type, date, vintage, quantity,
       beneficiary, reason, beneficiary_key, source_file, source_line, account, note, serials, vintage_start,
-      vintage_end, source_name)
+      vintage_end, source_name, from_carb)
     select m.project_id, m.registry, l.identity, l.type, l.date, l.vintage, l.quantity, l.beneficiary, l.reason,
       l.beneficiary_key, l.source_file, l.source_line, l.account, l.note, l.serials, l.vintage_start, l.vintage_end,
-      ${sourceName}
+      ${sourceName}, l.from_carb
     from registry_ledger l join registry_map m on m.draft = l.draft
     where true
     order by m.position, l.first_seq
     on conflict (registry, identity) do update set ${set} where ${differs}`.execute(db)
-}
-
-/** How many transactions the stored ledger holds (to tell a bulk load from an update). */
-export async function ledgerSize (db: Db): Promise<number> {
-  const row = await db.selectFrom('credit_transactions').select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirst()
-  return Number(row?.n ?? 0)
 }
 
 /** How many rows the settled ledger holds. */
@@ -212,29 +209,4 @@ export async function settledSize (db: Db): Promise<number> {
 /** SQLite's page cache for this connection, in KiB (the ledger's indexes are read back on every insert). */
 export async function pageCache (db: Db, kib: number): Promise<void> {
   if (databaseKind(db) === 'sqlite') await sql`pragma cache_size = ${sql.lit(-kib)}`.execute(db)
-}
-
-/** Below this many rows an import writes into the ledger's indexes as it goes. */
-const BULK_ROWS = 50_000
-
-/**
- * For a load at least as large as the stored ledger, on SQLite: drops the ledger's secondary indexes (returning
- * their SQL) so that the rows go in unindexed and each index is built once, sorted, after them; far cheaper than
- * a million inserts into a dozen B-trees. In the import's transaction, so a failure leaves them as they were; WAL
- * readers keep reading the committed ledger meanwhile. PostgreSQL keeps its indexes: dropping one there would lock
- * the ledger against every reader until the import commits.
- */
-export async function dropIndexesForBulkLoad (db: Db): Promise<string[]> {
-  if (databaseKind(db) !== 'sqlite') return []
-  const rows = await settledSize(db)
-  if (rows < BULK_ROWS || rows < await ledgerSize(db)) return []
-  const indexes = await sql<{ name: string, sql: string }>`select name, sql from sqlite_master
-    where type = 'index' and tbl_name = 'credit_transactions' and sql is not null`.execute(db)
-  for (const index of indexes.rows) await sql`drop index ${sql.ref(index.name)}`.execute(db)
-  return indexes.rows.map((index) => index.sql)
-}
-
-/** Builds the indexes dropIndexesForBulkLoad dropped. */
-export async function restoreIndexes (db: Db, statements: readonly string[]): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db)
 }

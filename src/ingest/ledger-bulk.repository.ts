@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { databaseKind, type Db } from '../../store/database.ts'
+import { databaseKind, type Db } from '../store/database.ts'
 
 // A bulk write of the ledger (credit_transactions): when an import adds about as many rows as the ledger holds (a
 // first import of OffsetsDB's million credits), entering each row into a dozen secondary indexes and the
