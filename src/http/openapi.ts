@@ -88,9 +88,14 @@ interface GuardedArea {
  * answers are conditional, ETag and 304. Call it in the area before its routes are registered.
  */
 export function documentGuardedArea (area: FastifyInstance, { scope, keyRequired, conditional }: GuardedArea): void {
+  const how = `${scope} ${keyRequired} ${conditional}`
   area.addHook('onRoute', (route) => {
     const schema = route.schema
     if (schema === undefined) return
+    // Route schemas are module constants: a later app in the same process (the tests build hundreds) finds them
+    // documented already, and keeps the same response objects, so their compiled serializers are reused.
+    if (documented.get(schema) === how) return
+    documented.set(schema, how)
     schema.security = keyRequired ? [{ apiKey: [scope] }] : [{}, { apiKey: [scope] }]
     const responses = { ...schema.response as Record<string, Record<string, unknown>> }
     for (const [status, response] of Object.entries(responses)) {
@@ -105,6 +110,9 @@ export function documentGuardedArea (area: FastifyInstance, { scope, keyRequired
     schema.response = responses
   })
 }
+
+/** The route schemas already documented, and how. */
+const documented = new WeakMap<object, string>()
 
 const ETAG_HEADER = {
   type: 'string',
