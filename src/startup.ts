@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis'
 import { createInitialKeyOnce } from './access/api-keys.service.ts'
 import type { AppParts } from './app.ts'
-import { loadCalculatorData } from './calculator/calculator.data.ts'
+import { loadCalculatorData, type CalculatorData } from './calculator/calculator.data.ts'
 import { refreshAllProjectJson } from './catalogue/project-json.ts'
 import { writeSdgIcons } from './catalogue/sdg-icons.ts'
 import type { Config } from './config.ts'
@@ -45,9 +45,11 @@ export async function prepareDatabase (config: Config, store: Store, log: (line:
  * signing secret, and Redis when REDIS_URL is set. The app closes the Redis client it is given.
  */
 export async function prepareParts (
-  config: Config, store: Store, options: { logStream?: NodeJS.WritableStream } = {}
+  config: Config, store: Store,
+  options: { logStream?: NodeJS.WritableStream, calculatorData?: CalculatorData } = {}
 ): Promise<AppParts> {
-  const calculatorData = loadCalculatorData()
+  // The data is read-only once loaded: a process that builds many apps (the tests) may hand in one it loaded.
+  const calculatorData = options.calculatorData ?? loadCalculatorData()
   const media = new MediaStore(config.media.dir)
   await writeSdgIcons(store.db, media)
   const signer = new MediaSigner(resolveSigningSecret(config.media.signingSecret, config.dataDir),
@@ -59,7 +61,8 @@ export async function prepareParts (
   const sync = config.sync.sources.length === 0
     ? undefined
     : (await import('./ingest/sync/schedule.ts')).createSyncSchedule({ config, db: store.db, media })
-  return { config, store, calculatorData, media, signer, changes, redis, sync, ...options }
+  const logStream = options.logStream !== undefined ? { logStream: options.logStream } : {}
+  return { config, store, calculatorData, media, signer, changes, redis, sync, ...logStream }
 }
 
 /**

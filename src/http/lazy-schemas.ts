@@ -32,12 +32,31 @@ interface LazySchemas {
   compileAll: () => Promise<number>
 }
 
+// One pool each for the whole process, as Fastify's own controller keeps one per app: a pool makes one Ajv per set
+// of shared schemas and options (a new pool per plugin context made a new Ajv, with its meta-schemas, ~30 ms of a
+// start), and Ajv keeps what it compiled by schema object. Apps in one process (the test suites build hundreds)
+// then compile each route schema once, not once per app: the route schemas are module constants.
+const validators = ValidatorSelector() as unknown as ValidatorPool
+const serializerPool = SerializerSelector()
+// fast-json-stringify keeps nothing: its functions are kept here by schema object, then by the shared schemas and
+// options they were built with (the same for every app of this service).
+const serialized = new WeakMap<object, Map<string, (data: unknown) => string>>()
+const serializers: SerializerFactory = (externalSchemas, options) => {
+  const compile = serializerPool(externalSchemas, options)
+  const pool = JSON.stringify([externalSchemas, options])
+  return (route) => {
+    const schema = (route as { schema?: unknown }).schema
+    if (typeof schema !== 'object' || schema === null) return compile(route)
+    let built = serialized.get(schema)
+    if (built === undefined) serialized.set(schema, built = new Map())
+    let serialize = built.get(pool)
+    if (serialize === undefined) built.set(pool, serialize = compile(route) as (data: unknown) => string)
+    return serialize
+  }
+}
+
 export function lazySchemas (): LazySchemas {
   const pending: Array<{ route: RouteSchema, compile: () => void }> = []
-  // One pool each, as Fastify's own controller keeps: a pool makes one Ajv per set of shared schemas, and a new
-  // pool per context made a new Ajv (with its meta-schemas) for every plugin context, ~30 ms of a start.
-  const validators = ValidatorSelector() as unknown as ValidatorPool
-  const serializers = SerializerSelector()
 
   const buildValidator = (externalSchemas: unknown, options?: unknown): CompileValidator => {
     const compile = validators(externalSchemas, options)

@@ -102,10 +102,16 @@ export function documentGuardedArea (area: FastifyInstance, { scope, keyRequired
   const validated = conditional === false
     ? undefined
     : validatorHeaders(conditional.validator, conditional.cacheControl)
+  const how = `${scope} ${keyRequired} ${JSON.stringify(conditional)}`
   area.addHook('onRoute', (route) => {
     const schema = route.schema
     if (schema === undefined) return
     const validators = route.config?.conditional === false ? undefined : validated
+    // Route schemas are module constants: a later app in the same process (the tests build hundreds) finds them
+    // documented already, and keeps the same response objects, so their compiled serializers are reused.
+    const documentedAs = `${how} ${validators === undefined}`
+    if (documented.get(schema) === documentedAs) return
+    documented.set(schema, documentedAs)
     schema.security = keyRequired ? [{ apiKey: [scope] }] : [{}, { apiKey: [scope] }]
     const responses = { ...schema.response as Record<string, Record<string, unknown>> }
     for (const [status, response] of Object.entries(responses)) {
@@ -126,6 +132,9 @@ export function documentGuardedArea (area: FastifyInstance, { scope, keyRequired
     schema.response = responses
   })
 }
+
+/** The route schemas already documented, and how. */
+const documented = new WeakMap<object, string>()
 
 function validatorHeaders (validator: 'weak' | 'strong', cacheControl: string): Record<string, object> {
   return {

@@ -8,7 +8,7 @@ import { prepareParts } from '../../src/startup.ts'
 import { openStore } from '../../src/store/connect.ts'
 import { migrateToLatest } from '../../src/store/migrate.ts'
 import { copyMigratedSqlite, databaseEnv, type TestDatabase } from '../databases.ts'
-import { tempDir } from '../helpers.ts'
+import { tempDir, testCalculatorData } from '../helpers.ts'
 
 export interface Workspace {
   dir: string
@@ -40,7 +40,7 @@ export async function workspace (t: TestContext, database: TestDatabase,
     const store = await openStore(config)
     await migrateToLatest(store.db)
     const { key } = await createKey(store.db, { name: 'reader', scopes: ['catalogue:read'] })
-    const app = await buildApp(await prepareParts(config, store))
+    const app = await buildApp(await prepareParts(config, store, { calculatorData: testCalculatorData() }))
     try {
       const headers = { host: 'tonne.test', authorization: `Bearer ${key}` }
       // Signed links differ by key and second; compare what they point at.
