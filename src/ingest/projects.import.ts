@@ -622,6 +622,26 @@ async function removeMissing (trx: Db, records: readonly ImportRecord[]): Promis
     (r.transactions ?? []).map((t) => `${r.registry.name_id}\u0000${t.identity}`))))
 }
 
+/** A transaction's ledger columns but its project and source: one mapping for every import's writes. */
+export function ledgerValues (t: TransactionRecord) {
+  return {
+    identity: t.identity,
+    type: t.type,
+    date: t.date,
+    vintage: t.vintage,
+    quantity: t.quantity,
+    beneficiary: t.beneficiary,
+    reason: t.reason,
+    beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
+    account: t.account ?? null,
+    note: t.note ?? null,
+    serials: t.serials ?? null,
+    vintage_start: t.vintage_start ?? null,
+    vintage_end: t.vintage_end ?? null,
+    from_carb: isCarbTransaction(t)
+  }
+}
+
 /**
  * Upserts the file's transactions by (registry, identity). A transaction a registry now gives under another
  * project moves to it: returns the projects it left, to be derived again.
@@ -631,23 +651,10 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
   const transactions = records.flatMap((r) => (r.transactions ?? []).map((t) => ({
     project_id: r.id,
     registry: r.registry.name_id,
-    identity: t.identity,
-    type: t.type,
-    date: t.date,
-    vintage: t.vintage,
-    quantity: t.quantity,
-    beneficiary: t.beneficiary,
-    reason: t.reason,
-    beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
+    ...ledgerValues(t),
     source_file: t.source?.file ?? null,
     source_line: t.source?.line ?? null,
-    account: t.account ?? null,
-    note: t.note ?? null,
-    serials: t.serials ?? null,
-    vintage_start: t.vintage_start ?? null,
-    vintage_end: t.vintage_end ?? null,
-    source_name: options.sourceName ?? null,
-    from_carb: isCarbTransaction(t)
+    source_name: options.sourceName ?? null
   })))
   if (options.supersedes !== undefined && options.supersedes.length > 0) {
     const given = records.filter((r) => (r.transactions ?? []).length > 0).map((r) => r.id)

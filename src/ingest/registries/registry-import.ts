@@ -8,10 +8,9 @@ import type {
 } from '../../catalogue/catalogue.schemas.ts'
 import { toImportRecord } from '../../catalogue/project.mapper.ts'
 import { ExportFileError, ImportError } from '../../catalogue/catalogue.errors.ts'
-import { blankRecord, importRecords, transactionProblem, type ImportOptions } from '../projects.import.ts'
+import { blankRecord, importRecords, ledgerValues, transactionProblem, type ImportOptions } from '../projects.import.ts'
 import * as projectRows from '../../catalogue/project-rows.repository.ts'
 import * as vocabularies from '../../catalogue/vocabularies.repository.ts'
-import { beneficiaryKey } from '../../ledger/beneficiary-key.ts'
 import * as ledgerImport from '../ledger-import.repository.ts'
 import { bulkWorthIt, withLedgerIndexesAfter } from '../ledger-bulk.repository.ts'
 import { art, acr, car } from './apx.ts'
@@ -30,7 +29,6 @@ import {
 } from './project-draft.ts'
 import * as stage from './registry-stage.repository.ts'
 import { RowDigests } from './row-digests.ts'
-import { isCarbTransaction } from './carb-identity.ts'
 import type { ExportDefinition, ExportKind, RegistryDefinition, RegistryKey, Row, RowContext } from './registry.ts'
 import { verra } from './verra.ts'
 
@@ -159,22 +157,9 @@ class StagedSpool implements TransactionSpool {
     this.#buffer.push({
       seq: this.#seq++,
       draft: externalId,
-      identity: t.identity,
-      type: t.type,
-      date: t.date,
-      vintage: t.vintage,
-      quantity: t.quantity,
-      beneficiary: t.beneficiary,
-      reason: t.reason,
-      beneficiary_key: t.beneficiary === null ? null : beneficiaryKey(t.beneficiary),
-      note: t.note ?? null,
-      account: t.account ?? null,
-      serials: t.serials ?? null,
-      vintage_start: t.vintage_start ?? null,
-      vintage_end: t.vintage_end ?? null,
+      ...ledgerValues(t),
       source_file: t.source.file,
-      source_line: t.source.line,
-      from_carb: isCarbTransaction(t)
+      source_line: t.source.line
     })
   }
 
