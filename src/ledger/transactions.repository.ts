@@ -34,7 +34,7 @@ const COLUMNS = ['t.id', 't.project_id', 't.type', 't.date', 't.vintage', 't.qua
   't.vintage_end'] as const
 
 /**
- * How a `search` is read, decided by the trigram index (migrations 0008 and 0017) before the page: the ids of its
+ * How a `search` is read, decided by the trigram index (migrations 0008 and 0015) before the page: the ids of its
  * matches when they are few, or only that they are many (counted once per version, countTransactions; on
  * PostgreSQL `undefined` then). Undefined where no index answers (no pg_trgm; a term under 3 characters): LIKE.
  */
@@ -90,7 +90,7 @@ async function planSqliteSearch (db: Db, search: string): Promise<SearchPlan> {
   return rows.length < DENSE_SEARCH ? { ids: rows.map((row) => row.id).sort((a, b) => a - b) } : { dense: true }
 }
 
-/** The statistics of each beneficiary's pg_trgm trigrams (migration 0017), refreshed by ANALYZE. */
+/** The statistics of each beneficiary's pg_trgm trigrams (migration 0015), refreshed by ANALYZE. */
 const TRIGRAM_STATISTICS = 'credit_transactions_beneficiary_trigrams'
 
 /** What ANALYZE kept: the commonest trigrams' share of beneficiaries, and about how many rows the table holds. */

@@ -13,7 +13,7 @@ import * as longValues0011 from './migrations/2026_11_27_0011_long_values.ts'
 import * as ledgerCounts0012 from './migrations/2026_11_27_0012_ledger_counts.ts'
 import * as syncLease0013 from './migrations/2026_11_27_0013_sync_lease.ts'
 import * as carbTransactions0014 from './migrations/2026_11_27_0014_carb_transactions.ts'
-import * as beneficiaryTrigramStatistics0017 from './migrations/2026_11_27_0017_beneficiary_trigram_statistics.ts'
+import * as beneficiaryTrigramStatistics0015 from './migrations/2026_11_27_0015_beneficiary_trigram_statistics.ts'
 
 /** Listed explicitly (no folder scan): the order is the names' order, and a typo fails the type check. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,7 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0012_ledger_counts': ledgerCounts0012,
   '2026_11_27_0013_sync_lease': syncLease0013,
   '2026_11_27_0014_carb_transactions': carbTransactions0014,
-  '2026_11_27_0017_beneficiary_trigram_statistics': beneficiaryTrigramStatistics0017
+  '2026_11_27_0015_beneficiary_trigram_statistics': beneficiaryTrigramStatistics0015
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
