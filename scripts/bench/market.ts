@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { parseArgs } from 'node:util'
-import { benchDatabase, dropBenchDatabase, log } from './service.ts'
+import { benchDatabase, dropBenchDatabase, log, timedTonne } from './service.ts'
 import { changedProjects, writeCsvArchive, writeParquetArchive, type MarketShape } from './synthetic-market.ts'
 
 const run = promisify(execFile)
@@ -57,22 +57,16 @@ async function serverCpu (database: string, done: Promise<unknown>): Promise<num
   return Math.round([...seen.values()].reduce((a, b) => a + b, 0) * 10) / 10
 }
 
-/** Runs `tonne import --from offsetsdb FILE --json` under GNU time: wall seconds and peak RSS. */
+/** Runs `tonne import --from offsetsdb FILE --json` under GNU time, and on PostgreSQL samples the server's CPU. */
 async function timedImport (file: string, env: Record<string, string>, step: string): Promise<Step> {
-  const running = run('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath,
-    path.join(ROOT, 'bin', 'tonne.js'), 'import', '--from', 'offsetsdb', file, '--json'],
-  { env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env }, maxBuffer: 64 * 1024 ** 2 })
+  const running = timedTonne(['import', '--from', 'offsetsdb', file, '--json'], env)
   const database = env['DATABASE_URL'] === undefined ? undefined : new URL(env['DATABASE_URL']).pathname.slice(1)
   const server = database === undefined ? undefined : serverCpu(database, running)
-  const { stdout, stderr } = await running
-  const match = /TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr)!
-  const report = JSON.parse(stdout) as Record<string, unknown>
-  const { missing_projects: _m, skipped: _s, ...summary } = report
+  const { stdout, ...timed } = await running
+  const { missing_projects: _m, skipped: _s, ...summary } = JSON.parse(stdout) as Record<string, unknown>
   const result = {
     step,
-    seconds: Number(match[1]),
-    cpuSeconds: Math.round((Number(match[3]) + Number(match[4])) * 10) / 10,
-    peakRssMb: Math.round(Number(match[2]) / 1024),
+    ...timed,
     ...server !== undefined && { serverCpuSeconds: await server },
     report: summary
   }

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs, promisify } from 'node:util'
-import { benchDatabase, dropBenchDatabase, log } from './service.ts'
+import { benchDatabase, dropBenchDatabase, log, timedTonne } from './service.ts'
 import { writeVerraTransactions } from './synthetic-verra.ts'
 
 const run = promisify(execFile)
@@ -29,20 +29,14 @@ interface Step {
   report: Record<string, unknown>
 }
 
-/** Runs `tonne import --from verra FILE --json` under GNU time: wall seconds, CPU seconds and peak RSS. */
+/** Runs `tonne import --from verra FILE --json` under GNU time, with the load average before and after. */
 async function timedImport (file: string, env: Record<string, string>, step: string): Promise<Step> {
   const loadBefore = loadAverage()
-  const { stdout, stderr } = await run('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath,
-    path.join(ROOT, 'bin', 'tonne.js'), 'import', '--from', 'verra', file, '--json'],
-  { env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env }, maxBuffer: 256 * 1024 ** 2 })
-  const match = /TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr)
-  if (match === null) throw new Error(`no timing from GNU time: ${stderr.slice(-2000)}`)
+  const { stdout, ...timed } = await timedTonne(['import', '--from', 'verra', file, '--json'], env)
   const { skipped, warnings, ...summary } = JSON.parse(stdout) as Record<string, unknown>
   const result = {
     step,
-    seconds: Number(match[1]),
-    cpuSeconds: Math.round((Number(match[3]) + Number(match[4])) * 10) / 10,
-    peakRssMb: Math.round(Number(match[2]) / 1024),
+    ...timed,
     loadBefore,
     loadAfter: loadAverage(),
     report: { ...summary, skipped: (skipped as unknown[]).length, warnings: (warnings as unknown[]).length }

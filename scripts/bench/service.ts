@@ -1,12 +1,15 @@
 // The benchmark's service processes: start `tonne serve` in production mode, make a key, load a path with
-// autocannon, read its memory, stop it. Shared by bench.ts and ledger.ts.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+// autocannon, read its memory, stop it; time one `tonne` command. Shared by bench.ts, ledger.ts, market.ts and
+// registry.ts.
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import { freePort } from '../free-port.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
+const execFileAsync = promisify(execFile)
 export interface Load { rps: number, p50: number, p99: number, non2xx: number, errors: number }
 
 export const log = (line: string) => console.error(`[bench] ${line}`)
@@ -175,4 +178,27 @@ export async function stop (child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')
   await exited
+}
+
+/** What GNU time says of one `tonne` command: wall seconds, CPU seconds (user + system), peak RSS. */
+export interface TimedCommand { seconds: number, cpuSeconds: number, peakRssMb: number, stdout: string }
+
+/**
+ * Runs `tonne ARGS...` in a process of its own under GNU time (the import benchmarks' one measurement), with only
+ * PATH, a silent log and `env` in its environment.
+ */
+export function timedTonne (args: readonly string[], env: Record<string, string>): Promise<TimedCommand> {
+  const running = execFileAsync('/usr/bin/time', ['-f', 'TIME %e %M %U %S', process.execPath,
+    path.join(ROOT, 'bin', 'tonne.js'), ...args],
+  { env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...env }, maxBuffer: 256 * 1024 ** 2 })
+  return running.then(({ stdout, stderr }) => {
+    const match = /TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr)
+    if (match === null) throw new Error(`no timing from GNU time: ${stderr.slice(-2000)}`)
+    return {
+      seconds: Number(match[1]),
+      cpuSeconds: Math.round((Number(match[3]) + Number(match[4])) * 10) / 10,
+      peakRssMb: Math.round(Number(match[2]) / 1024),
+      stdout
+    }
+  })
 }
