@@ -11,26 +11,15 @@ import {
 import { workspace, type Workspace } from '../support/workspace.ts'
 import { loadConfig } from '../../src/config.ts'
 import { openStore } from '../../src/store/connect.ts'
+import type { OffsetsDbImportReport } from '../../src/ingest/offsetsdb/offsetsdb.import.ts'
 
 // `tonne import --from offsetsdb` (issue 33, items 1 and 2): OffsetsDB's archive as CSV zip, Parquet zip or separate
 // tables, told apart by their columns; every column kept; a snapshot per project, in one transaction; only changed
 // projects move; a project held by a registry's own files and the archive. The archives are made here, in
 // OffsetsDB's layout (test/support/offsetsdb.ts); expected values are the rows' own.
 
-interface Report {
-  files: Array<{ file: string, table: string, rows: number }>
-  ignored: Array<{ label: string, reason: string }>
-  already_imported: boolean
-  sha256: string
-  data_as_of: string | null
-  created: number
-  updated: number
-  unchanged: number
-  projects: number
-  transactions: number
-  missing_projects: Array<{ project_id: string, credits: number }>
-  skipped_count: number
-}
+/** What `tonne import --from offsetsdb --json` prints. */
+type Report = OffsetsDbImportReport
 
 const PROJECTS: OdbProject[] = [
   project('VCS191', 'verra', {
