@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, SHUTDOWN_GRACE_MS, STOP_ACCEPTING_WAIT_MS, typ
 import { describeSizing, givenV8Flags, type SizingReport } from './sizing.ts'
 import { prepareDatabase, prepareParts } from './startup.ts'
 import { BATCH_STATEMENT_TIMEOUT_MS, openStore } from './store/connect.ts'
+import { RUNS_FROM } from './version.ts'
 
 // Starting and stopping only: start-up work is startup.ts, the app itself app.ts.
 
@@ -49,6 +50,9 @@ export async function startServer (config: Config,
   for (const note of notes) app.log.info(note)
   const size = sizingReport(config)
   app.log.info({ memory: size }, describeSizing(size))
+  app.log.info({ runsFrom: RUNS_FROM }, RUNS_FROM === 'bundle'
+    ? 'running the bundle (dist/, made by npm ci)'
+    : 'running the TypeScript sources')
   // A cluster worker on Linux binds a listening socket of its own (SO_REUSEPORT): closing it stops this
   // worker's accepting at once, with no primary queue in between whose connections would be reset.
   const ownSocket = cluster.isWorker && WORKERS_OWN_SOCKETS ? { exclusive: true, reusePort: true } : {}
