@@ -6,7 +6,7 @@ import globals from 'globals'
 export default [
   ...neostandard({
     ts: true,
-    ignores: ['node_modules/**', 'var/**', 'test-output/**', 'client/dist/**', 'client/src/openapi.ts']
+    ignores: ['node_modules/**', 'var/**', 'test-output/**', 'dist/**', 'client/dist/**', 'client/src/openapi.ts']
   }),
   {
     // TypeBox's idiom names a schema and its static type alike; tsc reports real redeclarations.
