@@ -55,7 +55,7 @@ async function startSized () {
 
 /**
  * The bundle's file URL (scripts/build-bundle.ts: dist/, made by `npm ci`; TONNE_BUNDLE_DIR names another folder,
- * for its test) when it is newer than every project file it was built from and than the installed packages;
+ * for its test) when it is newer than every project file it was built from and than package.json and its lock;
  * otherwise undefined, and the TypeScript sources run (development, tests, a checkout without `npm ci`).
  * TONNE_BUNDLE_DIR=off always runs the sources. Stating its ~160 inputs takes a few milliseconds.
  */
@@ -67,7 +67,8 @@ function freshBundle () {
   try {
     const built = statSync(path.join(dir, 'tonne.js')).mtimeMs
     const inputs = JSON.parse(readFileSync(path.join(dir, 'inputs.json'), 'utf8'))
-    const newer = [...inputs, 'package.json', 'package-lock.json', 'node_modules/.package-lock.json']
+    // (npm install runs prepare, which rebuilds it after the packages change.)
+    const newer = [...inputs, 'package.json', 'package-lock.json']
       .find((file) => statSync(path.join(root, file), { throwIfNoEntry: false })?.mtimeMs > built)
     return newer === undefined ? pathToFileURL(path.join(dir, 'tonne.js')).href : undefined
   } catch {
