@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 // The CLI is TypeScript run by Node's type stripping; npm puts the pinned Node 24 first on PATH.
-import { readFileSync, statSync } from 'node:fs'
 import module from 'node:module'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { freshBundle } from './bundle.js'
 
 // Later starts reuse the stripped and compiled modules (NODE_COMPILE_CACHE, else the OS temp folder): the
 // type stripper is then not loaded at all, which saves about 25 MB and part of the start (docs/performance.md).
@@ -20,7 +18,7 @@ const cache = module.enableCompileCache?.()
 // Worker threads (the SQLite readers) start with this process's environment: the same cache halves their boot.
 if (cache?.directory !== undefined) process.env.NODE_COMPILE_CACHE ??= cache.directory
 const args = process.argv.slice(2)
-const entry = freshBundle() ?? '../src/cli.ts'
+const entry = freshBundle(process.env.TONNE_BUNDLE_DIR) ?? '../src/cli.ts'
 if (args.find((arg) => !arg.startsWith('-')) === 'serve') await startSized()
 const { main } = await import(entry)
 const code = await main(args)
@@ -51,27 +49,4 @@ async function startSized () {
   if (missing.length === 0 && Object.keys(env).length === 0) return
   process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, process.argv[1], ...args],
     { ...process.env, ...env })
-}
-
-/**
- * The bundle's file URL (scripts/build-bundle.ts: dist/, made by `npm ci`; TONNE_BUNDLE_DIR names another folder,
- * for its test) when it is newer than every project file it was built from and than package.json and its lock;
- * otherwise undefined, and the TypeScript sources run (development, tests, a checkout without `npm ci`).
- * TONNE_BUNDLE_DIR=off always runs the sources. Stating its ~160 inputs takes a few milliseconds.
- */
-function freshBundle () {
-  const root = path.join(import.meta.dirname, '..')
-  const given = process.env.TONNE_BUNDLE_DIR
-  if (given === 'off') return undefined
-  const dir = given === undefined || given === '' ? path.join(root, 'dist') : path.resolve(given)
-  try {
-    const built = statSync(path.join(dir, 'tonne.js')).mtimeMs
-    const inputs = JSON.parse(readFileSync(path.join(dir, 'inputs.json'), 'utf8'))
-    // (npm install runs prepare, which rebuilds it after the packages change.)
-    const newer = [...inputs, 'package.json', 'package-lock.json']
-      .find((file) => statSync(path.join(root, file), { throwIfNoEntry: false })?.mtimeMs > built)
-    return newer === undefined ? pathToFileURL(path.join(dir, 'tonne.js')).href : undefined
-  } catch {
-    return undefined
-  }
 }

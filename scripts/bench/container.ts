@@ -15,6 +15,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { byStatus, mixedLoad, type MixedResult } from './mixed-load.ts'
 import { sizeFor, v8FlagsFor } from '../../src/sizing.ts'
+import { freshBundle } from '../../bin/bundle.js'
 import {
   createKey, log, memory, spawnService, spawnToFirstAnswer, startService, stop, type Placement
 } from './service.ts'
@@ -41,6 +42,10 @@ const SECONDS = Number(values.seconds)
 const LIMIT_MB = Number(values['limit-mb'])
 const CONNECTIONS = Number(values.connections)
 const STARTS = Number(values.starts)
+// What `tonne serve` runs here: the bundle (dist/, made by npm ci) while it is fresh, else the sources.
+const RUNS = freshBundle(process.env['TONNE_BUNDLE_DIR']) === undefined
+  ? 'the TypeScript sources'
+  : 'the bundle (dist/)'
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 
 /** A memory cgroup of its own for the service, with what it recorded; removed at the end. */
@@ -231,9 +236,9 @@ async function starts (dataDir: string, cgroup: MemoryCgroup | undefined, limite
     const cache = { NODE_COMPILE_CACHE: path.join(scratch, 'compile-cache') }
     const env = { ...cache, CREATE_INITIAL_API_KEY: 'false' }
     const headers = { authorization: `Bearer ${createKey(dataDir)}` }
-    const tonne = async (placement: Placement = {}) => await spawnToFirstAnswer(
-      (port) => spawnService(port, dataDir, env, placement), '/api/v1/commerce/products/1/',
-      headers)
+    const tonne = async (placement: Placement = {}, extraEnv: Record<string, string> = {}) =>
+      await spawnToFirstAnswer((port) => spawnService(port, dataDir, { ...env, ...extraEnv }, placement),
+        '/api/v1/commerce/products/1/', headers)
     const floor = async () => await spawnToFirstAnswer((port) => spawn(process.execPath,
       [path.join(ROOT, 'scripts', 'bench', 'fastify-floor-server.ts'), captured],
       { env: { PATH: process.env['PATH'] ?? '', PORT: String(port), ...cache }, stdio: 'ignore' }), '/')
@@ -244,10 +249,13 @@ async function starts (dataDir: string, cgroup: MemoryCgroup | undefined, limite
     // The unsized flags given up front: bin/tonne.js then does not restart itself (what that restart costs).
     const flaggedMs: number[] = []
     const unsized = { flags: v8FlagsFor(sizeFor(undefined)) }
+    // With the bundle: also the TypeScript sources, to say what the bundle saves.
+    const sourceMs: number[] = []
     for (let i = 0; i < STARTS; i++) {
       tonneMs.push(await tonne())
       floorMs.push(await floor())
       flaggedMs.push(await tonne(unsized))
+      if (RUNS !== 'the TypeScript sources') sourceMs.push(await tonne({}, { TONNE_BUNDLE_DIR: 'off' }))
     }
     const limitedMs: number[] = []
     const procs = cgroup?.procs
@@ -259,7 +267,9 @@ async function starts (dataDir: string, cgroup: MemoryCgroup | undefined, limite
       floor: median(floorMs),
       flagged: median(flaggedMs),
       limited: limitedMs.length === 0 ? undefined : median(limitedMs),
+      source: sourceMs.length === 0 ? undefined : median(sourceMs),
       all: {
+        source: sourceMs.map(Math.round),
         tonne: tonneMs.map(Math.round),
         floor: floorMs.map(Math.round),
         flagged: flaggedMs.map(Math.round),
@@ -297,7 +307,7 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
       `(scripts/bench/container.ts) on ${when} UTC, commit ${commit}, Node ${process.version}, ` +
       `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}. The load generator runs on the same cores, ` +
       'outside the cgroup; the machine may be shared with other work: the load average (1, 5, 15 min) is given ' +
-      'for each side. The explanation is in [performance.md](performance.md).',
+      `for each side. Tonne ran ${RUNS}. The explanation is in [performance.md](performance.md).`,
     '',
     `## Mixed load, ${SECONDS} s at ${CONNECTIONS} connections, without and with a ${LIMIT_MB} MB memory limit`,
     '',
@@ -323,7 +333,10 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
       `cgroup: ${start.limited ?? '–'} ms. Tonne given the unsized V8 flags on its command line, so that it does ` +
       `not restart itself with them: ${start.flagged} ms. All starts, ms: Tonne ${start.all.tonne.join(', ')}; ` +
       `Fastify ${start.all.floor.join(', ')}; Tonne with flags ${start.all.flagged.join(', ')}; Tonne limited ` +
-      `${start.all.limited.join(', ')}.`,
+      `${start.all.limited.join(', ')}.` + (start.source === undefined
+      ? ''
+      : ` The same Tonne from its TypeScript sources (TONNE_BUNDLE_DIR=off): **${start.source} ms**, a ratio of ` +
+          `${(start.source / start.floor).toFixed(1)}; starts ${start.all.source.join(', ')}.`),
     ''
   ].join('\n')
 }
