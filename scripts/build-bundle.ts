@@ -2,10 +2,10 @@
 //
 // The server and CLI as one esbuild bundle in dist/ (not committed), which bin/tonne.js runs instead of the
 // TypeScript sources while it is newer than every file it was built from. Minified, it leaves V8 smaller source
-// strings and less to parse: less live heap in a small container and a shorter start (docs/performance.md, "The
-// bundle"). Files read at run time (data/, the docs UI, the explorer, the worker threads' sources) stay where they
-// are: each `import.meta.dirname`/`import.meta.url` of a source, and each `__dirname`/`__filename` of a CommonJS
-// package, becomes its own path, found from the bundle's place at run time.
+// strings and less to parse: less live heap in a small container and a shorter start (docs/performance.md,
+// "the bundle, added"). Files read at run time (data/, the docs UI, the explorer, the worker threads' sources) stay
+// where they are: each `import.meta.dirname`/`import.meta.url` of a source, and each `__dirname`/`__filename` of a
+// CommonJS package, becomes its own path, found from the bundle's place at run time.
 import { rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
