@@ -64,7 +64,7 @@ forEachDatabase((database) => {
       const { store, inject } = await buildTestApp(t, { database })
       const path = '/api/v1/commerce/sources/'
       // Enough sources for a body past the compression threshold, so the 200 varies on Accept-Encoding.
-      for (const kind of ['gold-standard', 'verra', 'arb', 'apx', 'isometric'] as const) {
+      for (const kind of ['gold-standard', 'verra', 'arb', 'acr', 'isometric'] as const) {
         await recordManualImport(store.db, kind, true, new Date('2026-11-20T09:00:00.000Z'))
       }
       const full = await inject({ url: path, headers: { 'accept-encoding': 'gzip' } })
