@@ -1,6 +1,7 @@
 // The code `npm run client:generate` writes from the service's OpenAPI document, besides the client's types: the
 // client's calculator methods and the explorer's list of calculator categories. Pure functions of the document,
 // so a test can feed them a document with a new route and see its method and its category appear.
+import { STATUS_CODES } from 'node:http'
 import type { OpenAPI3 } from 'openapi-typescript'
 
 /** Where the calculator's routes live (app.ts); every operation tagged `calculator` must be under it. */
@@ -215,4 +216,140 @@ function docComment (summary: string, description: string, indent: string): stri
   }
   if (line !== '') lines.push(line)
   return [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`), `${indent} */`].join('\n')
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+type JsonObject = { [key: string]: Json }
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** JSON with every object's keys in order, so two equal parts compare equal whatever order they were written in. */
+function canonical (value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (isObject(value)) {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key]!)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+const VALUE_KEYS = new Set(['example', 'examples', 'default', 'const', 'enum'])
+
+type Transform = (node: JsonObject, spot: Spot | undefined, written: string) => Json
+
+/** Where a part stands: its kind, the name it would take, and the tags of the operation it belongs to. */
+interface Spot { kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string, tag: string }
+
+/**
+ * The document with every part it states more than once (a titled schema, a parameter, a response header, a whole
+ * response)
+ * written once under `components` and referred to where it stood, so the client's types (openapi-typescript) state
+ * each part once. The service's own document keeps them inline: Fastify compiles each route's schemas on its own.
+ * A name two different parts would take is prefixed with their operations' tag (`catalogue.ETag`).
+ */
+export function withSharedComponents (document: OpenAPI3): OpenAPI3 {
+  const copy = structuredClone(document) as unknown as JsonObject
+  const paths = isObject(copy['paths']) ? copy['paths'] : {}
+  const found = new Map<string, { spot: Spot, count: number }>()
+  const visit = (transform: Transform): void => {
+    for (const item of Object.values(paths)) {
+      if (!isObject(item)) continue
+      for (const operation of Object.values(item)) {
+        if (!isObject(operation) || !isObject(operation['responses'])) continue
+        const tag = Array.isArray(operation['tags']) ? String(operation['tags'][0]) : 'api'
+        const parameters = operation['parameters']
+        if (Array.isArray(parameters)) {
+          operation['parameters'] = parameters.map((parameter) => isObject(parameter)
+            ? walk(parameter, { kind: 'parameters', name: String(parameter['name']), tag }, tag, transform)
+            : parameter)
+        }
+        const responses = operation['responses']
+        for (const [status, response] of Object.entries(responses)) {
+          if (!isObject(response)) continue
+          const spot: Spot = { kind: 'responses', name: responseName(status, response), tag }
+          responses[status] = walk(response, spot, tag, transform)
+        }
+      }
+    }
+  }
+  // First pass: count each part as it is written; the second replaces each counted more than once.
+  visit((node, spot, written) => {
+    if (spot !== undefined) {
+      const key = `${spot.kind} ${written}`
+      const entry = found.get(key) ?? { spot, count: 0 }
+      entry.count++
+      if (entry.spot.tag !== spot.tag) entry.spot = { ...entry.spot, tag: '' }
+      found.set(key, entry)
+    }
+    return node
+  })
+  const names = sharedNames(found)
+  const components = isObject(copy['components']) ? copy['components'] : (copy['components'] = {})
+  visit((node, spot, written) => {
+    // Looked up as the part was written (before its own parts were replaced), as the first pass counted it.
+    const name = spot === undefined ? undefined : names.get(`${spot.kind} ${written}`)
+    if (spot === undefined || name === undefined) return node
+    return { $ref: `#/components/${spot.kind}/${name}` }
+  })
+  return copy as unknown as OpenAPI3
+
+  /** Replaces the parts of `node` inside out; a part kept under components keeps its own parts' references. */
+  function walk (node: JsonObject, spot: Spot | undefined, tag: string, transform: Transform): Json {
+    const written = canonical(node)
+    for (const [key, value] of Object.entries(node)) {
+      // Values, not schemas: an example may well have a `title` and a `type`.
+      if (VALUE_KEYS.has(key)) continue
+      if (Array.isArray(value)) {
+        node[key] = value.map((item) => isObject(item) ? walk(item, schemaSpot(item, tag), tag, transform) : item)
+      } else if (isObject(value)) {
+        if (key === 'headers' && spot?.kind === 'responses') {
+          for (const [header, part] of Object.entries(value)) {
+            if (isObject(part)) value[header] = walk(part, { kind: 'headers', name: header, tag }, tag, transform)
+          }
+        } else {
+          node[key] = walk(value, schemaSpot(value, tag), tag, transform)
+        }
+      }
+    }
+    const result = transform(node, spot, written)
+    if (spot !== undefined && isObject(result) && '$ref' in result) {
+      const kind = components[spot.kind]
+      const kept = isObject(kind) ? kind : (components[spot.kind] = {})
+      kept[String(result['$ref']).split('/').pop()!] = node
+    }
+    return result
+  }
+}
+
+function schemaSpot (node: JsonObject, tag: string): Spot | undefined {
+  return typeof node['title'] === 'string' && node['type'] !== undefined
+    ? { kind: 'schemas', name: node['title'].replace(/[^A-Za-z0-9._-]/g, ''), tag }
+    : undefined
+}
+
+/** A response's name: its schema's title, else its status's phrase (`NotModified`). */
+function responseName (status: string, response: JsonObject): string {
+  const content = isObject(response['content']) ? Object.values(response['content'])[0] : undefined
+  const schema = isObject(content) && isObject(content['schema']) ? content['schema'] : undefined
+  if (typeof schema?.['title'] === 'string') return schema['title'].replace(/[^A-Za-z0-9._-]/g, '')
+  return (STATUS_CODES[status] ?? `Status${status}`).replace(/[^A-Za-z0-9]/g, '')
+}
+
+/** The name each part stated more than once takes; a name two different parts would take gets their tag first. */
+function sharedNames (found: Map<string, { spot: Spot, count: number }>): Map<string, string> {
+  const repeated = [...found].filter(([, { count }]) => count > 1)
+  const taken = new Map<string, number>()
+  for (const [, { spot }] of repeated) {
+    const name = `${spot.kind}/${spot.name}`
+    taken.set(name, (taken.get(name) ?? 0) + 1)
+  }
+  const names = new Map<string, string>()
+  const used = new Set<string>()
+  for (const [key, { spot }] of repeated) {
+    let name = taken.get(`${spot.kind}/${spot.name}`)! > 1 && spot.tag !== '' ? `${spot.tag}.${spot.name}` : spot.name
+    for (let n = 2; used.has(`${spot.kind}/${name}`); n++) name = `${spot.name}${n}`
+    used.add(`${spot.kind}/${name}`)
+    names.set(key, name)
+  }
+  return names
 }

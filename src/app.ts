@@ -230,7 +230,7 @@ const catalogueArea: FastifyPluginAsync<AreaParts> = async (catalogue, options) 
   await catalogue.register(catalogueRoutes,
     { prefix: '/products', db: store.readDb, path, origin, links, answers, charge, expensive })
   await catalogue.register(ledgerRoutes, { db: store.readDb, path, origin, charge, expensive })
-  await catalogue.register(sourcesRoutes, { db: store.readDb })
+  await catalogue.register(sourcesRoutes, { db: store.readDb, path })
 }
 
 /** The calculator's scope: open to all; a key with calculator:read is counted on its own (and may carry its limit). */

@@ -163,11 +163,388 @@ export interface components {
       allowed_values?: string[];
       request_id?: string;
     };
+    /** FacetValue */
+    FacetValue: {
+      /** @description The exact value to pass as this facet's filter parameter. */
+      value: string;
+      /** @description A human-readable name of the value. */
+      label: string;
+      /** @description Matching projects with this value. */
+      count: number;
+    };
+    /**
+     * FacetCounts
+     * @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year).
+     */
+    FacetCounts: {
+      /** @description Projects per registry. */
+      registry: components["schemas"]["FacetValue"][];
+      /** @description Projects per country (canonical name). */
+      location: components["schemas"]["FacetValue"][];
+      /** @description Projects per credit type. */
+      credit_type: components["schemas"]["FacetValue"][];
+      /** @description Projects per rating. */
+      rating: components["schemas"]["FacetValue"][];
+      /** @description Projects in sale ("true") and not ("false"). */
+      in_sale: components["schemas"]["FacetValue"][];
+      /** @description Projects with credits of each vintage year (in year order). */
+      vintage: components["schemas"]["FacetValue"][];
+      /** @description Projects per certification. */
+      certification: components["schemas"]["FacetValue"][];
+      /** @description Projects per Sustainable Development Goal (value: its name_id). */
+      sdg: components["schemas"]["FacetValue"][];
+      /** @description Projects per registry status (addition). */
+      status: components["schemas"]["FacetValue"][];
+      /** @description Projects per category (addition). */
+      category: components["schemas"]["FacetValue"][];
+      /** @description Projects per methodology id (addition). */
+      protocol: components["schemas"]["FacetValue"][];
+      /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
+      is_compliance: components["schemas"]["FacetValue"][];
+    };
+    /** LedgerItem */
+    LedgerItem: {
+      /** @description The transaction's id in this service (stable across re-imports). */
+      id: number;
+      /** @description The registry's identity of the transaction, prefixed by its type: a serial range or transaction id (retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none (issuance:sha256:…). Unique within the registry and the same in every database and after every re-import (docs/registries.md, "The ledger"). */
+      transaction_id: string;
+      /** @description The project (`/products/{id}/`). */
+      project_id: number;
+      /**
+       * @description What happened to the credits.
+       * @enum {unknown}
+       */
+      type: "issuance" | "retirement" | "cancellation";
+      date: string | null;
+      vintage: number | null;
+      /** @description Credits (tonnes CO2e). */
+      quantity: number;
+      beneficiary: string | null;
+      reason: string | null;
+      note: string | null;
+      account: string | null;
+      serials: string | null;
+      vintage_start: string | null;
+      vintage_end: string | null;
+      source: ({
+        /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
+        file: string;
+        line: number | null;
+      }) | null;
+      /** @description The project's id in its registry (e.g. VCS1340). */
+      project_external_id: string;
+      /** @description The project's name. */
+      project_name: string;
+    };
+    /** TransactionPage */
+    TransactionPage: {
+      /** @description Transactions matching every filter. */
+      count: number;
+      next: string | null;
+      previous: string | null;
+      results: components["schemas"]["LedgerItem"][];
+    };
+    /**
+     * UnitsRead
+     * @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean.
+     */
+    UnitsRead: {
+      distance: string;
+      area: string;
+      volume: string;
+      fuel_economy: string;
+      electric_fuel_economy: string;
+      mass: string;
+    };
+    /** Mass */
+    Mass: {
+      /** @description kg CO2e */
+      kg: number;
+      /** @description metric tonnes CO2e */
+      t: number;
+      /** @description pounds CO2e */
+      lb: number;
+    };
+    /**
+     * ResultRange
+     * @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high.
+     */
+    ResultRange: {
+      low: components["schemas"]["Mass"];
+      high: components["schemas"]["Mass"];
+      basis: string[];
+    };
+    /** BreakdownItem */
+    BreakdownItem: {
+      /** @description What the entry covers, e.g. long_haul, car, electricity. */
+      category: string;
+      /** @description Human-readable name of the entry. */
+      label: string;
+      /** @description kg CO2e = quantity x factor. */
+      kg_co2e: number;
+      quantity: number;
+      quantity_unit: string;
+      /** @description The emission factor applied. */
+      factor: number;
+      factor_unit: string;
+      /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
+      factor_id: string;
+      /**
+       * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
+       * @enum {unknown}
+       */
+      factor_status: "published" | "unverified" | "assumption";
+      /** @description Id of the entry in sources. */
+      source: string;
+      /** @description How a derived factor was computed from published ones. */
+      derivation?: string;
+      note?: string;
+      /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
+      range: {
+        low_kg: number;
+        high_kg: number;
+        /** @description The cited intervals the range spans, or a statement that none is cited. */
+        basis: string[];
+      };
+    };
+    /** DefaultUsed */
+    DefaultUsed: {
+      parameter: string;
+      value: string | number | boolean;
+      /** @description Where the default comes from. */
+      basis: string;
+    };
+    /** CountryDatum */
+    CountryDatum: {
+      /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
+      figure: string;
+      country_code: string;
+      value: number;
+      unit: string;
+      /** @description The year the figure describes. */
+      year: number;
+      factor_id: string;
+      /**
+       * @description assumption: a regional value stands in for a missing or impossible national one.
+       * @enum {unknown}
+       */
+      factor_status: "published" | "unverified" | "assumption";
+      source: string;
+      description: string;
+    };
+    /** CalculatorSource */
+    CalculatorSource: {
+      id: string;
+      name: string;
+      publisher: string;
+      year?: number;
+      licence: string;
+      url?: string;
+      attribution?: string;
+    };
   };
-  responses: never;
-  parameters: never;
+  responses: {
+    /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+    NotModified: {
+      headers: {
+        ETag: components["headers"]["ETag"];
+        "Cache-Control": components["headers"]["Cache-Control"];
+        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+      };
+      content: never;
+    };
+    /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
+    BadRequest: {
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description No valid API key was sent: none, malformed, unknown or revoked. */
+    Unauthorized: {
+      headers: {
+        "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+      };
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description The API key lacks the permission (scope) for this request. */
+    Forbidden: {
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
+    TooManyRequests: {
+      headers: {
+        "Retry-After": components["headers"]["Retry-After"];
+        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+      };
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description No such resource. */
+    NotFound: {
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
+    /** @description A page of transactions (JSON), or every matching transaction (CSV). */
+    TransactionPage: {
+      headers: {
+        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        ETag: components["headers"]["ETag"];
+        "Cache-Control": components["headers"]["Cache-Control"];
+      };
+      content: {
+        "application/json": components["schemas"]["TransactionPage"];
+        "text/csv": string;
+      };
+    };
+    /** @description Not modified: the If-None-Match header names the current ETag. No body. */
+    "calculator.NotModified": {
+      headers: {
+        ETag: components["headers"]["calculator.ETag"];
+        "Cache-Control": components["headers"]["calculator.Cache-Control"];
+        "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+        "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+        "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+      };
+      content: never;
+    };
+  };
+  parameters: {
+    /** @description Page size, 1 to 1000. */
+    limit?: number;
+    /** @description Whether the project is currently in sale. */
+    in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
+    /**
+     * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
+     * @example Brazil
+     */
+    location?: string;
+    /**
+     * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
+     * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
+     */
+    credit_type?: string;
+    /**
+     * @description Registry name_id (e.g. VERRA).
+     * @example VERRA
+     */
+    "catalogue.registry"?: string;
+    /** @description Rating name_id: A, AA, AAA-, AA+. */
+    rating?: string;
+    /**
+     * @description A vintage year: projects with credits of that vintage (addition).
+     * @example 2021
+     */
+    "catalogue.vintage"?: number;
+    /**
+     * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
+     * @example ICVCM_CCP
+     */
+    certification?: string;
+    /**
+     * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
+     * @example 13_CLIMATE_ACTION
+     */
+    sdg?: string;
+    /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
+    status?: string;
+    /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
+    category?: string;
+    /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
+    protocol?: string;
+    /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
+    is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
+    /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
+    updated_since?: string;
+    /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
+    bbox?: string;
+    /**
+     * @description Case-insensitive text match on name, symbol, external_id and project developer.
+     * @example cookstove
+     */
+    "catalogue.search"?: string;
+    /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
+    "catalogue.ordering"?: string;
+    /** @description Number of matching transactions to skip. */
+    offset?: number;
+    /** @description date or quantity, "-" for descending; default -date (newest first). Ties are broken by id in the same direction; transactions without a date come last in both directions. */
+    "ledger.ordering"?: "date" | "-date" | "quantity" | "-quantity";
+    /** @description Only transactions of this type. */
+    type?: "issuance" | "retirement" | "cancellation";
+    /**
+     * @description Only credits of this vintage year.
+     * @example 2015
+     */
+    "ledger.vintage"?: number;
+    /**
+     * @description Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 listing the known ones.
+     * @example VERRA
+     */
+    "ledger.registry"?: string;
+    /**
+     * @description YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date never matches a date filter.
+     * @example 2020-01-01
+     */
+    date_after?: string;
+    /**
+     * @description YYYY-MM-DD: transactions dated on or before this day (inclusive).
+     * @example 2023-12-31
+     */
+    date_before?: string;
+    /**
+     * @description Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). Costs 5 requests of the rate limit when the answer is not cached.
+     * @example bank
+     */
+    "ledger.search"?: string;
+    /** @description `csv`: every matching transaction as CSV (text/csv), streamed, in the same order (`limit` and `offset` do not apply); as `Accept: text/csv`. */
+    format?: "json" | "csv";
+    /**
+     * @description Only this project's transactions (its id).
+     * @example 51
+     */
+    project?: number;
+    /**
+     * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
+     * @example DEU
+     */
+    country_code: string;
+    /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
+    measurement_system?: "metric" | "imperial";
+    /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
+    boundary?: "life_cycle" | "combustion";
+  };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Requests allowed per one-minute window. */
+    "RateLimit-Limit": number;
+    /** @description Requests left in the current window. */
+    "RateLimit-Remaining": number;
+    /** @description Seconds until the current window ends. */
+    "RateLimit-Reset": number;
+    /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
+    ETag: string;
+    /** @description `private, max-age=60` on every successful answer. */
+    "Cache-Control": string;
+    /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
+    "WWW-Authenticate": string;
+    /** @description Seconds to wait before retrying. */
+    "Retry-After": number;
+    /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
+    "calculator.ETag": string;
+    /** @description `public, max-age=3600` on every successful answer. */
+    "calculator.Cache-Control": string;
+  };
   pathItems: never;
 }
 
@@ -223,63 +600,25 @@ export interface operations {
   listProjects: {
     parameters: {
       query?: {
-        /** @description Page size, 1 to 1000. */
-        limit?: number;
+        limit?: components["parameters"]["limit"];
         /** @description Number of matching projects to skip. */
         offset?: number;
-        /** @description Whether the project is currently in sale. */
-        in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-        /**
-         * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-         * @example Brazil
-         */
-        location?: string;
-        /**
-         * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-         * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-         */
-        credit_type?: string;
-        /**
-         * @description Registry name_id (e.g. VERRA).
-         * @example VERRA
-         */
-        registry?: string;
-        /** @description Rating name_id: A, AA, AAA-, AA+. */
-        rating?: string;
-        /**
-         * @description A vintage year: projects with credits of that vintage (addition).
-         * @example 2021
-         */
-        vintage?: number;
-        /**
-         * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-         * @example ICVCM_CCP
-         */
-        certification?: string;
-        /**
-         * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-         * @example 13_CLIMATE_ACTION
-         */
-        sdg?: string;
-        /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-        status?: string;
-        /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-        category?: string;
-        /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-        protocol?: string;
-        /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-        is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-        /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-        updated_since?: string;
-        /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-        bbox?: string;
-        /**
-         * @description Case-insensitive text match on name, symbol, external_id and project developer.
-         * @example cookstove
-         */
-        search?: string;
-        /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
-        ordering?: string;
+        in_sale?: components["parameters"]["in_sale"];
+        location?: components["parameters"]["location"];
+        credit_type?: components["parameters"]["credit_type"];
+        registry?: components["parameters"]["catalogue.registry"];
+        rating?: components["parameters"]["rating"];
+        vintage?: components["parameters"]["catalogue.vintage"];
+        certification?: components["parameters"]["certification"];
+        sdg?: components["parameters"]["sdg"];
+        status?: components["parameters"]["status"];
+        category?: components["parameters"]["category"];
+        protocol?: components["parameters"]["protocol"];
+        is_compliance?: components["parameters"]["is_compliance"];
+        updated_since?: components["parameters"]["updated_since"];
+        bbox?: components["parameters"]["bbox"];
+        search?: components["parameters"]["catalogue.search"];
+        ordering?: components["parameters"]["catalogue.ordering"];
         /** @description `csv`: every matching project as CSV (text/csv), streamed; as `Accept: text/csv` (addition). */
         format?: "json" | "csv";
         /** @description `facets` adds the facets of the same filters to the page (see `facets` in the answer; addition). */
@@ -290,16 +629,11 @@ export interface operations {
       /** @description A page of projects (JSON), or every matching project (CSV). */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
         };
         content: {
           "application/json": {
@@ -400,117 +734,7 @@ export interface operations {
               })[];
             /** @description With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a filter panel needs one request, not two (addition). */
             facets?: {
-              /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
-              facets: {
-                /** @description Projects per registry. */
-                registry: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per country (canonical name). */
-                location: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per credit type. */
-                credit_type: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per rating. */
-                rating: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects in sale ("true") and not ("false"). */
-                in_sale: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects with credits of each vintage year (in year order). */
-                vintage: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per certification. */
-                certification: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per Sustainable Development Goal (value: its name_id). */
-                sdg: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per registry status (addition). */
-                status: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per category (addition). */
-                category: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Projects per methodology id (addition). */
-                protocol: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-                /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
-                is_compliance: {
-                    /** @description The exact value to pass as this facet's filter parameter. */
-                    value: string;
-                    /** @description A human-readable name of the value. */
-                    label: string;
-                    /** @description Matching projects with this value. */
-                    count: number;
-                  }[];
-              };
+              facets: components["schemas"]["FacetCounts"];
               /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
               with_value: {
                 /** @description Matching projects with a value for date (ordering by it sorts the others last). */
@@ -537,60 +761,11 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The API key lacks the permission (scope) for this request. */
-      403: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -600,189 +775,38 @@ export interface operations {
   getProjectFacets: {
     parameters: {
       query?: {
-        /** @description Whether the project is currently in sale. */
-        in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-        /**
-         * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-         * @example Brazil
-         */
-        location?: string;
-        /**
-         * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-         * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-         */
-        credit_type?: string;
-        /**
-         * @description Registry name_id (e.g. VERRA).
-         * @example VERRA
-         */
-        registry?: string;
-        /** @description Rating name_id: A, AA, AAA-, AA+. */
-        rating?: string;
-        /**
-         * @description A vintage year: projects with credits of that vintage (addition).
-         * @example 2021
-         */
-        vintage?: number;
-        /**
-         * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-         * @example ICVCM_CCP
-         */
-        certification?: string;
-        /**
-         * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-         * @example 13_CLIMATE_ACTION
-         */
-        sdg?: string;
-        /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-        status?: string;
-        /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-        category?: string;
-        /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-        protocol?: string;
-        /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-        is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-        /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-        updated_since?: string;
-        /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-        bbox?: string;
-        /**
-         * @description Case-insensitive text match on name, symbol, external_id and project developer.
-         * @example cookstove
-         */
-        search?: string;
+        in_sale?: components["parameters"]["in_sale"];
+        location?: components["parameters"]["location"];
+        credit_type?: components["parameters"]["credit_type"];
+        registry?: components["parameters"]["catalogue.registry"];
+        rating?: components["parameters"]["rating"];
+        vintage?: components["parameters"]["catalogue.vintage"];
+        certification?: components["parameters"]["certification"];
+        sdg?: components["parameters"]["sdg"];
+        status?: components["parameters"]["status"];
+        category?: components["parameters"]["category"];
+        protocol?: components["parameters"]["protocol"];
+        is_compliance?: components["parameters"]["is_compliance"];
+        updated_since?: components["parameters"]["updated_since"];
+        bbox?: components["parameters"]["bbox"];
+        search?: components["parameters"]["catalogue.search"];
       };
     };
     responses: {
       /** @description OK: Count projects per filter value. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
         };
         content: {
           "application/json": {
             /** @description Projects matching every given filter. */
             count: number;
-            /** @description Each facet counts the projects that match every filter except its own, so a filter panel can show the other choices; values with no project are left out; order: most projects first (vintages: by year). */
-            facets: {
-              /** @description Projects per registry. */
-              registry: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects per country (canonical name). */
-              location: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects per credit type. */
-              credit_type: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects per rating. */
-              rating: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects in sale ("true") and not ("false"). */
-              in_sale: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects with credits of each vintage year (in year order). */
-              vintage: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects per certification. */
-              certification: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects per Sustainable Development Goal (value: its name_id). */
-              sdg: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects per registry status (addition). */
-              status: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects per category (addition). */
-              category: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Projects per methodology id (addition). */
-              protocol: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-              /** @description Compliance projects ("true") and voluntary ones ("false"); projects whose data does not say are not counted (addition). */
-              is_compliance: {
-                  /** @description The exact value to pass as this facet's filter parameter. */
-                  value: string;
-                  /** @description A human-readable name of the value. */
-                  label: string;
-                  /** @description Matching projects with this value. */
-                  count: number;
-                }[];
-            };
+            facets: components["schemas"]["FacetCounts"];
             /** @description Per optional field the list can be ordered by, how many matching projects have a value: an ordering no matching project can tell apart need not be offered (addition). */
             with_value: {
               /** @description Matching projects with a value for date (ordering by it sorts the others last). */
@@ -807,60 +831,11 @@ export interface operations {
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The API key lacks the permission (scope) for this request. */
-      403: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -874,75 +849,33 @@ export interface operations {
         limit?: number;
         /** @description Number of matching located projects to skip. */
         offset?: number;
-        /** @description Whether the project is currently in sale. */
-        in_sale?: "true" | "false" | "True" | "False" | "1" | "0";
-        /**
-         * @description Country: its name, ISO 3166 alpha-2 or alpha-3 code, or a common alias (US, USA, United States of America), case- and accent-insensitive. Projects carry the canonical name (United States).
-         * @example Brazil
-         */
-        location?: string;
-        /**
-         * @description Credit type name_id (e.g. AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE).
-         * @example AGRICULTURE_FORESTRY_AND_OTHER_LAND_USE
-         */
-        credit_type?: string;
-        /**
-         * @description Registry name_id (e.g. VERRA).
-         * @example VERRA
-         */
-        registry?: string;
-        /** @description Rating name_id: A, AA, AAA-, AA+. */
-        rating?: string;
-        /**
-         * @description A vintage year: projects with credits of that vintage (addition).
-         * @example 2021
-         */
-        vintage?: number;
-        /**
-         * @description Certification name_id (e.g. ICVCM_CCP): projects that hold it (addition).
-         * @example ICVCM_CCP
-         */
-        certification?: string;
-        /**
-         * @description Sustainable Development Goal, by number (13) or name_id (13_CLIMATE_ACTION): projects that contribute to it (addition).
-         * @example 13_CLIMATE_ACTION
-         */
-        sdg?: string;
-        /** @description Registry status as the registry writes it (e.g. Registered), case-insensitive: projects with that status (addition). */
-        status?: string;
-        /** @description Category (e.g. forest), case-insensitive: projects of that category (addition). */
-        category?: string;
-        /** @description Methodology id (e.g. VM0007), case-insensitive: projects that follow it (addition). */
-        protocol?: string;
-        /** @description Compliance projects (true) or voluntary ones (false); projects whose data does not say match neither (addition). */
-        is_compliance?: "true" | "false" | "True" | "False" | "1" | "0";
-        /** @description ISO 8601 date or date-time with a time zone (2026-11-23T10:00:00Z; encode "+" as %2B): projects whose updated_at is at or after it, for syncing a copy (addition). */
-        updated_since?: string;
-        /** @description minLon,minLat,maxLon,maxLat in degrees (WGS 84): projects located inside the box, edges included. A box whose minLon is greater than its maxLon crosses the antimeridian (addition). */
-        bbox?: string;
-        /**
-         * @description Case-insensitive text match on name, symbol, external_id and project developer.
-         * @example cookstove
-         */
-        search?: string;
-        /** @description Comma-separated fields, "-" for descending: id, name, symbol, date, location, area, estimated_annual_reductions, inventory_price, credits_issued, credits_retired, credits_cancelled, first_issuance_date, first_retirement_date, updated_at. Default id; id always breaks ties. */
-        ordering?: string;
+        in_sale?: components["parameters"]["in_sale"];
+        location?: components["parameters"]["location"];
+        credit_type?: components["parameters"]["credit_type"];
+        registry?: components["parameters"]["catalogue.registry"];
+        rating?: components["parameters"]["rating"];
+        vintage?: components["parameters"]["catalogue.vintage"];
+        certification?: components["parameters"]["certification"];
+        sdg?: components["parameters"]["sdg"];
+        status?: components["parameters"]["status"];
+        category?: components["parameters"]["category"];
+        protocol?: components["parameters"]["protocol"];
+        is_compliance?: components["parameters"]["is_compliance"];
+        updated_since?: components["parameters"]["updated_since"];
+        bbox?: components["parameters"]["bbox"];
+        search?: components["parameters"]["catalogue.search"];
+        ordering?: components["parameters"]["catalogue.ordering"];
       };
     };
     responses: {
       /** @description A GeoJSON FeatureCollection (RFC 7946) with paging members. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
         };
         content: {
           "application/geo+json": {
@@ -983,60 +916,11 @@ export interface operations {
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The API key lacks the permission (scope) for this request. */
-      403: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -1057,16 +941,11 @@ export interface operations {
       /** @description OK: Get one project. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
         };
         content: {
           "application/json": {
@@ -1188,60 +1067,11 @@ export interface operations {
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The API key lacks the permission (scope) for this request. */
-      403: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such resource. */
-      404: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["NotModified"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -1251,160 +1081,26 @@ export interface operations {
   listTransactions: {
     parameters: {
       query?: {
-        /** @description Page size, 1 to 1000. */
-        limit?: number;
-        /** @description Number of matching transactions to skip. */
-        offset?: number;
-        /** @description date or quantity, "-" for descending; default -date (newest first). Ties are broken by id in the same direction; transactions without a date come last in both directions. */
-        ordering?: "date" | "-date" | "quantity" | "-quantity";
-        /** @description Only transactions of this type. */
-        type?: "issuance" | "retirement" | "cancellation";
-        /**
-         * @description Only credits of this vintage year.
-         * @example 2015
-         */
-        vintage?: number;
-        /**
-         * @description Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 listing the known ones.
-         * @example VERRA
-         */
-        registry?: string;
-        /**
-         * @description YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date never matches a date filter.
-         * @example 2020-01-01
-         */
-        date_after?: string;
-        /**
-         * @description YYYY-MM-DD: transactions dated on or before this day (inclusive).
-         * @example 2023-12-31
-         */
-        date_before?: string;
-        /**
-         * @description Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). Costs 5 requests of the rate limit when the answer is not cached.
-         * @example bank
-         */
-        search?: string;
-        /** @description `csv`: every matching transaction as CSV (text/csv), streamed, in the same order (`limit` and `offset` do not apply); as `Accept: text/csv`. */
-        format?: "json" | "csv";
-        /**
-         * @description Only this project's transactions (its id).
-         * @example 51
-         */
-        project?: number;
+        limit?: components["parameters"]["limit"];
+        offset?: components["parameters"]["offset"];
+        ordering?: components["parameters"]["ledger.ordering"];
+        type?: components["parameters"]["type"];
+        vintage?: components["parameters"]["ledger.vintage"];
+        registry?: components["parameters"]["ledger.registry"];
+        date_after?: components["parameters"]["date_after"];
+        date_before?: components["parameters"]["date_before"];
+        search?: components["parameters"]["ledger.search"];
+        format?: components["parameters"]["format"];
+        project?: components["parameters"]["project"];
       };
     };
     responses: {
-      /** @description A page of transactions (JSON), or every matching transaction (CSV). */
-      200: {
-        headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-        };
-        content: {
-          "application/json": {
-            /** @description Transactions matching every filter. */
-            count: number;
-            next: string | null;
-            previous: string | null;
-            results: ({
-                /** @description The transaction's id in this service (stable across re-imports). */
-                id: number;
-                /** @description The registry's identity of the transaction, prefixed by its type: a serial range or transaction id (retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none (issuance:sha256:…). Unique within the registry and the same in every database and after every re-import (docs/registries.md, "The ledger"). */
-                transaction_id: string;
-                /** @description The project (`/products/{id}/`). */
-                project_id: number;
-                /**
-                 * @description What happened to the credits.
-                 * @enum {unknown}
-                 */
-                type: "issuance" | "retirement" | "cancellation";
-                date: string | null;
-                vintage: number | null;
-                /** @description Credits (tonnes CO2e). */
-                quantity: number;
-                beneficiary: string | null;
-                reason: string | null;
-                note: string | null;
-                account: string | null;
-                serials: string | null;
-                vintage_start: string | null;
-                vintage_end: string | null;
-                source: ({
-                  /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
-                  file: string;
-                  line: number | null;
-                }) | null;
-                /** @description The project's id in its registry (e.g. VCS1340). */
-                project_external_id: string;
-                /** @description The project's name. */
-                project_name: string;
-              })[];
-          };
-          "text/csv": string;
-        };
-      };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The API key lacks the permission (scope) for this request. */
-      403: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      200: components["responses"]["TransactionPage"];
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -1414,54 +1110,24 @@ export interface operations {
   getTransactionTotals: {
     parameters: {
       query?: {
-        /** @description Only transactions of this type. */
-        type?: "issuance" | "retirement" | "cancellation";
-        /**
-         * @description Only credits of this vintage year.
-         * @example 2015
-         */
-        vintage?: number;
-        /**
-         * @description Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 listing the known ones.
-         * @example VERRA
-         */
-        registry?: string;
-        /**
-         * @description YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date never matches a date filter.
-         * @example 2020-01-01
-         */
-        date_after?: string;
-        /**
-         * @description YYYY-MM-DD: transactions dated on or before this day (inclusive).
-         * @example 2023-12-31
-         */
-        date_before?: string;
-        /**
-         * @description Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). Costs 5 requests of the rate limit when the answer is not cached.
-         * @example bank
-         */
-        search?: string;
-        /**
-         * @description Only this project's transactions (its id).
-         * @example 51
-         */
-        project?: number;
+        type?: components["parameters"]["type"];
+        vintage?: components["parameters"]["ledger.vintage"];
+        registry?: components["parameters"]["ledger.registry"];
+        date_after?: components["parameters"]["date_after"];
+        date_before?: components["parameters"]["date_before"];
+        search?: components["parameters"]["ledger.search"];
+        project?: components["parameters"]["project"];
       };
     };
     responses: {
       /** @description Totals of the transactions matching the filters. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
         };
         content: {
           "application/json": {
@@ -1491,60 +1157,11 @@ export interface operations {
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The API key lacks the permission (scope) for this request. */
-      403: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -1554,41 +1171,16 @@ export interface operations {
   listProjectTransactions: {
     parameters: {
       query?: {
-        /** @description Page size, 1 to 1000. */
-        limit?: number;
-        /** @description Number of matching transactions to skip. */
-        offset?: number;
-        /** @description date or quantity, "-" for descending; default -date (newest first). Ties are broken by id in the same direction; transactions without a date come last in both directions. */
-        ordering?: "date" | "-date" | "quantity" | "-quantity";
-        /** @description Only transactions of this type. */
-        type?: "issuance" | "retirement" | "cancellation";
-        /**
-         * @description Only credits of this vintage year.
-         * @example 2015
-         */
-        vintage?: number;
-        /**
-         * @description Registry name_id (e.g. VERRA), case-insensitive, as the products filter: an unknown one is a 400 listing the known ones.
-         * @example VERRA
-         */
-        registry?: string;
-        /**
-         * @description YYYY-MM-DD: transactions dated on or after this day (inclusive). A transaction without a date never matches a date filter.
-         * @example 2020-01-01
-         */
-        date_after?: string;
-        /**
-         * @description YYYY-MM-DD: transactions dated on or before this day (inclusive).
-         * @example 2023-12-31
-         */
-        date_before?: string;
-        /**
-         * @description Text inside the beneficiary, case- and accent-insensitive ("societe" finds "Société Générale"). Costs 5 requests of the rate limit when the answer is not cached.
-         * @example bank
-         */
-        search?: string;
-        /** @description `csv`: every matching transaction as CSV (text/csv), streamed, in the same order (`limit` and `offset` do not apply); as `Accept: text/csv`. */
-        format?: "json" | "csv";
+        limit?: components["parameters"]["limit"];
+        offset?: components["parameters"]["offset"];
+        ordering?: components["parameters"]["ledger.ordering"];
+        type?: components["parameters"]["type"];
+        vintage?: components["parameters"]["ledger.vintage"];
+        registry?: components["parameters"]["ledger.registry"];
+        date_after?: components["parameters"]["date_after"];
+        date_before?: components["parameters"]["date_before"];
+        search?: components["parameters"]["ledger.search"];
+        format?: components["parameters"]["format"];
       };
       path: {
         /**
@@ -1599,123 +1191,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description A page of transactions (JSON), or every matching transaction (CSV). */
-      200: {
-        headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-        };
-        content: {
-          "application/json": {
-            /** @description Transactions matching every filter. */
-            count: number;
-            next: string | null;
-            previous: string | null;
-            results: ({
-                /** @description The transaction's id in this service (stable across re-imports). */
-                id: number;
-                /** @description The registry's identity of the transaction, prefixed by its type: a serial range or transaction id (retirement:GS1-1-KE-…), or a digest of what the row states where the export gives none (issuance:sha256:…). Unique within the registry and the same in every database and after every re-import (docs/registries.md, "The ledger"). */
-                transaction_id: string;
-                /** @description The project (`/products/{id}/`). */
-                project_id: number;
-                /**
-                 * @description What happened to the credits.
-                 * @enum {unknown}
-                 */
-                type: "issuance" | "retirement" | "cancellation";
-                date: string | null;
-                vintage: number | null;
-                /** @description Credits (tonnes CO2e). */
-                quantity: number;
-                beneficiary: string | null;
-                reason: string | null;
-                note: string | null;
-                account: string | null;
-                serials: string | null;
-                vintage_start: string | null;
-                vintage_end: string | null;
-                source: ({
-                  /** @description The file the import read (e.g. offsets-db-data/verra/transactions.csv). */
-                  file: string;
-                  line: number | null;
-                }) | null;
-                /** @description The project's id in its registry (e.g. VCS1340). */
-                project_external_id: string;
-                /** @description The project's name. */
-                project_name: string;
-              })[];
-          };
-          "text/csv": string;
-        };
-      };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The API key lacks the permission (scope) for this request. */
-      403: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No such resource. */
-      404: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      200: components["responses"]["TransactionPage"];
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -1727,16 +1209,11 @@ export interface operations {
       /** @description OK: List the catalogue's data sources. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
         };
         content: {
           "application/json": {
@@ -1762,54 +1239,10 @@ export interface operations {
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A weak validator of the answer: send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `private, max-age=60` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The API key lacks the permission (scope) for this request. */
-      403: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["NotModified"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -1821,12 +1254,9 @@ export interface operations {
       /** @description OK: Health check. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
         };
         content: {
           "application/json": {
@@ -1835,32 +1265,8 @@ export interface operations {
           };
         };
       };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -1872,16 +1278,11 @@ export interface operations {
       /** @description Every supported country, ordered by name (Intl.Collator("en")). */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["calculator.ETag"];
+          "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
           "application/json": ({
@@ -1897,54 +1298,10 @@ export interface operations {
             })[];
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["calculator.NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -1954,29 +1311,19 @@ export interface operations {
   getCountryConfig: {
     parameters: {
       query: {
-        /**
-         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
-         * @example DEU
-         */
-        country_code: string;
-        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-        measurement_system?: "metric" | "imperial";
+        country_code: components["parameters"]["country_code"];
+        measurement_system?: components["parameters"]["measurement_system"];
       };
     };
     responses: {
       /** @description OK: Default units and options for a country. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["calculator.ETag"];
+          "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
           "application/json": {
@@ -2030,54 +1377,10 @@ export interface operations {
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["calculator.NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -2087,15 +1390,9 @@ export interface operations {
   getAverageFootprint: {
     parameters: {
       query: {
-        /**
-         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
-         * @example DEU
-         */
-        country_code: string;
-        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-        measurement_system?: "metric" | "imperial";
-        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-        boundary?: "life_cycle" | "combustion";
+        country_code: components["parameters"]["country_code"];
+        measurement_system?: components["parameters"]["measurement_system"];
+        boundary?: components["parameters"]["boundary"];
         /** @description Which national average: consumption (CO2 from what residents consume, trade-adjusted; falls back to territorial where a country has no figure), territorial (CO2 emitted inside the country) or ghg (all greenhouse gases including land use, CO2e). Default: consumption. */
         basis?: "consumption" | "territorial" | "ghg";
         /** @description national (default): the national average. person: a person's whole footprint (CO2e): their answers below per category, the country's defaults for the rest, plus goods, services and public services (the national consumption footprint less the average of the modelled categories). Any answer below implies person. */
@@ -2132,16 +1429,11 @@ export interface operations {
       /** @description The average footprint of a person living in the country. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["calculator.ETag"];
+          "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
           "application/json": {
@@ -2151,15 +1443,7 @@ export interface operations {
              * @enum {unknown}
              */
             measurement_system: "metric" | "imperial";
-            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
-            units_read: {
-              distance: string;
-              area: string;
-              volume: string;
-              fuel_economy: string;
-              electric_fuel_economy: string;
-              mass: string;
-            };
+            units_read: components["schemas"]["UnitsRead"];
             /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
             t_co2: number;
             /**
@@ -2167,14 +1451,7 @@ export interface operations {
              * @enum {string}
              */
             ton: "t";
-            co2e: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
+            co2e: components["schemas"]["Mass"];
             /** @enum {string} */
             period: "year";
             /** @enum {string} */
@@ -2184,42 +1461,9 @@ export interface operations {
              * @enum {unknown}
              */
             boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            co2e_combustion: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-            range: {
-              low: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              high: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              basis: string[];
-            };
+            co2e_life_cycle: components["schemas"]["Mass"];
+            co2e_combustion: components["schemas"]["Mass"];
+            range: components["schemas"]["ResultRange"];
             /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
             warnings: string[];
             inputs: {
@@ -2288,124 +1532,20 @@ export interface operations {
             /** @description The one year of every figure in the answer (values, world): the latest year with consumption-based CO2, so the bases compare like with like. Each figure also carries its own year. */
             year: number;
             /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: ({
-                /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                category: string;
-                /** @description Human-readable name of the entry. */
-                label: string;
-                /** @description kg CO2e = quantity x factor. */
-                kg_co2e: number;
-                quantity: number;
-                quantity_unit: string;
-                /** @description The emission factor applied. */
-                factor: number;
-                factor_unit: string;
-                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                factor_id: string;
-                /**
-                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                /** @description Id of the entry in sources. */
-                source: string;
-                /** @description How a derived factor was computed from published ones. */
-                derivation?: string;
-                note?: string;
-                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                range: {
-                  low_kg: number;
-                  high_kg: number;
-                  /** @description The cited intervals the range spans, or a statement that none is cited. */
-                  basis: string[];
-                };
-              })[];
+            breakdown: components["schemas"]["BreakdownItem"][];
             /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: ({
-                parameter: string;
-                value: string | number | boolean;
-                /** @description Where the default comes from. */
-                basis: string;
-              })[];
+            defaults_used: components["schemas"]["DefaultUsed"][];
             /** @description Every country figure used, with its year and source. */
-            country_data: ({
-                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                figure: string;
-                country_code: string;
-                value: number;
-                unit: string;
-                /** @description The year the figure describes. */
-                year: number;
-                factor_id: string;
-                /**
-                 * @description assumption: a regional value stands in for a missing or impossible national one.
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                source: string;
-                description: string;
-              })[];
+            country_data: components["schemas"]["CountryDatum"][];
             assumptions: string[];
-            sources: {
-                id: string;
-                name: string;
-                publisher: string;
-                year?: number;
-                licence: string;
-                url?: string;
-                attribution?: string;
-              }[];
+            sources: components["schemas"]["CalculatorSource"][];
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["calculator.NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -2415,15 +1555,9 @@ export interface operations {
   calculateFlight: {
     parameters: {
       query: {
-        /**
-         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
-         * @example DEU
-         */
-        country_code: string;
-        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-        measurement_system?: "metric" | "imperial";
-        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-        boundary?: "life_cycle" | "combustion";
+        country_code: components["parameters"]["country_code"];
+        measurement_system?: components["parameters"]["measurement_system"];
+        boundary?: components["parameters"]["boundary"];
         /** @description Flowcarbon profile. never; rare = 1 return short-haul flight a year; sometimes = 2 return short-haul and 1 return medium-haul; often = 4 return short-haul, 2 medium-haul and 1 long-haul. One of four input modes (frequency, flight counts, legs, distance): give exactly one. */
         frequency?: "never" | "rare" | "sometimes" | "often";
         /** @description Return short-haul flights a year (about 1,484 km each way). Flight-count mode, with medium_haul and long_haul. */
@@ -2450,16 +1584,11 @@ export interface operations {
       /** @description Flights of one person in a year. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["calculator.ETag"];
+          "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
           "application/json": {
@@ -2469,15 +1598,7 @@ export interface operations {
              * @enum {unknown}
              */
             measurement_system: "metric" | "imperial";
-            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
-            units_read: {
-              distance: string;
-              area: string;
-              volume: string;
-              fuel_economy: string;
-              electric_fuel_economy: string;
-              mass: string;
-            };
+            units_read: components["schemas"]["UnitsRead"];
             /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
             t_co2: number;
             /**
@@ -2485,14 +1606,7 @@ export interface operations {
              * @enum {string}
              */
             ton: "t";
-            co2e: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
+            co2e: components["schemas"]["Mass"];
             /** @enum {string} */
             period: "year";
             /** @enum {string} */
@@ -2502,42 +1616,9 @@ export interface operations {
              * @enum {unknown}
              */
             boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            co2e_combustion: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-            range: {
-              low: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              high: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              basis: string[];
-            };
+            co2e_life_cycle: components["schemas"]["Mass"];
+            co2e_combustion: components["schemas"]["Mass"];
+            range: components["schemas"]["ResultRange"];
             /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
             warnings: string[];
             inputs: {
@@ -2578,145 +1659,27 @@ export interface operations {
               /** @description Great-circle km flown, all flights. */
               flown_km: number;
             };
-            co2e_with_rf: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            co2e_without_rf: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
+            co2e_with_rf: components["schemas"]["Mass"];
+            co2e_without_rf: components["schemas"]["Mass"];
             radiative_forcing: {
               included: boolean;
               method: string;
             };
             /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: ({
-                /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                category: string;
-                /** @description Human-readable name of the entry. */
-                label: string;
-                /** @description kg CO2e = quantity x factor. */
-                kg_co2e: number;
-                quantity: number;
-                quantity_unit: string;
-                /** @description The emission factor applied. */
-                factor: number;
-                factor_unit: string;
-                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                factor_id: string;
-                /**
-                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                /** @description Id of the entry in sources. */
-                source: string;
-                /** @description How a derived factor was computed from published ones. */
-                derivation?: string;
-                note?: string;
-                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                range: {
-                  low_kg: number;
-                  high_kg: number;
-                  /** @description The cited intervals the range spans, or a statement that none is cited. */
-                  basis: string[];
-                };
-              })[];
+            breakdown: components["schemas"]["BreakdownItem"][];
             /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: ({
-                parameter: string;
-                value: string | number | boolean;
-                /** @description Where the default comes from. */
-                basis: string;
-              })[];
+            defaults_used: components["schemas"]["DefaultUsed"][];
             /** @description Every country figure used, with its year and source. */
-            country_data: ({
-                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                figure: string;
-                country_code: string;
-                value: number;
-                unit: string;
-                /** @description The year the figure describes. */
-                year: number;
-                factor_id: string;
-                /**
-                 * @description assumption: a regional value stands in for a missing or impossible national one.
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                source: string;
-                description: string;
-              })[];
+            country_data: components["schemas"]["CountryDatum"][];
             assumptions: string[];
-            sources: {
-                id: string;
-                name: string;
-                publisher: string;
-                year?: number;
-                licence: string;
-                url?: string;
-                attribution?: string;
-              }[];
+            sources: components["schemas"]["CalculatorSource"][];
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["calculator.NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -2726,15 +1689,9 @@ export interface operations {
   calculateDiet: {
     parameters: {
       query: {
-        /**
-         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
-         * @example DEU
-         */
-        country_code: string;
-        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-        measurement_system?: "metric" | "imperial";
-        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-        boundary?: "life_cycle" | "combustion";
+        country_code: components["parameters"]["country_code"];
+        measurement_system?: components["parameters"]["measurement_system"];
+        boundary?: components["parameters"]["boundary"];
         /** @description Diet. Every form uses the country's food supply mix (FAO) with Poore and Nemecek factors per food group: everything = the country's average; vegetarian drops meat, vegan meat, dairy and eggs, pescetarian eats farmed fish instead of meat (pescatarian is the same), low_meat / medium_meat eat 25 / 75 g of meat a day, high_meat at least 100 g and never less than the country's average. Required. */
         diet_form: "everything" | "pescetarian" | "pescatarian" | "vegetarian" | "vegan" | "low_meat" | "medium_meat" | "high_meat";
         /** @description Daily food energy eaten, in kcal; the food counted adds the 17 % wasted (UNEP 2021). Default the country's food supply x (1 - 0.17). */
@@ -2747,16 +1704,11 @@ export interface operations {
       /** @description A year of a diet. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["calculator.ETag"];
+          "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
           "application/json": {
@@ -2766,15 +1718,7 @@ export interface operations {
              * @enum {unknown}
              */
             measurement_system: "metric" | "imperial";
-            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
-            units_read: {
-              distance: string;
-              area: string;
-              volume: string;
-              fuel_economy: string;
-              electric_fuel_economy: string;
-              mass: string;
-            };
+            units_read: components["schemas"]["UnitsRead"];
             /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
             t_co2: number;
             /**
@@ -2782,14 +1726,7 @@ export interface operations {
              * @enum {string}
              */
             ton: "t";
-            co2e: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
+            co2e: components["schemas"]["Mass"];
             /** @enum {string} */
             period: "year";
             /** @enum {string} */
@@ -2799,42 +1736,9 @@ export interface operations {
              * @enum {unknown}
              */
             boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            co2e_combustion: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-            range: {
-              low: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              high: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              basis: string[];
-            };
+            co2e_life_cycle: components["schemas"]["Mass"];
+            co2e_combustion: components["schemas"]["Mass"];
+            range: components["schemas"]["ResultRange"];
             /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
             warnings: string[];
             inputs: {
@@ -2853,124 +1757,20 @@ export interface operations {
               };
             };
             /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: ({
-                /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                category: string;
-                /** @description Human-readable name of the entry. */
-                label: string;
-                /** @description kg CO2e = quantity x factor. */
-                kg_co2e: number;
-                quantity: number;
-                quantity_unit: string;
-                /** @description The emission factor applied. */
-                factor: number;
-                factor_unit: string;
-                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                factor_id: string;
-                /**
-                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                /** @description Id of the entry in sources. */
-                source: string;
-                /** @description How a derived factor was computed from published ones. */
-                derivation?: string;
-                note?: string;
-                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                range: {
-                  low_kg: number;
-                  high_kg: number;
-                  /** @description The cited intervals the range spans, or a statement that none is cited. */
-                  basis: string[];
-                };
-              })[];
+            breakdown: components["schemas"]["BreakdownItem"][];
             /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: ({
-                parameter: string;
-                value: string | number | boolean;
-                /** @description Where the default comes from. */
-                basis: string;
-              })[];
+            defaults_used: components["schemas"]["DefaultUsed"][];
             /** @description Every country figure used, with its year and source. */
-            country_data: ({
-                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                figure: string;
-                country_code: string;
-                value: number;
-                unit: string;
-                /** @description The year the figure describes. */
-                year: number;
-                factor_id: string;
-                /**
-                 * @description assumption: a regional value stands in for a missing or impossible national one.
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                source: string;
-                description: string;
-              })[];
+            country_data: components["schemas"]["CountryDatum"][];
             assumptions: string[];
-            sources: {
-                id: string;
-                name: string;
-                publisher: string;
-                year?: number;
-                licence: string;
-                url?: string;
-                attribution?: string;
-              }[];
+            sources: components["schemas"]["CalculatorSource"][];
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["calculator.NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -2980,15 +1780,9 @@ export interface operations {
   calculateCar: {
     parameters: {
       query: {
-        /**
-         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
-         * @example DEU
-         */
-        country_code: string;
-        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-        measurement_system?: "metric" | "imperial";
-        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-        boundary?: "life_cycle" | "combustion";
+        country_code: components["parameters"]["country_code"];
+        measurement_system?: components["parameters"]["measurement_system"];
+        boundary?: components["parameters"]["boundary"];
         /** @description Distance travelled a year, in km, or in miles when measurement_system is imperial (the default for USA, LBR and MMR: send measurement_system to be sure). At most 1,000,000 km. Required. */
         distance: number;
         /** @description car (default), rail, bus (average local bus) or coach. */
@@ -3011,16 +1805,11 @@ export interface operations {
       /** @description A year of travel by car, rail or bus. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["calculator.ETag"];
+          "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
           "application/json": {
@@ -3030,15 +1819,7 @@ export interface operations {
              * @enum {unknown}
              */
             measurement_system: "metric" | "imperial";
-            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
-            units_read: {
-              distance: string;
-              area: string;
-              volume: string;
-              fuel_economy: string;
-              electric_fuel_economy: string;
-              mass: string;
-            };
+            units_read: components["schemas"]["UnitsRead"];
             /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
             t_co2: number;
             /**
@@ -3046,14 +1827,7 @@ export interface operations {
              * @enum {string}
              */
             ton: "t";
-            co2e: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
+            co2e: components["schemas"]["Mass"];
             /** @enum {string} */
             period: "year";
             /** @enum {string} */
@@ -3063,42 +1837,9 @@ export interface operations {
              * @enum {unknown}
              */
             boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            co2e_combustion: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-            range: {
-              low: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              high: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              basis: string[];
-            };
+            co2e_life_cycle: components["schemas"]["Mass"];
+            co2e_combustion: components["schemas"]["Mass"];
+            range: components["schemas"]["ResultRange"];
             /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
             warnings: string[];
             inputs: {
@@ -3122,124 +1863,20 @@ export interface operations {
               factor_region: string;
             };
             /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: ({
-                /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                category: string;
-                /** @description Human-readable name of the entry. */
-                label: string;
-                /** @description kg CO2e = quantity x factor. */
-                kg_co2e: number;
-                quantity: number;
-                quantity_unit: string;
-                /** @description The emission factor applied. */
-                factor: number;
-                factor_unit: string;
-                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                factor_id: string;
-                /**
-                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                /** @description Id of the entry in sources. */
-                source: string;
-                /** @description How a derived factor was computed from published ones. */
-                derivation?: string;
-                note?: string;
-                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                range: {
-                  low_kg: number;
-                  high_kg: number;
-                  /** @description The cited intervals the range spans, or a statement that none is cited. */
-                  basis: string[];
-                };
-              })[];
+            breakdown: components["schemas"]["BreakdownItem"][];
             /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: ({
-                parameter: string;
-                value: string | number | boolean;
-                /** @description Where the default comes from. */
-                basis: string;
-              })[];
+            defaults_used: components["schemas"]["DefaultUsed"][];
             /** @description Every country figure used, with its year and source. */
-            country_data: ({
-                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                figure: string;
-                country_code: string;
-                value: number;
-                unit: string;
-                /** @description The year the figure describes. */
-                year: number;
-                factor_id: string;
-                /**
-                 * @description assumption: a regional value stands in for a missing or impossible national one.
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                source: string;
-                description: string;
-              })[];
+            country_data: components["schemas"]["CountryDatum"][];
             assumptions: string[];
-            sources: {
-                id: string;
-                name: string;
-                publisher: string;
-                year?: number;
-                licence: string;
-                url?: string;
-                attribution?: string;
-              }[];
+            sources: components["schemas"]["CalculatorSource"][];
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["calculator.NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -3249,15 +1886,9 @@ export interface operations {
   calculateClothes: {
     parameters: {
       query: {
-        /**
-         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
-         * @example DEU
-         */
-        country_code: string;
-        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-        measurement_system?: "metric" | "imperial";
-        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-        boundary?: "life_cycle" | "combustion";
+        country_code: components["parameters"]["country_code"];
+        measurement_system?: components["parameters"]["measurement_system"];
+        boundary?: components["parameters"]["boundary"];
         /** @description How much clothing the person buys compared with the average: none, little (half), average, much (twice); average = the EEA EU-27 footprint of clothing and footwear (2020: 270 kg CO2e a year for all textiles less the household textiles in it, by mass: 160.5 kg), stated as an EU figure for every country. One of three input modes (amount, spend_usd, items): give exactly one; the other two say what the EU average is in their terms. */
         amount?: "none" | "little" | "average" | "much";
         /** @description Yearly spending on clothes in US dollars (2021 prices, purchaser price). Spend mode. */
@@ -3272,16 +1903,11 @@ export interface operations {
       /** @description A year of clothes shopping. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["calculator.ETag"];
+          "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
           "application/json": {
@@ -3291,15 +1917,7 @@ export interface operations {
              * @enum {unknown}
              */
             measurement_system: "metric" | "imperial";
-            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
-            units_read: {
-              distance: string;
-              area: string;
-              volume: string;
-              fuel_economy: string;
-              electric_fuel_economy: string;
-              mass: string;
-            };
+            units_read: components["schemas"]["UnitsRead"];
             /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
             t_co2: number;
             /**
@@ -3307,14 +1925,7 @@ export interface operations {
              * @enum {string}
              */
             ton: "t";
-            co2e: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
+            co2e: components["schemas"]["Mass"];
             /** @enum {string} */
             period: "year";
             /** @enum {string} */
@@ -3324,42 +1935,9 @@ export interface operations {
              * @enum {unknown}
              */
             boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            co2e_combustion: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-            range: {
-              low: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              high: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              basis: string[];
-            };
+            co2e_life_cycle: components["schemas"]["Mass"];
+            co2e_combustion: components["schemas"]["Mass"];
+            range: components["schemas"]["ResultRange"];
             /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
             warnings: string[];
             inputs: {
@@ -3373,124 +1951,20 @@ export interface operations {
               factor_region: string;
             };
             /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: ({
-                /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                category: string;
-                /** @description Human-readable name of the entry. */
-                label: string;
-                /** @description kg CO2e = quantity x factor. */
-                kg_co2e: number;
-                quantity: number;
-                quantity_unit: string;
-                /** @description The emission factor applied. */
-                factor: number;
-                factor_unit: string;
-                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                factor_id: string;
-                /**
-                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                /** @description Id of the entry in sources. */
-                source: string;
-                /** @description How a derived factor was computed from published ones. */
-                derivation?: string;
-                note?: string;
-                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                range: {
-                  low_kg: number;
-                  high_kg: number;
-                  /** @description The cited intervals the range spans, or a statement that none is cited. */
-                  basis: string[];
-                };
-              })[];
+            breakdown: components["schemas"]["BreakdownItem"][];
             /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: ({
-                parameter: string;
-                value: string | number | boolean;
-                /** @description Where the default comes from. */
-                basis: string;
-              })[];
+            defaults_used: components["schemas"]["DefaultUsed"][];
             /** @description Every country figure used, with its year and source. */
-            country_data: ({
-                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                figure: string;
-                country_code: string;
-                value: number;
-                unit: string;
-                /** @description The year the figure describes. */
-                year: number;
-                factor_id: string;
-                /**
-                 * @description assumption: a regional value stands in for a missing or impossible national one.
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                source: string;
-                description: string;
-              })[];
+            country_data: components["schemas"]["CountryDatum"][];
             assumptions: string[];
-            sources: {
-                id: string;
-                name: string;
-                publisher: string;
-                year?: number;
-                licence: string;
-                url?: string;
-                attribution?: string;
-              }[];
+            sources: components["schemas"]["CalculatorSource"][];
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["calculator.NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -3500,15 +1974,9 @@ export interface operations {
   calculateEnergy: {
     parameters: {
       query: {
-        /**
-         * @description ISO 3166-1 alpha-3 code of the country the person lives in (case-insensitive), one of GET /countries. Required.
-         * @example DEU
-         */
-        country_code: string;
-        /** @description Units of the inputs: metric (km, m², L/100 km, kWh/100 km) or imperial (miles, ft², US mpg, kWh/100 mi; converted exactly). Default: the country's system (see /config). Results are always in kg, t and lb. */
-        measurement_system?: "metric" | "imperial";
-        /** @description life_cycle (default): direct emissions plus upstream fuel supply (DESNZ well-to-tank) and electricity transmission losses; combustion: direct emissions only. Applied the same way to every category; the answer gives both figures (co2e_life_cycle, co2e_combustion). */
-        boundary?: "life_cycle" | "combustion";
+        country_code: components["parameters"]["country_code"];
+        measurement_system?: components["parameters"]["measurement_system"];
+        boundary?: components["parameters"]["boundary"];
         /** @description People living in the home; the result is per person. Default: the country's average household size (UN DESA), so the default answer is the average resident's. */
         household_size?: number;
         /** @description Floor area in m², or in ft² when measurement_system is imperial (the default for USA, LBR and MMR: send measurement_system to be sure), 1 to 5,000 m². Sets the default heating: the country's average household's heat per m² of the country's typical dwelling (cited for the USA and GBR, else 35 m² per person, an assumption) times this area (see docs/methodology.md). Not used when heating_kwh is given. */
@@ -3529,16 +1997,11 @@ export interface operations {
       /** @description A year of home electricity and heating, per person. */
       200: {
         headers: {
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          ETag: components["headers"]["calculator.ETag"];
+          "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
           "application/json": {
@@ -3548,15 +2011,7 @@ export interface operations {
              * @enum {unknown}
              */
             measurement_system: "metric" | "imperial";
-            /** @description The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the measurement system's, stated so that a number is never read in a unit the caller did not mean. */
-            units_read: {
-              distance: string;
-              area: string;
-              volume: string;
-              fuel_economy: string;
-              electric_fuel_economy: string;
-              mass: string;
-            };
+            units_read: components["schemas"]["UnitsRead"];
             /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
             t_co2: number;
             /**
@@ -3564,14 +2019,7 @@ export interface operations {
              * @enum {string}
              */
             ton: "t";
-            co2e: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
+            co2e: components["schemas"]["Mass"];
             /** @enum {string} */
             period: "year";
             /** @enum {string} */
@@ -3581,42 +2029,9 @@ export interface operations {
              * @enum {unknown}
              */
             boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            co2e_combustion: {
-              /** @description kg CO2e */
-              kg: number;
-              /** @description metric tonnes CO2e */
-              t: number;
-              /** @description pounds CO2e */
-              lb: number;
-            };
-            /** @description Sum of the breakdown entries' ranges: the cited intervals of factors and defaults only (other method choices have their own fields); low <= co2e <= high. */
-            range: {
-              low: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              high: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              basis: string[];
-            };
+            co2e_life_cycle: components["schemas"]["Mass"];
+            co2e_combustion: components["schemas"]["Mass"];
+            range: components["schemas"]["ResultRange"];
             /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
             warnings: string[];
             inputs: {
@@ -3646,143 +2061,25 @@ export interface operations {
                * @enum {unknown}
                */
               method: "location_based" | "market_based";
-              location_based: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
-              market_based: {
-                /** @description kg CO2e */
-                kg: number;
-                /** @description metric tonnes CO2e */
-                t: number;
-                /** @description pounds CO2e */
-                lb: number;
-              };
+              location_based: components["schemas"]["Mass"];
+              market_based: components["schemas"]["Mass"];
               market_based_basis: string;
             };
             /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: ({
-                /** @description What the entry covers, e.g. long_haul, car, electricity. */
-                category: string;
-                /** @description Human-readable name of the entry. */
-                label: string;
-                /** @description kg CO2e = quantity x factor. */
-                kg_co2e: number;
-                quantity: number;
-                quantity_unit: string;
-                /** @description The emission factor applied. */
-                factor: number;
-                factor_unit: string;
-                /** @description <source id>:<identifier in the source>, e.g. desnz-2025:21_316_3170_11_1. */
-                factor_id: string;
-                /**
-                 * @description published: read from the publisher's file; unverified: transcribed by a third party, not yet checked against the official file; assumption: a Tonne design assumption (docs/methodology.md).
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                /** @description Id of the entry in sources. */
-                source: string;
-                /** @description How a derived factor was computed from published ones. */
-                derivation?: string;
-                note?: string;
-                /** @description Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative forcing, both electricity methods, cited intervals of inputs). */
-                range: {
-                  low_kg: number;
-                  high_kg: number;
-                  /** @description The cited intervals the range spans, or a statement that none is cited. */
-                  basis: string[];
-                };
-              })[];
+            breakdown: components["schemas"]["BreakdownItem"][];
             /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: ({
-                parameter: string;
-                value: string | number | boolean;
-                /** @description Where the default comes from. */
-                basis: string;
-              })[];
+            defaults_used: components["schemas"]["DefaultUsed"][];
             /** @description Every country figure used, with its year and source. */
-            country_data: ({
-                /** @description What the figure is, e.g. grid_intensity, td_losses, household_size. */
-                figure: string;
-                country_code: string;
-                value: number;
-                unit: string;
-                /** @description The year the figure describes. */
-                year: number;
-                factor_id: string;
-                /**
-                 * @description assumption: a regional value stands in for a missing or impossible national one.
-                 * @enum {unknown}
-                 */
-                factor_status: "published" | "unverified" | "assumption";
-                source: string;
-                description: string;
-              })[];
+            country_data: components["schemas"]["CountryDatum"][];
             assumptions: string[];
-            sources: {
-                id: string;
-                name: string;
-                publisher: string;
-                year?: number;
-                licence: string;
-                url?: string;
-                attribution?: string;
-              }[];
+            sources: components["schemas"]["CalculatorSource"][];
           };
         };
       };
-      /** @description Not modified: the If-None-Match header names the current ETag. No body. */
-      304: {
-        headers: {
-          /** @description A strong validator of the answer's bytes (one per content coding): send it back as If-None-Match to get a 304 while it is unchanged. */
-          ETag?: string;
-          /** @description `public, max-age=3600` on every successful answer. */
-          "Cache-Control"?: string;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: never;
-      };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description No valid API key was sent: none, malformed, unknown or revoked. */
-      401: {
-        headers: {
-          /** @description The challenge, `Bearer realm="tonne"` (with `error="invalid_token"` for a key that was sent). */
-          "WWW-Authenticate": string;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests (or too many failed key checks from this address); retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying. */
-          "Retry-After": number;
-          /** @description Requests allowed per one-minute window. */
-          "RateLimit-Limit"?: number;
-          /** @description Requests left in the current window. */
-          "RateLimit-Remaining"?: number;
-          /** @description Seconds until the current window ends. */
-          "RateLimit-Reset"?: number;
-        };
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      304: components["responses"]["calculator.NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      429: components["responses"]["TooManyRequests"];
     };
   };
   /**
@@ -3822,12 +2119,7 @@ export interface operations {
           "image/svg+xml": unknown;
         };
       };
-      /** @description A parameter is missing, malformed or not one of the allowed values; `parameter` names it. */
-      400: {
-        content: {
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
+      400: components["responses"]["BadRequest"];
       /** @description The link is not valid (tampered, malformed) or has expired. */
       403: {
         content: {

@@ -80,7 +80,6 @@ export function loadCalculatorData (dataDir: string = defaultDataDir): Calculato
     factors.set(factor.key, factor)
   }
   loadDesnz(read('desnz_2025_factors.csv'), addFactor)
-  loadDiet(read('diet_factors.csv'), addFactor)
   loadClothing(read('clothing_factors.csv'), addFactor)
   loadParameters(read('parameters.csv'), addFactor, sources)
   const food = loadFood(read('food_supply_kcal_per_capita.csv'), read('meat_supply_by_type.csv'),
@@ -122,8 +121,6 @@ export function factorOf (data: CalculatorData, key: string): Factor {
 export const CABIN_CLASSES = ['economy', 'premium_economy', 'business', 'first', 'average'] as const
 export const CAR_SIZES = ['small', 'medium', 'large', 'average'] as const
 const DESNZ_CAR_FUELS = ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'unknown'] as const
-const DIET_STUDIES = ['scarborough_2023', 'scarborough_2014'] as const
-export const DIET_BANDS = ['vegan', 'vegetarian', 'pescatarian', 'low_meat', 'medium_meat', 'high_meat'] as const
 export const CLOTHING_AMOUNTS = ['none', 'little', 'average', 'much'] as const
 export const FLIGHT_FREQUENCIES = ['never', 'rare', 'sometimes', 'often'] as const
 
@@ -153,7 +150,6 @@ const REQUIRED_FACTORS: readonly string[] = [
   ...WITH_UPSTREAM.flatMap((key) => [`desnz:${directKey(key)}`, `desnz:wtt.${key}`]),
   ...CAR_SIZES.map((size) => `desnz:ev.bev.${size}.kwh_per_km`),
   'desnz:biogenic.wood_logs.kwh', 'desnz:heat.district_distribution_loss_5pct.kwh',
-  ...DIET_STUDIES.flatMap((study) => DIET_BANDS.map((diet) => `diet:${study}.${diet}`)),
   'clothing:eea.textiles_per_capita_2020', 'clothing:eea.textiles_mass_per_capita_2020',
   'clothing:eea.clothing_mass_per_capita_2020', 'clothing:eea.footwear_mass_per_capita_2020',
   'clothing:useeio_v1_2.apparel_315000', 'clothing:levis_501.cradle_to_retail',
@@ -163,9 +159,8 @@ const REQUIRED_FACTORS: readonly string[] = [
   ...['rare', 'sometimes',
     'often'].flatMap((f) =>
     ['short_haul', 'medium_haul', 'long_haul'].map((band) => `param:flight.frequency.${f}.${band}`)),
-  'param:diet.reference_kcal_per_day', 'param:diet.low_meat_below_g_per_day', 'param:diet.eaten_per_supplied_meat',
-  'param:diet.consumer_waste_share', 'param:diet.low_meat_g_per_day', 'param:diet.medium_meat_g_per_day',
-  'param:diet.high_meat_min_g_per_day', 'food:Fish (farmed)',
+  'param:diet.eaten_per_supplied_meat', 'param:diet.consumer_waste_share', 'param:diet.low_meat_g_per_day',
+  'param:diet.medium_meat_g_per_day', 'param:diet.high_meat_min_g_per_day', 'food:Fish (farmed)',
   ...CLOTHING_AMOUNTS.map((amount) => `param:clothes.multiplier.${amount}`),
   'param:clothes.secondhand_share_of_new',
   'param:energy.heat_pump_cop',
@@ -180,7 +175,6 @@ function requiredFactorFile (key: string): string {
   const namespace = key.slice(0, key.indexOf(':'))
   const file = {
     desnz: 'desnz_2025_factors.csv',
-    diet: 'diet_factors.csv',
     clothing: 'clothing_factors.csv',
     param: 'parameters.csv',
     food: 'food_group_factors.csv'
@@ -238,48 +232,6 @@ function loadDesnz ({ table, label }: Read, add: AddFactor): void {
       description: `DESNZ 2025: ${text(row.desnz_path, label, record, 'desnz_path')}`,
       year: 2025
     }, label)
-  })
-}
-
-function loadDiet ({ table, label }: Read, add: AddFactor): void {
-  expectHeader(table,
-    ['study', 'diet', 'definition', 'kg_co2e_per_person_per_day', 'low_2_5pct', 'high_97_5pct', 'basis'], label)
-  table.rows.forEach((row, index) => {
-    const record = index + 2
-    const study = text(row.study, label, record, 'study')
-    const year = { scarborough_2023: 2023, scarborough_2014: 2014 }[study]
-    if (year === undefined) throw new Error(`${label}: record ${record}: unknown study "${study}"`)
-    const source = `scarborough-${year}`
-    const diet = text(row.diet, label, record, 'diet')
-    const status = statusFromProvenance(text(row.basis, label, record, 'basis'))
-    const base = { unit: 'kg CO2e per person per day', source, status, year }
-    const description = `Scarborough et al. ${year}: ${diet} (${text(row.definition, label, record,
-      'definition')}), 2,000 kcal/day`
-    add({
-      ...base,
-      key: `diet:${study}.${diet}`,
-      id: `${source}:${diet}`,
-      value: number(row.kg_co2e_per_person_per_day, label, record, 'kg_co2e_per_person_per_day',
-        { min: 0.1, max: 50 }),
-      description
-    }, label)
-    // The 95 % range exists for the 2023 study only; both ends or neither.
-    if ((row.low_2_5pct ?? '') !== '' || (row.high_97_5pct ?? '') !== '') {
-      add({
-        ...base,
-        key: `diet:${study}.${diet}.low`,
-        id: `${source}:${diet}:p2.5`,
-        value: number(row.low_2_5pct, label, record, 'low_2_5pct', { min: 0.1, max: 50 }),
-        description: `${description}, 2.5th percentile`
-      }, label)
-      add({
-        ...base,
-        key: `diet:${study}.${diet}.high`,
-        id: `${source}:${diet}:p97.5`,
-        value: number(row.high_97_5pct, label, record, 'high_97_5pct', { min: 0.1, max: 50 }),
-        description: `${description}, 97.5th percentile`
-      }, label)
-    }
   })
 }
 

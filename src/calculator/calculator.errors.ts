@@ -23,3 +23,21 @@ export class CalculatorInputError extends InputError {
     return new CalculatorInputError('conflicting_parameters', parameter, detail)
   }
 }
+
+/**
+ * The one way a request describes `what` (flights, clothes shopping), of the `modes` it gave: none is a missing
+ * `parameter` (`ways` lists them), several conflict.
+ */
+export function oneMode<M extends { parameter: string }> (modes: readonly M[], what: string,
+  missing: { parameter: string, ways: string }): M {
+  const [mode, second] = modes
+  if (mode === undefined) {
+    throw CalculatorInputError.missing(missing.parameter, `Describe ${what} with one of: ${missing.ways}.`)
+  }
+  if (second !== undefined) {
+    const given = modes.map((m) => m.parameter).join(' and ')
+    throw CalculatorInputError.conflicting(second.parameter,
+      `Give one way of describing ${what}, not several: ${given} were both given.`)
+  }
+  return mode
+}

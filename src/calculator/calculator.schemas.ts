@@ -282,7 +282,7 @@ const Mass = Type.Object({
   kg: Type.Number({ description: 'kg CO2e' }),
   t: Type.Number({ description: 'metric tonnes CO2e' }),
   lb: Type.Number({ description: 'pounds CO2e' })
-}, { additionalProperties: false })
+}, { title: 'Mass', additionalProperties: false })
 
 const BreakdownItem = Type.Object({
   category: Type.String({ description: 'What the entry covers, e.g. long_haul, car, electricity.' }),
@@ -310,13 +310,13 @@ const BreakdownItem = Type.Object({
     description: 'Lowest and highest kg of this entry over cited alternatives only (both boundaries, radiative ' +
       'forcing, both electricity methods, cited intervals of inputs).'
   })
-}, { additionalProperties: false })
+}, { title: 'BreakdownItem', additionalProperties: false })
 
 const DefaultUsed = Type.Object({
   parameter: Type.String(),
   value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
   basis: Type.String({ description: 'Where the default comes from.' })
-}, { additionalProperties: false })
+}, { title: 'DefaultUsed', additionalProperties: false })
 
 const CountryDatum = Type.Object({
   figure: Type.String({ description: 'What the figure is, e.g. grid_intensity, td_losses, household_size.' }),
@@ -329,7 +329,7 @@ const CountryDatum = Type.Object({
     { description: 'assumption: a regional value stands in for a missing or impossible national one.' }),
   source: Type.String(),
   description: Type.String()
-}, { additionalProperties: false })
+}, { title: 'CountryDatum', additionalProperties: false })
 
 const Source = Type.Object({
   id: Type.String(),
@@ -339,7 +339,7 @@ const Source = Type.Object({
   licence: Type.String(),
   url: Type.Optional(Type.String()),
   attribution: Type.Optional(Type.String())
-}, { additionalProperties: false })
+}, { title: 'CalculatorSource', additionalProperties: false })
 
 function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, description: string) {
   return Type.Object({
@@ -354,6 +354,7 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
       electric_fuel_economy: Type.String(),
       mass: Type.String()
     }, {
+      title: 'UnitsRead',
       additionalProperties: false,
       description: 'The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the ' +
         'measurement system\'s, stated so that a number is never read in a unit the caller did not mean.'
@@ -371,6 +372,7 @@ function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, 
       high: Mass,
       basis: Type.Array(Type.String())
     }, {
+      title: 'ResultRange',
       additionalProperties: false,
       description: 'Sum of the breakdown entries\' ranges: the cited intervals of factors and defaults only ' +
         '(other method choices have their own fields); low <= co2e <= high.'

@@ -1,5 +1,5 @@
 import { present, runScenarios, type PresentedCalculation } from './answer.ts'
-import { CalculatorInputError } from './calculator.errors.ts'
+import { oneMode } from './calculator.errors.ts'
 import { factorOf, type CalculatorData, type Factor } from './calculator.data.ts'
 import { derive, item, type BreakdownItem, type Calculation, type Scenario } from './calculation.ts'
 import type { ClothesInputs, ClothesQuery } from './calculator.schemas.ts'
@@ -49,18 +49,9 @@ export function clothesAnswer (data: CalculatorData, query: ClothesQuery): Prese
       parameter: query.new_items !== undefined ? 'new_items' : 'secondhand_items'
     })
   }
-  const mode = modes[0]
-  if (mode === undefined) {
-    throw CalculatorInputError.missing('amount',
-      'Describe clothes shopping with one of: amount (none, little, average, much), spend_usd, or new_items and ' +
-        'secondhand_items.')
-  }
-  const second = modes[1]
-  if (second !== undefined) {
-    throw CalculatorInputError.conflicting(second.parameter,
-      `Give one way of describing clothes shopping, not several: ${modes.map((m) =>
-        m.parameter).join(' and ')} were both given.`)
-  }
+  const mode = oneMode(modes, 'clothes shopping', {
+    parameter: 'amount', ways: 'amount (none, little, average, much), spend_usd, or new_items and secondhand_items'
+  })
   const boundary = query.boundary ?? 'life_cycle'
   const assumptions: string[] = [
     'Clothes factors cover production and the supply chain up to purchase, with no combustion-only part: both ' +

@@ -1,4 +1,4 @@
-import { CalculatorInputError } from './calculator.errors.ts'
+import { CalculatorInputError, oneMode } from './calculator.errors.ts'
 import {
   factorOf, type Airport, type CalculatorData, type CABIN_CLASSES, type Country, type Factor
 } from './calculator.data.ts'
@@ -289,19 +289,11 @@ export interface FlightModel {
 export function flightModel (data: CalculatorData, query: FlightQuery): FlightModel {
   const country = resolveCountry(data, query.country_code)
   const system = measurementSystemFor(country, query.measurement_system)
-  const modes = flightModes(query)
-  const mode = modes[0]
-  if (mode === undefined) {
-    throw CalculatorInputError.missing('frequency',
-      'Describe the flights with one of: frequency (never, rare, sometimes, often), short_haul/medium_haul/long_haul ' +
-        'counts, legs (e.g. FRA-JFK,JFK-FRA) or distance.')
-  }
-  const second = modes[1]
-  if (second !== undefined) {
-    throw CalculatorInputError.conflicting(second.parameter,
-      `Give one way of describing the flights, not several: ${modes.map((m) =>
-        m.parameter).join(' and ')} were both given.`)
-  }
+  const mode = oneMode(flightModes(query), 'the flights', {
+    parameter: 'frequency',
+    ways: 'frequency (never, rare, sometimes, often), short_haul/medium_haul/long_haul counts, legs (e.g. ' +
+      'FRA-JFK,JFK-FRA) or distance'
+  })
   if (mode.mode === 'frequency' || mode.mode === 'flight_counts') {
     for (const name of ['trips', 'round_trip'] as const) {
       if (query[name] !== undefined) {

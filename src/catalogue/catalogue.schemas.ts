@@ -210,7 +210,7 @@ const FacetValues = (description: string) => Type.Array(Type.Object({
   value: Type.String({ description: 'The exact value to pass as this facet\'s filter parameter.' }),
   label: Type.String({ description: 'A human-readable name of the value.' }),
   count: Type.Integer({ minimum: 1, description: 'Matching projects with this value.' })
-}), { description })
+}, { title: 'FacetValue' }), { description })
 
 export const FacetsSchema = Type.Object({
   count: Type.Integer({ description: 'Projects matching every given filter.' }),
@@ -229,6 +229,7 @@ export const FacetsSchema = Type.Object({
     is_compliance: FacetValues('Compliance projects ("true") and voluntary ones ("false"); projects whose data does ' +
       'not say are not counted (addition).')
   }, {
+    title: 'FacetCounts',
     description: 'Each facet counts the projects that match every filter except its own, so a filter panel can ' +
     'show the other choices; values with no project are left out; order: most projects first (vintages: by year).'
   }),

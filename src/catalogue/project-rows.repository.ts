@@ -1,4 +1,4 @@
-import { CHUNK, type Db, type ProjectRow } from '../store/database.ts'
+import { CHUNK, type Db, type ProjectRow, type ProjectVintageTable } from '../store/database.ts'
 
 // The rows a project's JSON is built from: the project with its vocabulary names, its relations (certifications,
 // goals, images, vintages, methodologies, sources), and the stored JSON itself.
@@ -16,15 +16,7 @@ export interface ProjectRecordRow extends ProjectRow {
 interface NamedRow { project_id: number, name_id: string, verbose_name: string }
 interface SdgRow extends NamedRow { number: number }
 interface ImageRow { project_id: number, title: string, media_key: string | null, external_url: string | null }
-interface VintageRow {
-  project_id: number
-  vintage: number
-  issued: number | null
-  retired: number | null
-  cancelled: number | null
-  /** SQLite gives 0/1. */
-  corsia_eligible: number | boolean | null
-}
+type VintageRow = ProjectVintageTable
 interface ProtocolRow { project_id: number, protocol: string }
 
 export interface ProjectRelations {

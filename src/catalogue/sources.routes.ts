@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createHash } from 'node:crypto'
 import { Type } from 'typebox'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { EncodedBody } from '../http/compression.ts'
-import { etagMatches } from '../http/etag.ts'
+import type { AnswerPath } from '../http/answer-path.ts'
 import { errorResponses } from '../http/schemas.ts'
 import type { Db } from '../store/database.ts'
 import { listSources } from './sources.repository.ts'
@@ -12,26 +10,17 @@ import { SourceListSchema, type Source } from './sources.schemas.ts'
 interface SourcesOptions {
   /** The catalogue's database (its read side). */
   db: Db
+  /** The catalogue's answer path (version, key, cache, ETag, compression). */
+  path: AnswerPath
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
  * GET /api/v1/commerce/sources/: where the catalogue's data comes from, and what its last sync or import did. A sync
- * that finds nothing new still records its check, so the list is read on every request (a few rows) rather than
- * cached by the catalogue version; its ETag is its content's.
+ * that finds nothing new records its check without a new catalogue version, so the list (a few rows) is read on
+ * every request, and its content's digest, not the version alone, names the answer.
  */
 export const sourcesRoutes: FastifyPluginAsyncTypebox<SourcesOptions> = async (app, options) => {
-  const { db } = options
-  /** Sends the list with its content's ETag, or a 304 when the client holds it (the docs' 304 is the area's). */
-  const send = (request: FastifyRequest, reply: FastifyReply, results: Source[]): FastifyReply => {
-    const body = JSON.stringify({ count: results.length, results })
-    const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`
-    reply.header('etag', etag).header('cache-control', 'private, max-age=60')
-    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send()
-    new EncodedBody(body).send(request, reply, JSON_TYPE)
-    return reply
-  }
+  const { db, path } = options
   app.get('/sources/', {
     schema: {
       tags: ['catalogue'],
@@ -52,6 +41,8 @@ export const sourcesRoutes: FastifyPluginAsyncTypebox<SourcesOptions> = async (a
       projects: row.projects === null ? null : Number(row.projects),
       transactions: row.transactions === null ? null : Number(row.transactions)
     })).map(({ last_modified: _validator, ...source }) => source)
-    return send(request, reply, results)
+    const body = JSON.stringify({ count: results.length, results })
+    const digest = createHash('sha1').update(body).digest('base64url')
+    return await path.send(request, reply, { key: `sources ${digest}`, expensive: false, build: () => body })
   })
 }

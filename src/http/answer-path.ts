@@ -70,8 +70,8 @@ interface Kept<T> {
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
- * The one path every kept answer takes (catalogue, ledger and calculator alike). An answer is a function of its
- * area's version and its key, kept in the answer cache by both. Validators are set only on a successful answer,
+ * The one path every kept answer takes (catalogue, ledger, sources and calculator alike). An answer is a function
+ * of its area's version and its key, kept in the answer cache by both. Validators are set only on a successful answer,
  * so a 304 only ever confirms a 200; a build that throws goes to the error handler and is never kept. The body is
  * kept with its compressed variants (http/compression.ts).
  */

@@ -159,8 +159,8 @@ export async function registerRateLimit (app: FastifyInstance, options: RateLimi
 }
 
 /**
- * The counters' life beside the app's: a Redis outage is logged once (the client reconnects by itself), and the
- * counters and the Redis client are closed with the app.
+ * The counters' life beside the app's: a Redis outage is logged once and its end once (the client reconnects by
+ * itself), and the counters and the Redis client are closed with the app.
  */
 export const rateLimitCounters = fp<{ counters: RateLimitCounters, redis: Redis | undefined }>(
   async (app, { counters, redis }) => {
@@ -175,7 +175,16 @@ function watchRedis (app: FastifyInstance, redis: Redis): void {
     if (!down) app.log.warn({ err: error }, 'redis connection error; reconnecting')
     down = true
   })
-  redis.on('ready', () => { down = false })
+  // A connection dropped without an error (the server or the line went away) is an outage too; its end is said
+  // as well, so an operator (or a test) reading the log sees both edges.
+  redis.on('close', () => {
+    if (!down) app.log.warn('redis connection lost; reconnecting')
+    down = true
+  })
+  redis.on('ready', () => {
+    if (down) app.log.info('redis is reachable again')
+    down = false
+  })
   app.addHook('onClose', async () => { redis.disconnect() })
 }
 

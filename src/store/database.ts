@@ -91,7 +91,7 @@ interface ProjectTable {
   protocol_version: string | null
 }
 
-interface ProjectVintageTable {
+export interface ProjectVintageTable {
   project_id: number
   vintage: number
   /** Credits issued and retired in this vintage; null when the imported data does not say. */

@@ -83,9 +83,9 @@ describe('loadCalculatorData: start-up validation', () => {
     },
     {
       name: 'a renamed column',
-      file: 'calculator/diet_factors.csv',
-      change: (text) => text.replace('kg_co2e_per_person_per_day', 'kg_per_day'),
-      message: /diet_factors\.csv: unexpected header/
+      file: 'calculator/clothing_factors.csv',
+      change: (text) => text.replace('key,value,unit', 'key,amount,unit'),
+      message: /clothing_factors\.csv: unexpected header/
     },
     {
       name: 'a required factor removed',
@@ -140,11 +140,20 @@ describe('loadCalculatorData: start-up validation', () => {
     })
   }
 
+  test('loads no Scarborough diet table: the diet is Poore and Nemecek\'s, so no `diet:` factor and no unused ' +
+    'Scarborough parameter is kept', () => {
+    const unused = [...data.factors.keys()].filter((key) => key.startsWith('diet:') ||
+      ['param:diet.reference_kcal_per_day', 'param:diet.low_meat_below_g_per_day'].includes(key))
+    assert.deepEqual(unused, [])
+    // The meat-group limit the diet does use still cites the 2023 study.
+    assert.equal(data.factors.get('param:diet.high_meat_min_g_per_day')?.source, 'scarborough-2023')
+  })
+
   test('refuses to start on a missing file, naming it', (t) => {
     const dir = dataCopy(t)
-    rmSync(path.join(dir, 'calculator', 'diet_factors.csv'))
+    rmSync(path.join(dir, 'calculator', 'clothing_factors.csv'))
     assert.throws(() => loadCalculatorData(dir),
-      /data\/calculator\/diet_factors\.csv: cannot read the calculator data file/)
+      /data\/calculator\/clothing_factors\.csv: cannot read the calculator data file/)
   })
 
   test('refuses an empty file', (t) => {
@@ -268,7 +277,7 @@ describe('shipped data files', () => {
 
   test('values read from secondary sources stay marked unverified; DESNZ values checked against the flat file are ' +
     'published', () => {
-    for (const key of ['diet:scarborough_2023.vegan', 'clothing:levis_501.cradle_to_retail',
+    for (const key of ['param:diet.consumer_waste_share', 'clothing:levis_501.cradle_to_retail',
       'param:energy.residential_electricity_twh.CHN', 'param:energy.green_tariff.wind_onshore']) {
       assert.equal(data.factors.get(key)?.status, 'unverified', key)
     }

@@ -26,7 +26,6 @@ const PINNED_ELSEWHERE: Record<string, string> = {
   'household_size.csv': 'upstream is a spreadsheet (xlsx); rows carry their reference date and source',
   'parameters.csv': 'Tonne: one cited value per row',
   'sources.csv': 'Tonne: the list of sources',
-  'diet_factors.csv': 'Tonne transcription: one cited value per row',
   'clothing_factors.csv': 'Tonne transcription: one cited value per row',
   'taiwan_region_override.csv': 'Tonne: evidence rows, checked by the loader',
   'recs_2015_household_size.csv': 'group means of the EIA RECS 2015 microdata (an R data file upstream); ' +

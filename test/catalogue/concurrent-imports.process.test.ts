@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
 import { describe, test, type TestContext } from 'node:test'
-import pg from 'pg'
 import { startTonne, tonneProcess as tonne } from '../cli.helpers.ts'
 import { databaseEnv, forEachDatabase, type TestDatabase } from '../databases.ts'
 import { project } from '../fixtures/projects.ts'
 import { tempDir } from '../helpers.ts'
+import { holdImportWrites } from '../support/write-lock.ts'
 
 const WAITING = /another import is running; waiting/i
 
@@ -21,28 +20,7 @@ async function workspace (t: TestContext, database: TestDatabase) {
     writeFileSync(file, JSON.stringify(Array.from({ length: 50 }, (_, n) => project(first + n))))
     return file
   })
-  /**
-   * Holds what an import needs to write: SQLite's write lock (as another import would), or on
-   * PostgreSQL the projects table (an import that got the import lock then waits inside it).
-   */
-  const hold = async (): Promise<() => Promise<void>> => {
-    let release: () => Promise<void>
-    if (database === 'sqlite') {
-      const db = new DatabaseSync(path.join(env.DATA_DIR, 'tonne.sqlite'))
-      db.exec('BEGIN IMMEDIATE')
-      release = async () => { db.exec('COMMIT'); db.close() }
-    } else {
-      const client = new pg.Client({ connectionString: (env as Record<string, string>)['DATABASE_URL'] })
-      await client.connect()
-      await client.query('begin')
-      await client.query('lock table projects in share mode')
-      release = async () => { await client.query('commit'); await client.end() }
-    }
-    let released = false
-    const once = async () => { if (!released) { released = true; await release() } }
-    t.after(async () => { await once().catch(() => undefined) })
-    return once
-  }
+  const hold = async () => await holdImportWrites(t, env, database)
   const count = async () => JSON.parse((await tonne(['export'], env)).stdout).length as number
   return { env, files, hold, count }
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, test } from 'node:test'
+import type { LedgerItem as Transaction } from '../../src/ledger/transactions.schemas.ts'
 import { tonne } from '../cli.helpers.ts'
 import { forEachDatabase } from '../databases.ts'
 import { REPO_ROOT } from '../helpers.ts'
@@ -16,21 +17,6 @@ import { workspace } from '../support/workspace.ts'
 const OLDER = path.join(REPO_ROOT, 'test', 'fixtures', 'older-exports')
 const LEDGER = '/api/v1/commerce/transactions/'
 
-interface Transaction {
-  id: number
-  transaction_id: string
-  type: string
-  date: string | null
-  vintage: number | null
-  quantity: number
-  beneficiary: string | null
-  reason: string | null
-  note: string | null
-  account: string | null
-  serials: string | null
-  vintage_start: string | null
-  vintage_end: string | null
-}
 interface Page<T> { count: number, results: T[] }
 interface Listed {
   id: number
@@ -233,7 +219,7 @@ forEachDatabase((database) => {
       const ws = await workspace(t, database)
       await importExports(ws, 'isometric', ['projects', 'issuances', 'retirements']
         .map((name) => path.join(RAW, 'isometric', `${name}.csv`)))
-      const ledger = await page<Transaction & { project_id: number }>(ws,
+      const ledger = await page<Transaction>(ws,
         `${LEDGER}?registry=ISOMETRIC&limit=1000`)
       const sums = new Map<number, { issued: number, retired: number }>()
       for (const row of ledger.results) {

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
 import { copyFileSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
-import { describe, test, type TestContext } from 'node:test'
-import pg from 'pg'
+import { describe, test } from 'node:test'
 import { startTonne, tonne, tonneProcess } from '../cli.helpers.ts'
-import { forEachDatabase, type TestDatabase } from '../databases.ts'
+import { forEachDatabase } from '../databases.ts'
 import { importExports, RAW } from '../support/registries.ts'
+import { holdImportWrites } from '../support/write-lock.ts'
 import { workspace, type Workspace } from '../support/workspace.ts'
 
 // The ledger side of `tonne import --from` (issue 21): every export of the 7 registries and CARB's table, read
@@ -57,26 +56,6 @@ const EXPORTS: Record<string, Array<[string, string]>> = {
   art: ['projects', 'issuances', 'retirements', 'cancellations'].map((k) => [`art-trees/${k}.csv`, k]),
   cercarbono: ['projects', 'issuances', 'retirements'].map((k) => [`cercarbono/${k}.csv`, k]),
   isometric: ['projects', 'issuances', 'retirements'].map((k) => [`isometric/${k}.csv`, k])
-}
-
-/** Holds what an import writes: SQLite's write lock, or PostgreSQL's projects table (reads still go through). */
-async function hold (t: TestContext, ws: Workspace, database: TestDatabase): Promise<() => Promise<void>> {
-  let release: () => Promise<void>
-  if (database === 'sqlite') {
-    const db = new DatabaseSync(path.join(ws.env['DATA_DIR']!, 'tonne.sqlite'))
-    db.exec('BEGIN IMMEDIATE')
-    release = async () => { db.exec('COMMIT'); db.close() }
-  } else {
-    const client = new pg.Client({ connectionString: ws.env['DATABASE_URL'] })
-    await client.connect()
-    await client.query('begin')
-    await client.query('lock table projects in share mode')
-    release = async () => { await client.query('commit'); await client.end() }
-  }
-  let released = false
-  const once = async () => { if (!released) { released = true; await release() } }
-  t.after(async () => { await once().catch(() => undefined) })
-  return once
 }
 
 forEachDatabase((database) => {
@@ -219,7 +198,7 @@ forEachDatabase((database) => {
 
     test('two imports at once keep both imports\' changes (read, merge and write inside the lock)', async (t) => {
       const ws = await workspace(t, database)
-      const release = await hold(t, ws, database)
+      const release = await holdImportWrites(t, ws.env, database)
       const runs = [['climate-action-reserve/projects.csv'], ['climate-action-reserve/issuances.csv']]
         .map((files) => startTonne(['import', '--from', 'car', ...files.map((f) => file(f))], ws.env))
       // Both have started before the first writes: on SQLite both wait for the write lock (this test's); on

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
-import { axeViolations, DESKTOP, launchBrowser, PHONE } from './browser.ts'
+import { axeViolations, DESKTOP, launchBrowser, PHONE, serviceAndPage } from './browser.ts'
 
 // Issue 25, "also wanted": dark mode (prefers-color-scheme) with the same contrast, and numbers and dates in the
 // reader's language.
@@ -33,9 +33,7 @@ test('dark mode: the system setting is followed, and axe finds no violation on a
 })
 
 test('numbers and dates follow the reader\'s language', async (t) => {
-  const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(DESKTOP)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, DESKTOP)
   await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})
     Object.defineProperty(navigator, 'languages', { get: () => ['de-DE', 'de'] })`)
   await page.goto(`${baseUrl}/#/projects/1`)

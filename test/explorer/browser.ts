@@ -4,7 +4,8 @@ import path from 'node:path'
 import type { TestContext } from 'node:test'
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { findChromium } from '../../scripts/chromium.ts'
-import { REPO_ROOT, tempDir } from '../helpers.ts'
+import { REPO_ROOT, tempDir, type TestAppOptions } from '../helpers.ts'
+import { startService, type RunningService } from '../support/service.ts'
 
 /** Where the test run saves its screenshots (git-ignored). */
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
@@ -47,6 +48,14 @@ export async function launchBrowser (t: TestContext): Promise<Browser> {
     return page
   }
   return { context, problems, newPage }
+}
+
+/** A browser test's start: the service (as `startService` starts it), a fresh browser and one page of `viewport`. */
+export async function serviceAndPage (t: TestContext, options: TestAppOptions,
+  viewport: { width: number, height: number }): Promise<RunningService & { browser: Browser, page: Page }> {
+  const service = await startService(t, options)
+  const browser = await launchBrowser(t)
+  return { ...service, browser, page: await browser.newPage(viewport) }
 }
 
 /** The value of a JavaScript expression in the page (as text: the DOM is not in this project's TS libraries). */

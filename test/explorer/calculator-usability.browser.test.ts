@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { startService } from '../support/service.ts'
-import { boxOf, DESKTOP, inPage, launchBrowser, layoutShift, PHONE, screenshot, trackLayoutShift } from './browser.ts'
+import {
+  boxOf, DESKTOP, inPage, launchBrowser, layoutShift, PHONE, screenshot, trackLayoutShift, serviceAndPage
+} from './browser.ts'
 
 // Issue 15, findings 8 to 11: the calculator as a person meets it.
 
@@ -112,9 +114,7 @@ test('calculator: compared on one basis, explained for a person, total on screen
   })
 
 test('calculator: a bad country in the link and a 429 each leave a way forward', async (t) => {
-  const { baseUrl } = await startService(t, { env: { RATE_LIMIT_CALCULATOR: '14' } })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(DESKTOP)
+  const { baseUrl, browser, page } = await serviceAndPage(t, { env: { RATE_LIMIT_CALCULATOR: '14' } }, DESKTOP)
   await page.goto(`${baseUrl}/#/calculator?country_code=XXX`)
   await page.locator('#calc-country_code-error:not(:empty)').waitFor()
   assert.match(await page.locator('#calc-country_code-error').textContent() ?? '', /XXX.*choose/i)

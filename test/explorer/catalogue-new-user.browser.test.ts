@@ -2,8 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { fixtureProjects } from '../fixtures/projects.ts'
-import { startService } from '../support/service.ts'
-import { axeViolations, boxOf, DESKTOP, inPage, launchBrowser, PHONE, openWithKey, showing } from './browser.ts'
+import { axeViolations, boxOf, DESKTOP, inPage, PHONE, openWithKey, showing, serviceAndPage } from './browser.ts'
 
 // Issue 25, items 1 to 5: the catalogue as a new user meets it (requests, failures, paging, focus, phone).
 
@@ -22,9 +21,7 @@ const activeElement = async (page: Page) => await inPage(page,
 
 test('catalogue: at most 2 requests for a first view and a filter change, none per arrow key (issue 25, item 2)',
   async (t) => {
-    const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(DESKTOP)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, DESKTOP)
     const seen = countApiRequests(page)
     await openWithKey(page, `${baseUrl}/#/projects`, key)
     await showing(page, /of 12 projects/)
@@ -71,9 +68,7 @@ test('catalogue: at most 2 requests for a first view and a filter change, none p
 
 test('catalogue: a 429 or an unreachable service keeps the results and says what happened (issue 25, item 1)',
   async (t) => {
-    const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(DESKTOP)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, DESKTOP)
     await openWithKey(page, `${baseUrl}/#/projects`, key)
     await showing(page, /of 12 projects/)
     await page.locator('.map[data-loaded="true"]').waitFor()
@@ -115,9 +110,7 @@ test('catalogue: a 429 or an unreachable service keeps the results and says what
 
 test('catalogue: paging moves to the new results, with first, last and a page number (issue 25, item 3)',
   async (t) => {
-    const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(PHONE)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, PHONE)
     await openWithKey(page, `${baseUrl}/#/projects?limit=2&ordering=name`, key)
     await showing(page, /1–2 of 12/)
     const next = page.getByRole('link', { name: 'Next' })
@@ -143,9 +136,7 @@ test('catalogue: paging moves to the new results, with first, last and a page nu
   })
 
 test('catalogue: focus after removing a chip and after Back (issue 25, item 4)', async (t) => {
-  const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(DESKTOP)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, DESKTOP)
   await openWithKey(page, `${baseUrl}/#/projects?search=a&registry=REGISTRY_A`, key)
   await page.getByRole('button', { name: 'Remove filter Search: a' }).focus()
   await page.keyboard.press('Enter')
@@ -178,9 +169,7 @@ test('catalogue: focus after removing a chip and after Back (issue 25, item 4)',
 })
 
 test('catalogue: on a phone the results come first, the filters fold away (issue 25, item 5)', async (t) => {
-  const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(PHONE)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, PHONE)
   await openWithKey(page, `${baseUrl}/#/projects?registry=REGISTRY_A`, key)
   await showing(page, /of 10 projects/)
   const card = await boxOf(page, '.project-card')
@@ -203,9 +192,7 @@ test('catalogue: on a phone the results come first, the filters fold away (issue
 })
 
 test('catalogue: "Download CSV" saves every project matching the filters, in the list\'s order', async (t) => {
-  const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(DESKTOP)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, DESKTOP)
   await openWithKey(page, `${baseUrl}/#/projects?registry=REGISTRY_A&ordering=name&limit=2`, key)
   await showing(page, /1–2 of 10/)
   const [download] = await Promise.all([

@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { fixtureProjects } from '../fixtures/projects.ts'
-import { startService } from '../support/service.ts'
 import {
-  cutOffTexts, DESKTOP, inPage, launchBrowser, PHONE, screenshot, openWithKey, scrolledTo, showing
+  cutOffTexts, DESKTOP, inPage, PHONE, screenshot, openWithKey, scrolledTo, showing, serviceAndPage
 } from './browser.ts'
 
 // Issue 15, findings 12 and 15: the catalogue's filters and the list as a person meets them.
 
 test('catalogue: filters offer the values that match, with counts, as removable chips; country by name or code',
   async (t) => {
-    const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(DESKTOP)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, DESKTOP)
     await openWithKey(page, `${baseUrl}/#/projects`, key)
     await showing(page, /of 12 projects/)
 
@@ -58,9 +55,7 @@ test('catalogue: filters offer the values that match, with counts, as removable 
 test('catalogue: filters and orderings the data cannot satisfy are not offered', async (t) => {
   const records = fixtureProjects()
     .map((record) => ({ ...record, rating: null, inventory_price: null, in_sale: false }))
-  const { baseUrl, key } = await startService(t, { records })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(DESKTOP)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records }, DESKTOP)
   await openWithKey(page, `${baseUrl}/#/projects`, key)
   await showing(page, /of 12 projects/)
   await page.getByLabel('Registry').waitFor()
@@ -75,9 +70,7 @@ test('catalogue: filters and orderings the data cannot satisfy are not offered',
 
 test('catalogue: Back keeps the scroll position, nothing is cut off, single vintages, loading and empty states',
   async (t) => {
-    const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(PHONE)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, PHONE)
     await openWithKey(page, `${baseUrl}/#/projects?ordering=name`, key)
     await showing(page, /of 12 projects/)
     assert.deepEqual(await cutOffTexts(page), [])

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core'
 import { startService } from '../support/service.ts'
 import {
   accessibilityProblems, axeViolations, cutOffTexts, DESKTOP, inPage, launchBrowser, layoutShift, PHONE, screenshot,
-  trackLayoutShift, type Browser
+  trackLayoutShift, type Browser, serviceAndPage
 } from './browser.ts'
 import {
   issuedOnlyProject, largeLedgerProject, ledgerProjects, totalsOnlyProject, undatedRetirementsProject
@@ -19,9 +19,7 @@ interface Opened { baseUrl: string, browser: Browser, page: Page }
 /** The service with the ledger fixture imported, and a page that has the key already (remembered on the device). */
 async function open (t: TestContext, viewport = DESKTOP, hash = '#/projects/1', trackShift = false,
   records = ledgerProjects()): Promise<Opened> {
-  const { baseUrl, key } = await startService(t, { records })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(viewport)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records }, viewport)
   await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
   if (trackShift) await trackLayoutShift(page)
   await page.goto(`${baseUrl}/${hash}`)
@@ -235,9 +233,7 @@ test('the chart per year: a ledger of 20 or fewer needs no request of its own, a
   'reported, and one over 3,000 transactions is not charted per year',
 async (t) => {
   const records = [...ledgerProjects(), largeLedgerProject(), issuedOnlyProject(), undatedRetirementsProject()]
-  const { baseUrl, key } = await startService(t, { records })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(DESKTOP)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records }, DESKTOP)
   await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
   const ledgerRequests: string[] = []
   page.on('request', (request) => {

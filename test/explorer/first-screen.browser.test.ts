@@ -6,16 +6,13 @@ import { createInterface } from 'node:readline'
 import { test } from 'node:test'
 import { fixtureProjects } from '../fixtures/projects.ts'
 import { REPO_ROOT, tempDir } from '../helpers.ts'
-import { startService } from '../support/service.ts'
-import { DESKTOP, inPage, launchBrowser, PHONE, screenshot } from './browser.ts'
+import { DESKTOP, inPage, PHONE, screenshot, serviceAndPage } from './browser.ts'
 
 // Issue 15, findings 14 and 16: what a newcomer sees first, and where they learn the explorer's address.
 
 test('first screen: what this is, the calculator without a key, how to get a key, and a choice to remember it',
   async (t) => {
-    const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(PHONE)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, PHONE)
     await page.goto(`${baseUrl}/`)
     const main = page.locator('main')
     await main.getByRole('heading', { level: 1 }).waitFor()

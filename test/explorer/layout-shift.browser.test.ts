@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { fixtureProjects } from '../fixtures/projects.ts'
-import { startService } from '../support/service.ts'
-import { imagesSettled, launchBrowser, layoutShift, PHONE, trackLayoutShift } from './browser.ts'
+import { imagesSettled, layoutShift, PHONE, trackLayoutShift, serviceAndPage } from './browser.ts'
 
 // Issue 25, item 11: the project page on a phone does not move under the reader as its map and icons arrive.
 
 test('project page on a phone: cumulative layout shift under 0.1 while the map and SDG icons load', async (t) => {
-  const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(PHONE)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, PHONE)
   // The key as "remember this key on this device" leaves it: the page opens straight on the project.
   await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
   await trackLayoutShift(page)

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { project } from '../fixtures/projects.ts'
-import { startService } from '../support/service.ts'
-import { axeViolations, DESKTOP, inPage, launchBrowser, PHONE, screenshot } from './browser.ts'
+import { axeViolations, DESKTOP, inPage, PHONE, screenshot, serviceAndPage } from './browser.ts'
 
 // Issue 15, finding 13: a map of every matching project, not just the page's.
 
@@ -41,9 +40,7 @@ const viewBox = async (page: import('playwright-core').Page) =>
 
 test('map: every matching located project, clustered, with pan and zoom, 24 px targets, linked with the list',
   async (t) => {
-    const { baseUrl, key } = await startService(t, { records: records() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(DESKTOP)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: records() }, DESKTOP)
     await page.goto(`${baseUrl}/#/projects?limit=10&ordering=name`)
     await page.getByLabel('API key', { exact: true }).fill(key)
     await page.getByRole('button', { name: 'Use this key' }).click()
@@ -121,9 +118,7 @@ test('map: every matching located project, clustered, with pan and zoom, 24 px t
 
 test('map: projects without coordinates are shown by their country, and a legend says which is which (issue 36)',
   async (t) => {
-    const { baseUrl, key } = await startService(t, { records: records() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(DESKTOP)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: records() }, DESKTOP)
     await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
     await page.goto(`${baseUrl}/#/projects?limit=10`)
     // Peru, the country of the 5 projects without coordinates, is shaded; the 43 others are points.

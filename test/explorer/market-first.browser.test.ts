@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { startService } from '../support/service.ts'
-import { axeViolations, DESKTOP, launchBrowser, openWithKey, showing } from './browser.ts'
+import { axeViolations, DESKTOP, openWithKey, showing, serviceAndPage } from './browser.ts'
 
 // Issue 33 item 8 and issue 36 item 1: a new user's first catalogue page, on the bundled catalogue as shipped,
 // shows the market (credit figures on every card), and a card without figures says so in one plain sentence.
 
 test('the first catalogue page shows credit figures on every card; a card without them says why', async (t) => {
-  const { baseUrl, key } = await startService(t, { bundled: true })
-  const browser = await launchBrowser(t)
-  const page = await browser.newPage(DESKTOP)
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { bundled: true }, DESKTOP)
   await openWithKey(page, `${baseUrl}/#/projects`, key)
   await showing(page, /Showing 1–20 of/)
   const credits = await page.locator('.project-card .credits').allTextContents()

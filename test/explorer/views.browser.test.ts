@@ -2,8 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { fixtureProjects } from '../fixtures/projects.ts'
-import { startService } from '../support/service.ts'
-import { axeViolations, DESKTOP, launchBrowser, PHONE, screenshot } from './browser.ts'
+import { axeViolations, DESKTOP, PHONE, screenshot, serviceAndPage } from './browser.ts'
 
 // The bars of issue 15: axe finds nothing on any view, on a laptop and on a phone; each view is photographed.
 
@@ -34,9 +33,7 @@ async function check (page: Page, name: string): Promise<string[]> {
 
 for (const [screen, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
   test(`every explorer view on a ${screen}: axe finds no violation`, async (t) => {
-    const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
-    const browser = await launchBrowser(t)
-    const page = await browser.newPage(viewport)
+    const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, viewport)
     const violations: string[] = []
 
     await page.goto(`${baseUrl}/#/projects`)

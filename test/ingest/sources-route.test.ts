@@ -60,6 +60,25 @@ forEachDatabase((database) => {
         assert.notEqual(changed.headers.etag, etag)
       })
 
+    test('it takes the catalogue\'s answer path: a 304 carries the Vary its 200 did, a body compresses', async (t) => {
+      const { store, inject } = await buildTestApp(t, { database })
+      const path = '/api/v1/commerce/sources/'
+      // Enough sources for a body past the compression threshold, so the 200 varies on Accept-Encoding.
+      for (const kind of ['gold-standard', 'verra', 'arb', 'acr', 'isometric'] as const) {
+        await recordManualImport(store.db, kind, true, new Date('2026-11-20T09:00:00.000Z'))
+      }
+      const full = await inject({ url: path, headers: { 'accept-encoding': 'gzip' } })
+      assert.equal(full.statusCode, 200)
+      assert.equal(full.headers['content-encoding'], 'gzip')
+      assert.match(String(full.headers.vary), /accept-encoding/i)
+      const again = await inject({
+        url: path, headers: { 'accept-encoding': 'gzip', 'if-none-match': full.headers.etag as string }
+      })
+      assert.equal(again.statusCode, 304)
+      assert.equal(again.headers.vary, full.headers.vary, 'the 304 stands for the same representation')
+      assert.equal(again.headers['cache-control'], full.headers['cache-control'])
+    })
+
     test('the OpenAPI document lists it as listSources, with the area\'s key, errors and 304', async (t) => {
       const { app } = await buildTestApp(t, { database })
       const doc = (await app.inject('/openapi.json')).json<{

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, test } from 'node:test'
+import type { Static } from 'typebox'
+import type { Source, SourceListSchema } from '../../src/catalogue/sources.schemas.ts'
 import { tonne } from '../cli.helpers.ts'
 import { forEachDatabase } from '../databases.ts'
 import { fileServer, servedFile } from '../support/file-server.ts'
@@ -15,25 +17,9 @@ import { workspace, type Workspace } from '../support/workspace.ts'
 const VERRA_PROJECTS = path.join(RAW, 'verra', 'projects.csv')
 const LAST_MODIFIED = 'Wed, 25 Nov 2026 08:00:00 GMT'
 
-interface Source {
-  name: string
-  kind: string
-  url: string | null
-  last_checked_at: string | null
-  last_changed_at: string | null
-  data_as_of: string | null
-  sha256: string | null
-  etag: string | null
-  last_status: string | null
-  last_error: string | null
-  projects: number | null
-  transactions: number | null
-  attribution: string | null
-}
-
 async function sources (ws: Workspace): Promise<Source[]> {
   const [body] = await ws.api(['/api/v1/commerce/sources/'])
-  const list = JSON.parse(body!) as { count: number, results: Source[] }
+  const list = JSON.parse(body!) as Static<typeof SourceListSchema>
   assert.equal(list.count, list.results.length)
   return list.results
 }

@@ -5,6 +5,7 @@ import { importProjects } from '../../src/ingest/projects.import.ts'
 import { allMatchingTransactions, CSV_BATCH } from '../../src/ledger/transactions.service.ts'
 import { forEachDatabase, type TestDatabase } from '../databases.ts'
 import { buildTestApp, FIXTURE_IMPORT_TIME, type TestApp } from '../helpers.ts'
+import { tx } from '../fixtures/ledger.ts'
 import { project } from '../fixtures/projects.ts'
 
 // The ledger's counts come from its summary and deep pages start from the month the summary places them in
@@ -116,16 +117,8 @@ forEachDatabase((database) => {
       const app = await ledgerApp(t, database)
       const before = await get(app, `${LEDGER}?type=retirement&limit=1&offset=400`)
       const added = records()[0]!
-      added.transactions = [...added.transactions!, {
-        identity: 'NEW-1',
-        type: 'retirement',
-        date: '2030-01-01',
-        vintage: 2020,
-        quantity: 99_999,
-        beneficiary: null,
-        reason: null,
-        source: null
-      }]
+      added.transactions = [...added.transactions!,
+        tx('NEW-1', 'retirement', '2030-01-01', 2020, 99_999, null, null, null)]
       await importProjects(app.store.db, JSON.stringify([added]), { replace: false, now: FIXTURE_IMPORT_TIME })
       const after = await get(app, `${LEDGER}?type=retirement&limit=1&offset=401`)
       assert.equal(after.count, before.count + 1)
@@ -143,16 +136,8 @@ forEachDatabase((database) => {
           if (seen.length === CSV_BATCH) {
             // Newest of all: a walk by OFFSET would now meet row CSV_BATCH - 1 again at the next batch's start.
             const added = records()[1]!
-            added.transactions = [...added.transactions!, {
-              identity: 'NEW-2',
-              type: 'issuance',
-              date: '2031-01-01',
-              vintage: 2020,
-              quantity: 77_777,
-              beneficiary: null,
-              reason: null,
-              source: null
-            }]
+            added.transactions = [...added.transactions!,
+              tx('NEW-2', 'issuance', '2031-01-01', 2020, 77_777, null, null, null)]
             await importProjects(app.store.db, JSON.stringify([added]), { replace: false, now: FIXTURE_IMPORT_TIME })
           }
         }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test, type TestContext } from 'node:test'
+import type { Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { createKey } from '../../src/access/api-keys.service.ts'
 import type { TransactionRecord } from '../../src/catalogue/catalogue.schemas.ts'
@@ -13,18 +14,8 @@ import { project } from '../fixtures/projects.ts'
 const LEDGER = '/api/v1/commerce/transactions/'
 const projectLedger = (id: number | string) => `/api/v1/commerce/products/${id}/transactions/`
 
-interface Item {
-  id: number
-  project_id: number
-  type: string
-  date: string | null
-  vintage: number | null
-  quantity: number
-  beneficiary: string | null
-  reason: string | null
-  source: { file: string, line: number | null } | null
-}
-interface Page { count: number, next: string | null, previous: string | null, results: Item[] }
+// A page of the ledger as its schema states it.
+type Page = Static<typeof TransactionPageSchema>
 
 async function ledgerApp (t: TestContext, database: TestDatabase): Promise<TestApp> {
   // The ledger goes in through `tonne import`'s own code (the records' `transactions`).

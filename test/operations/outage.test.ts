@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict'
 import { randomInt } from 'node:crypto'
-import { Writable } from 'node:stream'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'node:test'
 import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.ts'
 
@@ -9,19 +7,14 @@ import { createPostgresDatabase, REDIS_URL, TEST_DATABASES } from '../databases.
 const servers = { skip: TEST_DATABASES.includes('postgres') ? false : 'TONNE_TEST_DATABASES leaves PostgreSQL out' }
 import { buildTestApp } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
+import { logLines } from '../support/log-lines.ts'
 import { TcpProxy, through } from '../support/tcp-proxy.ts'
 
 const redisAddress = { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) }
 
-/** Retries `probe` until it gives `status` (the service recovers by itself), up to `seconds`. */
-async function eventually (probe: () => Promise<number>, status: number, seconds = 15): Promise<number> {
-  let last = 0
-  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline; await sleep(250)) {
-    last = await probe()
-    if (last === status) return last
-  }
-  return last
-}
+// No polling: each recovery is awaited by its own event, a reconnection probe's exchange through the proxy (the
+// database circuit's) or the service's log line (Redis), and then checked once. A service that never recovers ends
+// the test at its time-out.
 
 test('a database outage gives 503s, a Redis outage a degraded service; both recover', servers, async (t) => {
   const databaseUrl = await createPostgresDatabase(t)
@@ -34,8 +27,10 @@ test('a database outage gives 503s, a Redis outage a degraded service; both reco
     port: Number(new URL(REDIS_URL).port || 6379)
   })
   t.after(async () => { await pgProxy.close(); await redisProxy.close() })
+  const log = logLines()
   const { app, inject: injectAs } = await buildTestApp(t, {
     records: fixtureProjects(),
+    logStream: log.stream,
     env: { DATABASE_URL: through(databaseUrl, pgProxy), REDIS_URL: through(REDIS_URL, redisProxy) }
   })
   // An address of this test's own: a key check the database cannot answer counts as a failed check for the address
@@ -58,20 +53,26 @@ test('a database outage gives 503s, a Redis outage a degraded service; both reco
   assert.match(failed.headers['content-type'] as string, /^application\/problem\+json/)
   assert.equal(await ready(), 503)
   assert.equal(await calculator(), 200, 'the calculator does not need the database')
+  // The circuit's probe (one a second) connects, asks and disconnects; the circuit is closed once it has.
+  const probed = pgProxy.nextExchange()
   pgProxy.restore()
-  assert.equal(await eventually(catalogue, 200), 200)
-  assert.equal(await eventually(ready, 200), 200)
+  await probed
+  assert.equal(await catalogue(), 200)
+  assert.equal(await ready(), 200)
 
   // A Redis outage does not take the service down: rate limits are counted in this process meanwhile.
+  const lost = log.next(/redis connection (lost|error)/)
   redisProxy.cut()
+  await lost
   for (let i = 0; i < 5; i++) assert.equal(await calculator(), 200)
   assert.equal(await catalogue(), 200)
   const degraded = await app.inject('/health/ready')
   assert.equal(degraded.statusCode, 200)
   assert.deepEqual(degraded.json(), { status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } })
+  const back = log.next(/redis is reachable again/)
   redisProxy.restore()
-  const readyAgain = async () => (await app.inject('/health/ready')).json().status === 'ready' ? 200 : 0
-  assert.equal(await eventually(readyAgain, 200), 200)
+  await back
+  assert.equal((await app.inject('/health/ready')).json().status, 'ready')
   assert.equal(await calculator(), 200)
   assert.equal(await catalogue(), 200)
 })
@@ -80,33 +81,40 @@ test('RATE_LIMIT_ON_REDIS_ERROR=deny: a Redis outage gives 503s and an unready s
   const redisProxy = await TcpProxy.start(redisAddress)
   t.after(async () => { await redisProxy.close() })
   const env = { REDIS_URL: through(REDIS_URL, redisProxy), RATE_LIMIT_ON_REDIS_ERROR: 'deny' }
-  const { app } = await buildTestApp(t, { env })
+  const log = logLines()
+  const { app } = await buildTestApp(t, { env, logStream: log.stream })
   const calculator = async () => (await app.inject('/api/v1/co2-calculator/ping')).statusCode
   assert.equal(await calculator(), 200)
+  const lost = log.next(/redis connection (lost|error)/)
   redisProxy.cut()
-  assert.equal(await eventually(calculator, 503), 503)
+  await lost
+  assert.equal(await calculator(), 503)
   assert.equal((await app.inject('/api/v1/co2-calculator/ping')).json().code, 'service_unavailable')
   assert.equal((await app.inject('/health/ready')).statusCode, 503)
+  const back = log.next(/redis is reachable again/)
   redisProxy.restore()
-  assert.equal(await eventually(calculator, 200), 200)
+  await back
+  assert.equal(await calculator(), 200)
   assert.equal((await app.inject('/health/ready')).statusCode, 200)
 })
 
 test('without Redis, limits count per process (logged once, a metric) until it is back', servers, async (t) => {
   const redisProxy = await TcpProxy.start(redisAddress)
   t.after(async () => { await redisProxy.close() })
-  const lines: string[] = []
-  const logStream = new Writable({ write (chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const log = logLines()
+  const { lines } = log
   const env = { RATE_LIMIT_CALCULATOR: '3' }
   // Two instances over one Redis: `a` reaches it through the proxy, `b` directly.
-  const a = await buildTestApp(t, { logStream, env: { ...env, REDIS_URL: through(REDIS_URL, redisProxy) } })
+  const a = await buildTestApp(t, { logStream: log.stream, env: { ...env, REDIS_URL: through(REDIS_URL, redisProxy) } })
   const b = await buildTestApp(t, { env: { ...env, REDIS_URL } })
   // Addresses of their own, so that other runs sharing this Redis server never count with these.
   const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}`
   const ping = async (instance: typeof a, from: string) =>
     (await instance.app.inject({ url: '/api/v1/co2-calculator/ping', remoteAddress: from })).statusCode
 
+  const lost = log.next(/redis connection (lost|error)/)
   redisProxy.cut()
+  await lost
   const client = address()
   const statuses = []
   for (let i = 0; i < 4; i++) statuses.push(await ping(a, client))
@@ -121,14 +129,14 @@ test('without Redis, limits count per process (logged once, a metric) until it i
   assert.ok(Number(/^tonne_rate_limit_local_total (\d+)/m.exec(metrics)?.[1]) >= 9, metrics)
   assert.match(metrics, /^tonne_rate_limit_redis_degraded 1$/m)
 
+  // Back by itself: the counters' own probe (one a second) finds Redis again; then, once `b` has used a fresh
+  // client's whole allowance in Redis, `a` refuses that client too.
+  const shared = log.next(/shared by every instance again/)
   redisProxy.restore()
-  // Back by itself: once `b` has used a fresh client's whole allowance in Redis, `a` refuses that client too.
-  const shared = async () => {
-    const fresh = address()
-    for (let i = 0; i < 3; i++) await ping(b, fresh)
-    return await ping(a, fresh)
-  }
-  assert.equal(await eventually(shared, 429), 429)
+  await shared
+  const fresh = address()
+  for (let i = 0; i < 3; i++) await ping(b, fresh)
+  assert.equal(await ping(a, fresh), 429)
   assert.equal(lines.filter((l) => /shared by every instance again/.test(l)).length, 1)
   assert.match((await a.app.inject('/metrics')).body, /^tonne_rate_limit_redis_degraded 0$/m)
 })
@@ -167,6 +175,8 @@ test('a stalled database: 503 within the statement timeout, then at once, until 
   const ping = await app.inject('/api/v1/co2-calculator/ping')
   assert.equal(ping.statusCode, 200, 'the calculator does not need the database')
 
+  const probed = pgProxy.nextExchange()
   pgProxy.release()
-  assert.equal(await eventually(async () => (await detail()).statusCode, 200), 200)
+  await probed
+  assert.equal((await detail()).statusCode, 200)
 })

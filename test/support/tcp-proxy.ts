@@ -12,12 +12,22 @@ export class TcpProxy {
   port = 0
   /** Connections opened through the proxy so far (refused ones included). */
   connections = 0
+  /** Called when a connection the server answered has closed (see `nextExchange`). */
+  readonly #exchanges = new Set<() => void>()
 
   private constructor (target: { host: string, port: number }) {
     this.#server = net.createServer((client) => {
       this.connections++
       if (this.#refusing) { client.destroy(); return }
       const upstream = net.connect(target)
+      // Who was waiting when this connection came: they hear of it once the server has answered and it closes.
+      const waiting = [...this.#exchanges]
+      let answered = false
+      upstream.once('data', () => { answered = true })
+      client.once('close', () => {
+        if (!answered) return
+        for (const resolve of waiting) { this.#exchanges.delete(resolve); resolve() }
+      })
       for (const socket of [client, upstream]) {
         this.#sockets.add(socket)
         socket.on('close', () => this.#sockets.delete(socket))
@@ -34,6 +44,15 @@ export class TcpProxy {
     await new Promise<void>((resolve) => proxy.#server.listen(0, '127.0.0.1', resolve))
     proxy.port = (proxy.#server.address() as net.AddressInfo).port
     return proxy
+  }
+
+  /**
+   * Resolves when a connection opened from now on, which the server answered, has closed: one client's whole
+   * exchange, such as a reconnection probe's (connect, ask, disconnect). The proxy runs in the test's process, so
+   * the client has acted on the answer before its connection's close reaches the proxy.
+   */
+  async nextExchange (): Promise<void> {
+    await new Promise<void>((resolve) => this.#exchanges.add(resolve))
   }
 
   /** Drops every connection and refuses new ones: the server seems gone. */

@@ -5,7 +5,9 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import type { OpenAPI3 } from 'openapi-typescript'
-import { calculatorOperations, clientCalculatorText, explorerCategoriesText } from '../../scripts/generated-code.ts'
+import {
+  calculatorOperations, clientCalculatorText, explorerCategoriesText, withSharedComponents
+} from '../../scripts/generated-code.ts'
 
 // A calculator route added to the service reaches the client and the explorer through `npm run client:generate`
 // alone: the generator, fed a document with a route neither has ever seen, writes its method and its category.
@@ -126,4 +128,60 @@ test('generated lines stay within the project\'s 120 characters, however long a 
     assert.deepEqual(over, [])
   }
   assert.match(clientCalculatorText(long), /async secondHandClothingAndFootwear \(\n {4}query: /)
+})
+
+test('the client\'s types state a part the document repeats once: a shared response, header, parameter or ' +
+  'titled schema goes under components; two different parts of one name get their tag; a part said once stays',
+() => {
+  const etag = (kind: string) => ({ description: `A ${kind} validator.`, schema: { type: 'string' } })
+  const problem = { 'application/problem+json': { schema: { type: 'object' } } }
+  const unauthorized = { description: 'No key.', content: problem }
+  const item = { title: 'Item', type: 'object', properties: { id: { type: 'integer' } } }
+  const operation = (tag: string, ok: object) => ({
+    tags: [tag],
+    parameters: [{ in: 'query', name: 'limit', schema: { type: 'integer' } }],
+    responses: { 200: ok, 401: unauthorized }
+  })
+  const shared = withSharedComponents({
+    openapi: '3.1.0',
+    info: { title: 'Tonne API', version: '0' },
+    paths: {
+      '/a': {
+        get: operation('catalogue', {
+          description: 'A list.',
+          headers: { ETag: etag('weak') },
+          content: { 'application/json': { schema: { type: 'array', items: item } } }
+        })
+      },
+      '/b': {
+        get: operation('catalogue', {
+          description: 'One.',
+          headers: { ETag: etag('weak') },
+          content: { 'application/json': { schema: item, example: { title: 'Not a schema', type: 'x' } } }
+        })
+      },
+      '/c': { get: operation('calculator', { description: 'Sums.', headers: { ETag: etag('strong') } }) },
+      '/d': { get: operation('calculator', { description: 'Sums.', headers: { ETag: etag('strong') } }) }
+    }
+  } as unknown as OpenAPI3) as unknown as {
+    components: Record<string, Record<string, unknown>>
+    paths: Record<string, { get: { responses: Record<string, unknown>, parameters: unknown[] } }>
+  }
+  assert.deepEqual(Object.keys(shared.components).sort(), ['headers', 'parameters', 'responses', 'schemas'])
+  assert.deepEqual(Object.keys(shared.components['schemas']!), ['Item'])
+  assert.deepEqual(Object.keys(shared.components['headers']!).sort(), ['calculator.ETag', 'catalogue.ETag'])
+  assert.deepEqual(Object.keys(shared.components['parameters']!), ['limit'])
+  // /c and /d answer alike: one response, named by its status; so is every 401.
+  assert.deepEqual(Object.keys(shared.components['responses']!).sort(), ['OK', 'Unauthorized'])
+  assert.deepEqual(shared.paths['/a']!.get.responses['401'], { $ref: '#/components/responses/Unauthorized' })
+  assert.deepEqual(shared.paths['/b']!.get.parameters[0], { $ref: '#/components/parameters/limit' })
+  // /a's answer is its own, and keeps its place, with its shared parts referred to.
+  assert.deepEqual(shared.paths['/a']!.get.responses['200'], {
+    description: 'A list.',
+    headers: { ETag: { $ref: '#/components/headers/catalogue.ETag' } },
+    content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Item' } } } }
+  })
+  assert.deepEqual(shared.components['responses']!['OK'], {
+    description: 'Sums.', headers: { ETag: { $ref: '#/components/headers/calculator.ETag' } }
+  })
 })
