@@ -61,8 +61,8 @@ export function countryDefaultsText (data: CalculatorData): string {
     'per person for the average household (kg CO2e,',
     'life cycle); the country\'s greenhouse gases per person every CO2e result is compared with for the warnings',
     '(t CO2e, all gases including land use, OWID);',
-    'the default diet (`diet_form=everything`: the country\'s FAO food supply by group, 2,000 kcal eaten, Poore and',
-    'Nemecek factors; kg CO2e a year).',
+    'the default diet (`diet_form=everything`: the country\'s FAO food supply by group, and its total as the default',
+    'intake less 17 % waste, methodology.md §9; Poore and Nemecek factors; kg CO2e a year).',
     '',
     '| Code | Country | UN M49 sub-region | Grid | T&D % | Demand kWh | Household | Buildings t | Electricity kWh | ' +
       'Heating kWh | Dwelling m2 | /energy kg | GHG per person t CO2e | Diet kg |',
