@@ -1,28 +1,18 @@
 import { sql } from 'kysely'
-import { databaseKind, type Db } from '../../store/database.ts'
+import { databaseKind, type CreditTransactionTable, type Db } from '../../store/database.ts'
 import { StagedInsert } from '../staged-insert.repository.ts'
 
 // A registry import's transactions are staged in temporary tables inside the import's transaction, as the files are
 // read, and written to the ledger from there in SQL: a million-row export's ledger never sits in memory. The tables
 // go with the transaction (a refused import leaves nothing) and are dropped before it commits.
 
-export interface StagedTransaction {
+/** A staged row: the ledger's own columns (credit_transactions), with the draft it belongs to and its order. */
+export interface StagedTransaction extends Pick<CreditTransactionTable, 'identity' | 'date' | 'vintage' | 'quantity' |
+  'beneficiary' | 'reason' | 'beneficiary_key' | 'note' | 'account' | 'serials' | 'vintage_start' | 'vintage_end'> {
   seq: number
   /** The project draft's external id. */
   draft: string
-  identity: string
   type: string
-  date: string | null
-  vintage: number | null
-  quantity: number
-  beneficiary: string | null
-  reason: string | null
-  beneficiary_key: string | null
-  note: string | null
-  account: string | null
-  serials: string | null
-  vintage_start: string | null
-  vintage_end: string | null
   source_file: string
   source_line: number
   /** CARB's issuance table's transaction (carb-identity.ts): credit_transactions.from_carb. */
