@@ -37,7 +37,7 @@ export interface StatedFields {
 }
 
 /** A transaction as a reader states it; the identity is the registry's own, or a digest of what the row says. */
-interface StatedTransaction {
+export interface StatedTransaction {
   type: TransactionType
   /** The registry's serial range or transaction id; undefined: none in the export (a digest is used). */
   identity?: string
