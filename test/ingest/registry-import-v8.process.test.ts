@@ -30,11 +30,13 @@ async function importWith (t: TestContext, nodeOptions: string): Promise<string[
   return flags.filter((flag) => flag.startsWith('--') && !flag.startsWith('--import'))
 }
 
-test('tonne import --from runs with a small young generation and no pretenuring', { timeout: 60_000 }, async (t) => {
-  const flags = await importWith(t, '')
-  assert.ok(flags.some((flag) => /^--max-semi-space-size=[12]$/.test(flag)), flags.join(' '))
-  assert.ok(flags.includes('--no-allocation-site-pretenuring'), flags.join(' '))
-})
+test('tonne import --from runs with a small young generation, no pretenuring and a slower-growing heap',
+  { timeout: 60_000 }, async (t) => {
+    const flags = await importWith(t, '')
+    assert.ok(flags.some((flag) => /^--max-semi-space-size=[12]$/.test(flag)), flags.join(' '))
+    assert.ok(flags.includes('--no-allocation-site-pretenuring'), flags.join(' '))
+    assert.ok(flags.some((flag) => flag.startsWith('--heap-growing-percent=')), flags.join(' '))
+  })
 
 test('the operator\'s own young-generation flag wins over the import\'s', { timeout: 60_000 }, async (t) => {
   const flags = await importWith(t, '--max-semi-space-size=8')
