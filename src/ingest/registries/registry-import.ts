@@ -376,7 +376,6 @@ async function writeStaged (trx: Db, key: RegistryKey, records: readonly ImportR
   } else await stage.writeStagedLedger(trx, key)
   await stage.pageCache(trx, 2000)
   await stage.dropStage(trx)
-  await stage.releaseMemory(trx)
   return { changed: new Set(), movedFrom }
 }
 

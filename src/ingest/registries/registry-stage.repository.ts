@@ -200,8 +200,3 @@ export async function settledSize (db: Db): Promise<number> {
 export async function pageCache (db: Db, kib: number): Promise<void> {
   if (databaseKind(db) === 'sqlite') await sql`pragma cache_size = ${sql.lit(-kib)}`.execute(db)
 }
-
-/** SQLite gives back the memory its caches hold (after the ledger write: the rest of the import needs little). */
-export async function releaseMemory (db: Db): Promise<void> {
-  if (databaseKind(db) === 'sqlite') await sql`pragma shrink_memory`.execute(db)
-}
