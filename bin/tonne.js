@@ -19,7 +19,9 @@ const cache = module.enableCompileCache?.()
 if (cache?.directory !== undefined) process.env.NODE_COMPILE_CACHE ??= cache.directory
 const args = process.argv.slice(2)
 const entry = freshBundle(process.env.TONNE_BUNDLE_DIR) ?? '../src/cli.ts'
-if (args.find((arg) => !arg.startsWith('-')) === 'serve') await startSized()
+const command = args.find((arg) => !arg.startsWith('-'))
+if (command === 'serve') await startSized()
+else if (command === 'import' || command === 'sync') await startBatch()
 const { main } = await import(entry)
 const code = await main(args)
 // A failure ends the process at once (a pool or timer left open must not keep it alive); success ends on its
@@ -34,18 +36,36 @@ if (code !== 0) process.exit(code)
  */
 async function startSized () {
   if (typeof process.execve !== 'function') return
-  const [{ loadConfig }, sizing] = entry === '../src/cli.ts'
-    ? await Promise.all([import('../src/config.ts'), import('../src/sizing.ts')])
-    : await import(entry).then((bundle) => [bundle, bundle.sizing])
+  const [{ loadConfig }, sizing] = await fromEntry(() => import('../src/config.ts'))
   let config
   try {
     config = loadConfig(process.env, process.cwd(), sizing.detectMemoryLimit())
   } catch {
     return
   }
-  const missing = sizing.missingFlags(sizing.v8FlagsFor(config.memory.sizing),
-    sizing.givenV8Flags(process.execArgv, process.env.NODE_OPTIONS))
-  const env = sizing.missingEnv(config.memory.sizing, process.env)
+  restartWith(sizing, sizing.v8FlagsFor(config.memory.sizing), sizing.missingEnv(config.memory.sizing, process.env))
+}
+
+/**
+ * `import` and `sync` stream a registry's or an archive's millions of rows: V8's default young generation let the
+ * heap grow to several times the live data (src/sizing.ts, batchV8Flags).
+ */
+async function startBatch () {
+  if (typeof process.execve !== 'function') return
+  const [, sizing] = await fromEntry(async () => undefined)
+  restartWith(sizing, sizing.batchV8Flags(), {})
+}
+
+/** The config module (as `source` loads it) and src/sizing.ts, from the bundle when it runs, else the sources. */
+async function fromEntry (source) {
+  return entry === '../src/cli.ts'
+    ? await Promise.all([source(), import('../src/sizing.ts')])
+    : await import(entry).then((bundle) => [bundle, bundle.sizing])
+}
+
+/** Replaces this process (same pid) with the flags and environment not already given; the operator's win. */
+function restartWith (sizing, flags, env) {
+  const missing = sizing.missingFlags(flags, sizing.givenV8Flags(process.execArgv, process.env.NODE_OPTIONS))
   if (missing.length === 0 && Object.keys(env).length === 0) return
   process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, process.argv[1], ...args],
     { ...process.env, ...env })

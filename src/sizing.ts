@@ -90,6 +90,16 @@ export function v8FlagsFor (sizing: Sizing): string[] {
 }
 
 /**
+ * The V8 flags of `tonne import` and `tonne sync`, whatever the memory limit: a small young generation, no
+ * pretenuring, and an old generation that grows by half rather than V8's default factor. Streaming a million rows
+ * makes short-lived objects fast; with V8's defaults the heap grew to about four times what stayed live
+ * (docs/benchmarks.md, "Registry exports at scale"). No old-space cap: a JSON import holds its whole file.
+ */
+export function batchV8Flags (): string[] {
+  return ['--max-semi-space-size=2', '--no-allocation-site-pretenuring', '--heap-growing-percent=50']
+}
+
+/**
  * The wanted flags that the command line or NODE_OPTIONS does not already set, by name: a flag given by the
  * operator wins, whatever its value (`--no-x` and `--x` are one name).
  */

@@ -1,4 +1,4 @@
-import type { Named } from './project-draft.ts'
+import type { Named, StatedTransaction } from './project-draft.ts'
 import { parsePythonLiteral } from './python-literal.ts'
 import {
   coordinate, country, date, protocols, quantity, transactionQuantity, type RegistryDefinition, type Row,
@@ -58,6 +58,24 @@ export const isometric: RegistryDefinition = {
   registry: { name_id: 'ISOMETRIC', verbose_name: 'Isometric' },
   exports: () => {
     const codes = new Map<string, string>()
+    /** A credit batch's transaction (an issuance or a retirement) of a project the import's projects export named. */
+    const batch = (row: Row, context: RowContext,
+      stated: Omit<StatedTransaction, 'date' | 'vintage' | 'quantity'> & { dateColumn: string }) => {
+      const code = codes.get(row.get('project_id'))
+      if (code === undefined) {
+        return context.skip(`project ${row.get('project_id')} is not in a projects export of this import`)
+      }
+      const column = 'credit_batch_size_total.credits'
+      const amount = transactionQuantity(context, column, row.get(column))
+      if (amount === undefined) return
+      const { dateColumn, ...transaction } = stated
+      context.drafts.get(code).addTransaction({
+        ...transaction,
+        date: date(context, 'transactions.date', row.get(dateColumn), 'day-first'),
+        vintage: sequestered(row),
+        quantity: amount
+      }, context)
+    }
     return [{
       kind: 'projects',
       columns: ['id', 'name', 'short_code', 'protocol_slug', 'pathway'],
@@ -95,43 +113,21 @@ export const isometric: RegistryDefinition = {
       kind: 'issuances',
       columns: ['id', 'issued_at', 'project_id', 'credit_batch_size_total.credits'],
       read (row, context) {
-        const code = codes.get(row.get('project_id'))
-        if (code === undefined) {
-          return context.skip(`project ${row.get('project_id')} is not in a projects export of this import`)
-        }
-        const column = 'credit_batch_size_total.credits'
-        const issued = transactionQuantity(context, column, row.get(column))
-        if (issued === undefined) return
         // Supplier and buffer-pool credits of the batch (docs/registries.md, "Issued").
-        context.drafts.get(code).addTransaction({
-          type: 'issuance',
-          identity: row.get('id'),
-          date: date(context, 'transactions.date', row.get('issued_at'), 'day-first'),
-          vintage: sequestered(row),
-          quantity: issued
-        }, context)
+        batch(row, context, { type: 'issuance', identity: row.get('id'), dateColumn: 'issued_at' })
       }
     }, {
       kind: 'retirements',
       columns: ['retirement_id', 'retired_at', 'project_id', 'credit_batch_size_total.credits'],
       read (row, context) {
-        const code = codes.get(row.get('project_id'))
-        if (code === undefined) {
-          return context.skip(`project ${row.get('project_id')} is not in a projects export of this import`)
-        }
-        const column = 'credit_batch_size_total.credits'
-        const retired = transactionQuantity(context, column, row.get(column))
-        if (retired === undefined) return
-        context.drafts.get(code).addTransaction({
+        batch(row, context, {
           type: 'retirement',
           identity: row.get('retirement_id'),
-          date: date(context, 'transactions.date', row.get('retired_at'), 'day-first'),
-          vintage: sequestered(row),
-          quantity: retired,
+          dateColumn: 'retired_at',
           beneficiary: cleanText(row.get('beneficiary.name')),
           reason: purposes(row.get('purposes')),
           note: cleanText(row.get('notes'))
-        }, context)
+        })
       }
     }]
   }

@@ -6,17 +6,22 @@ import type { Db } from '../../store/database.ts'
 
 const CHUNK = 500
 
+/** What `read` gives for each chunk of `keys` (an IN list each), gathered into one Map. */
+async function inChunks<K, V> (keys: readonly K[],
+  read: (chunk: K[]) => Promise<ReadonlyArray<readonly [K, V]>>): Promise<Map<K, V>> {
+  const found = new Map<K, V>()
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    for (const [key, value] of await read(keys.slice(i, i + CHUNK))) found.set(key, value)
+  }
+  return found
+}
+
 /** The names the files of these digests were first imported under, for this registry. */
 export async function importedFiles (
   db: Db, registry: string, digests: readonly string[]
 ): Promise<Map<string, string>> {
-  const found = new Map<string, string>()
-  for (let i = 0; i < digests.length; i += CHUNK) {
-    const rows = await db.selectFrom('imported_files').select(['sha256', 'name'])
-      .where('registry', '=', registry).where('sha256', 'in', digests.slice(i, i + CHUNK)).execute()
-    for (const row of rows) found.set(row.sha256, row.name)
-  }
-  return found
+  return await inChunks(digests, async (chunk) => (await db.selectFrom('imported_files').select(['sha256', 'name'])
+    .where('registry', '=', registry).where('sha256', 'in', chunk).execute()).map((r) => [r.sha256, r.name] as const))
 }
 
 export async function recordImportedFiles (db: Db, registry: string,
@@ -29,27 +34,19 @@ export async function recordImportedFiles (db: Db, registry: string,
 
 /** The latest dated transaction of each project's stored ledger, by project id (projects without: absent). */
 export async function latestTransactionDates (db: Db, projectIds: readonly number[]): Promise<Map<number, string>> {
-  const found = new Map<number, string>()
-  for (let i = 0; i < projectIds.length; i += CHUNK) {
-    const rows = await db.selectFrom('credit_transactions')
-      .select((eb) => ['project_id', eb.fn.max('date').as('latest')])
-      .where('project_id', 'in', projectIds.slice(i, i + CHUNK)).where('date', 'is not', null)
-      .groupBy('project_id').execute()
-    for (const row of rows) if (row.latest !== null) found.set(row.project_id, String(row.latest))
-  }
-  return found
+  return await inChunks(projectIds, async (chunk) => (await db.selectFrom('credit_transactions')
+    .select((eb) => ['project_id', eb.fn.max('date').as('latest')])
+    .where('project_id', 'in', chunk).where('date', 'is not', null)
+    .groupBy('project_id').execute())
+    .flatMap((r) => r.latest === null ? [] : [[r.project_id, String(r.latest)] as const]))
 }
 
 /** How recent the project export was that last stated each of these projects (YYYY-MM-DD), by external id. */
 export async function exportDates (db: Db, registry: string, externalIds: readonly string[]):
 Promise<Map<string, string>> {
-  const found = new Map<string, string>()
-  for (let i = 0; i < externalIds.length; i += CHUNK) {
-    const rows = await db.selectFrom('project_export_dates').select(['external_id', 'as_of'])
-      .where('registry', '=', registry).where('external_id', 'in', externalIds.slice(i, i + CHUNK)).execute()
-    for (const row of rows) found.set(row.external_id, row.as_of)
-  }
-  return found
+  return await inChunks(externalIds, async (chunk) => (await db.selectFrom('project_export_dates')
+    .select(['external_id', 'as_of']).where('registry', '=', registry).where('external_id', 'in', chunk).execute())
+    .map((r) => [r.external_id, r.as_of] as const))
 }
 
 export async function recordExportDates (db: Db, registry: string,

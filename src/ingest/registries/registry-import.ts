@@ -367,8 +367,9 @@ async function writeStaged (trx: Db, key: RegistryKey, records: readonly ImportR
   await ledgerImport.deleteTransactionsOfSources(trx, await stage.projectsWithStagedLedger(trx), ['offsetsdb'])
   const inImport = new Set(records.map((r) => r.id))
   const movedFrom = (await stage.ownersOfStaged(trx)).filter((id) => !inImport.has(id))
-  // Every row enters a dozen ledger indexes: with SQLite's default 2 MB page cache each insert read pages back.
-  await stage.pageCache(trx, 65_536)
+  // Every row enters a dozen ledger indexes: with SQLite's default 2 MB page cache each insert read pages back. 16 MB,
+  // not 64: the cache also bounds the sorters of the ordered insert and the index builds (docs/benchmarks.md).
+  await stage.pageCache(trx, 16_384)
   // A load about as large as the ledger goes in unindexed, its indexes built once after (ledger-bulk.repository.ts).
   if (await bulkWorthIt(trx, await stage.settledSize(trx))) {
     await withLedgerIndexesAfter(trx, async () => { await stage.writeStagedLedger(trx, key) })

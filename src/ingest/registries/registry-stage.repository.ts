@@ -1,43 +1,36 @@
 import { sql } from 'kysely'
-import { databaseKind, type Db } from '../../store/database.ts'
+import { databaseKind, type CreditTransactionTable, type Db } from '../../store/database.ts'
+import { StagedInsert } from '../staged-insert.repository.ts'
 
 // A registry import's transactions are staged in temporary tables inside the import's transaction, as the files are
 // read, and written to the ledger from there in SQL: a million-row export's ledger never sits in memory. The tables
 // go with the transaction (a refused import leaves nothing) and are dropped before it commits.
 
-export interface StagedTransaction {
+/** A staged row: the ledger's own columns (credit_transactions), with the draft it belongs to and its order. */
+export interface StagedTransaction extends Pick<CreditTransactionTable, 'identity' | 'date' | 'vintage' | 'quantity' |
+  'beneficiary' | 'reason' | 'beneficiary_key' | 'note' | 'account' | 'serials' | 'vintage_start' | 'vintage_end'> {
   seq: number
   /** The project draft's external id. */
   draft: string
-  identity: string
   type: string
-  date: string | null
-  vintage: number | null
-  quantity: number
-  beneficiary: string | null
-  reason: string | null
-  beneficiary_key: string | null
-  note: string | null
-  account: string | null
-  serials: string | null
-  vintage_start: string | null
-  vintage_end: string | null
   source_file: string
   source_line: number
   /** CARB's issuance table's transaction (carb-identity.ts): credit_transactions.from_carb. */
   from_carb: boolean
 }
 
-// A type, not an interface: withTables needs an index signature.
-type Staging = {
-  registry_stage: StagedTransaction
-  registry_map: { draft: string, project_id: number, registry: string, position: number }
-}
+interface MappedDraft { draft: string, project_id: number, registry: string, position: number }
 
-const staging = (db: Db) => db.withTables<Staging>()
+/** Rows staged at a time: one round trip each on PostgreSQL, a few statements on SQLite. */
+export const STAGE_BATCH = 4000
 
-/** Rows per INSERT: 17 values each, under SQLite's 32,766 parameters. */
-export const STAGE_BATCH = 1000
+const STAGE = new StagedInsert<StagedTransaction>('registry_stage', [['seq', 'int4'], ['draft', 'text'],
+  ['identity', 'text'], ['type', 'text'], ['date', 'text'], ['vintage', 'int4'], ['quantity', 'float8'],
+  ['beneficiary', 'text'], ['reason', 'text'], ['beneficiary_key', 'text'], ['note', 'text'], ['account', 'text'],
+  ['serials', 'text'], ['vintage_start', 'text'], ['vintage_end', 'text'], ['source_file', 'text'],
+  ['source_line', 'int4'], ['from_carb', 'bool']])
+const MAP = new StagedInsert<MappedDraft>('registry_map',
+  [['draft', 'text'], ['project_id', 'int4'], ['registry', 'text'], ['position', 'int4']])
 
 const TABLES = ['registry_map', 'registry_ledger', 'registry_stage']
 
@@ -70,7 +63,7 @@ export async function dropStage (db: Db): Promise<void> {
 }
 
 export async function stageTransactions (db: Db, rows: readonly StagedTransaction[]): Promise<void> {
-  if (rows.length > 0) await staging(db).insertInto('registry_stage').values(rows).execute()
+  await STAGE.insert(db, rows)
 }
 
 /**
@@ -137,17 +130,14 @@ export async function stagedSums (db: Db): Promise<Array<{
 }
 
 /** Which project (and registry) each draft became, in the order of the import's records. */
-export async function mapDrafts (db: Db,
-  rows: ReadonlyArray<{ draft: string, project_id: number, registry: string, position: number }>): Promise<void> {
+export async function mapDrafts (db: Db, rows: readonly MappedDraft[]): Promise<void> {
   await db.schema.createTable('registry_map').temporary()
     .addColumn('draft', 'varchar(200)', (c) => c.primaryKey())
     .addColumn('project_id', 'integer', (c) => c.notNull())
     .addColumn('registry', 'varchar(200)', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull())
     .execute()
-  for (let i = 0; i < rows.length; i += STAGE_BATCH) {
-    await staging(db).insertInto('registry_map').values(rows.slice(i, i + STAGE_BATCH)).execute()
-  }
+  for (let i = 0; i < rows.length; i += STAGE_BATCH) await MAP.insert(db, rows.slice(i, i + STAGE_BATCH))
 }
 
 /** An identity two projects of one registry give (unique within a registry), if any: the two drafts. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { ProjectDraft } from '../../../src/ingest/registries/project-draft.ts'
+import { Lines, ProjectDraft } from '../../../src/ingest/registries/project-draft.ts'
 
 // A project's credits from one import's ledger: each transaction once, by type. A cancellation removes credits
 // from circulation without anyone claiming them, so it is neither issued nor retired (docs/registries.md).
@@ -37,5 +37,33 @@ describe('ProjectDraft credits from the ledger', () => {
     draft.listsTypes(['issuance', 'retirement'])
     draft.addTransaction({ type: 'issuance', identity: 'I', date: null, vintage: 2019, quantity: 5 }, at(2))
     assert.deepEqual(draft.credits()?.vintages.map((v) => [v.issued, v.retired]), [[5, 0]])
+  })
+})
+
+// A million-row export's line numbers are kept 4 bytes each (Lines), not as entries of Sets: the source they give
+// is unchanged, whatever order the lines come in.
+describe('ProjectDraft source lines', () => {
+  test('each file\'s lines once, ascending, without a replaced project row; the first row points at the least',
+    () => {
+      const draft = new ProjectDraft('VCS7')
+      for (const line of [5, 5, 9, 700, 3, 9, 4, 1200]) draft.seenAt(at(line))
+      draft.seenAt({ file: 'projects.csv', line: 2 })
+      draft.stateFields({ name: 'First' }, { file: 'projects.csv', line: 8 })
+      draft.stateFields({ name: 'Second' }, { file: 'projects.csv', line: 11 })
+      assert.deepEqual(draft.source(), [
+        { file: 'ledger.csv', lines: [3, 4, 5, 9, 700, 1200] },
+        { file: 'projects.csv', lines: [2, 11] }
+      ])
+      assert.deepEqual(draft.source({ file: 'ledger.csv', line: 700 })[0]!.lines, [3, 4, 5, 9, 1200])
+      assert.deepEqual(draft.firstRow(), { file: 'ledger.csv', line: 3 })
+    })
+
+  test('Lines: 100,000 lines added in order, one deleted', () => {
+    const lines = new Lines()
+    for (let line = 2; line < 100_002; line++) lines.add(line)
+    assert.equal(lines.size, 100_000)
+    assert.deepEqual(lines.sorted().slice(0, 3), [2, 3, 4])
+    lines.delete(3)
+    assert.deepEqual([lines.size, lines.first(), lines.sorted().slice(0, 3)], [99_999, 2, [2, 4, 5]])
   })
 })
