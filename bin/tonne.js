@@ -17,7 +17,9 @@ const cache = module.enableCompileCache?.()
 // Worker threads (the SQLite readers) start with this process's environment: the same cache halves their boot.
 if (cache?.directory !== undefined) process.env.NODE_COMPILE_CACHE ??= cache.directory
 const args = process.argv.slice(2)
-if (args.find((arg) => !arg.startsWith('-')) === 'serve') await startSized()
+const command = args.find((arg) => !arg.startsWith('-'))
+if (command === 'serve') await startSized()
+if (command === 'import' || command === 'sync') await startImporting()
 const { main } = await import('../src/cli.ts')
 const code = await main(args)
 // A failure ends the process at once (a pool or timer left open must not keep it alive); success ends on its
@@ -39,9 +41,22 @@ async function startSized () {
   } catch {
     return
   }
-  const missing = sizing.missingFlags(sizing.v8FlagsFor(config.memory.sizing),
-    sizing.givenV8Flags(process.execArgv, process.env.NODE_OPTIONS))
-  const env = sizing.missingEnv(config.memory.sizing, process.env)
+  restartWith(sizing, sizing.v8FlagsFor(config.memory.sizing), sizing.missingEnv(config.memory.sizing, process.env))
+}
+
+/**
+ * `import` and `sync` stream an archive or export through short-lived objects: they run with the import's V8 flags
+ * (src/sizing.ts, IMPORT_V8_FLAGS), which keep V8's heap from growing far ahead of what is live.
+ */
+async function startImporting () {
+  if (typeof process.execve !== 'function') return
+  const sizing = await import('../src/sizing.ts')
+  restartWith(sizing, sizing.IMPORT_V8_FLAGS, {})
+}
+
+/** Replaces this process (same pid) with one that has `flags` and `env` the operator did not already give. */
+function restartWith (sizing, flags, env) {
+  const missing = sizing.missingFlags(flags, sizing.givenV8Flags(process.execArgv, process.env.NODE_OPTIONS))
   if (missing.length === 0 && Object.keys(env).length === 0) return
   process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, process.argv[1], ...args],
     { ...process.env, ...env })
