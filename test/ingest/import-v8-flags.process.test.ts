@@ -59,7 +59,9 @@ describe('tonne import runs with a small young generation of its own', { timeout
       // V8's default here grew the young generation to 128 MB, most of the import's peak (docs/benchmarks.md).
       assert.equal(sizes.length, 1, run.probe.execArgv.join(' '))
       assert.ok(sizes[0]! <= 4, `semi-space ${sizes[0]} MB`)
-      // A JSON import holds its whole file in memory: the old generation is not capped.
+      // The old generation grows by a bounded factor rather than V8's up-to-fourfold, and is not capped: a JSON
+      // import holds its whole file in memory.
+      assert.ok(run.probe.execArgv.some((flag) => /^--heap[-_]growing[-_]percent=\d+$/.test(flag)))
       assert.ok(!run.probe.execArgv.some((flag) => /^--max[-_]old[-_]space[-_]size/.test(flag)))
     })
 
