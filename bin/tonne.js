@@ -48,12 +48,12 @@ async function startSized () {
 
 /**
  * `import` and `sync` stream a registry's or an archive's millions of rows: V8's default young generation let the
- * heap grow to several times the live data (src/sizing.ts, batchV8Flags).
+ * heap grow to several times the live data (src/sizing.ts, IMPORT_V8_FLAGS).
  */
 async function startBatch () {
   if (typeof process.execve !== 'function') return
   const [, sizing] = await fromEntry(async () => undefined)
-  restartWith(sizing, sizing.batchV8Flags(), {})
+  restartWith(sizing, sizing.IMPORT_V8_FLAGS, {})
 }
 
 /** The config module (as `source` loads it) and src/sizing.ts, from the bundle when it runs, else the sources. */

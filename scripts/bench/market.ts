@@ -7,18 +7,12 @@
 // the real command in a process of its own under GNU time (wall time and peak resident memory). With --parquet, the
 // Parquet zip is imported too, into another fresh database. Prints and writes the figures (.md and .json) with the
 // machine's load average before and after.
-import { execFile } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { parseArgs } from 'node:util'
-import { benchDatabase, dropBenchDatabase, log, timedTonne } from './service.ts'
+import { dropBenchDatabase, loadAverage, log, migratedBenchDatabase, timedTonne } from './service.ts'
 import { changedProjects, writeCsvArchive, writeParquetArchive, type MarketShape } from './synthetic-market.ts'
-
-const run = promisify(execFile)
-const ROOT = path.join(import.meta.dirname, '..', '..')
-const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ')
 
 interface Step {
   step: string
@@ -28,6 +22,8 @@ interface Step {
   peakRssMb: number
   /** PostgreSQL: CPU seconds of the server processes serving the import's database (its backends). */
   serverCpuSeconds?: number
+  loadBefore: string
+  loadAfter: string
   report: Record<string, unknown>
 }
 
@@ -59,6 +55,7 @@ async function serverCpu (database: string, done: Promise<unknown>): Promise<num
 
 /** Runs `tonne import --from offsetsdb FILE --json` under GNU time, and on PostgreSQL samples the server's CPU. */
 async function timedImport (file: string, env: Record<string, string>, step: string): Promise<Step> {
+  const loadBefore = loadAverage()
   const running = timedTonne(['import', '--from', 'offsetsdb', file, '--json'], env)
   const database = env['DATABASE_URL'] === undefined ? undefined : new URL(env['DATABASE_URL']).pathname.slice(1)
   const server = database === undefined ? undefined : serverCpu(database, running)
@@ -68,11 +65,13 @@ async function timedImport (file: string, env: Record<string, string>, step: str
     step,
     ...timed,
     ...server !== undefined && { serverCpuSeconds: await server },
+    loadBefore,
+    loadAfter: loadAverage(),
     report: summary
   }
   const serverShare = result.serverCpuSeconds === undefined ? '' : ` + ${result.serverCpuSeconds} s server CPU`
   log(`${step}: ${result.seconds} s (${result.cpuSeconds} s CPU${serverShare}), ${result.peakRssMb} MB ` +
-    `(${JSON.stringify(summary)}); load ${loadAverage()}`)
+    `(${JSON.stringify(summary)}); load ${loadBefore} → ${result.loadAfter}`)
   return result
 }
 
@@ -104,24 +103,15 @@ async function main (): Promise<void> {
     log(`archives: ${Math.round(statSync(csv).size / 1024 ** 2)} MB CSV zip; the changed one moves ${moved} projects`)
     for (const database of values.databases.split(',')) {
       const steps: Step[] = []
-      const fresh = async (name: string) => {
-        const dataDir = path.join(work, `${database}-${name}`)
-        const url = database === 'postgres' ? await benchDatabase(values.postgres) : undefined
-        if (database === 'postgres' && url === undefined) throw new Error('no PostgreSQL')
-        return { env: { DATA_DIR: dataDir, ...url !== undefined && { DATABASE_URL: url } }, url }
-      }
-      const migrate = async (env: Record<string, string>) =>
-        await run(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'migrate'],
-          { env: { ...env, LOG_LEVEL: 'silent' } })
+      const fresh = async (name: string) =>
+        await migratedBenchDatabase(database, path.join(work, `${database}-${name}`), values.postgres)
       const first = await fresh('csv')
-      await migrate(first.env)
       steps.push(await timedImport(csv, first.env, 'import (CSV zip)'))
       steps.push(await timedImport(csv, first.env, 're-import, same bytes'))
       steps.push(await timedImport(changed, first.env, `archive with ~1 % of credits changed (${moved} projects)`))
       await dropBenchDatabase(values.postgres, first.url)
       if (values.parquet) {
         const second = await fresh('parquet')
-        await migrate(second.env)
         steps.push(await timedImport(parquet, second.env, 'import (Parquet zip)'))
         await dropBenchDatabase(values.postgres, second.url)
       }
@@ -136,11 +126,13 @@ async function main (): Promise<void> {
     writeFileSync(`${values.out}.json`, JSON.stringify(summary, null, 2) + '\n')
     const rows = Object.entries(results).flatMap(([database, steps]) =>
       steps.map((s) => `| ${database} | ${s.step} | ${s.seconds} | ${s.cpuSeconds} | ${s.serverCpuSeconds ?? '–'} | ` +
-        `${s.peakRssMb} | ${String(s.report['updated'])} |`))
+        `${s.peakRssMb} | ${String(s.report['created'])} | ${String(s.report['updated'])} | ` +
+        `${s.loadBefore} → ${s.loadAfter} |`))
     writeFileSync(`${values.out}.md`, [
       `Measured ${started} on ${summary.cores} cores; load average ${loadBefore} before, ${summary.loadAfter} after.`,
-      '', '| Database | Step | Seconds | CPU seconds | Server CPU seconds | Peak RSS (MB) | Projects updated |',
-      '|---|---|---:|---:|---:|---:|---:|', ...rows, ''
+      '', '| Database | Step | Seconds | CPU seconds | Server CPU seconds | Peak RSS (MB) | Projects created | ' +
+        'Projects updated | Load (1/5/15 min) before → after |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---|', ...rows, ''
     ].join('\n'))
   }
 }

@@ -6,17 +6,12 @@
 // 5,000 projects) and imports it into a fresh database with the real command, in a process of its own, under GNU
 // time (wall seconds, CPU seconds, peak resident memory); then the same bytes again. Prints and writes the figures
 // (.md and .json) with the machine's load average before and after each step.
-import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { parseArgs, promisify } from 'node:util'
-import { benchDatabase, dropBenchDatabase, log, timedTonne } from './service.ts'
+import { parseArgs } from 'node:util'
+import { dropBenchDatabase, loadAverage, log, migratedBenchDatabase, timedTonne } from './service.ts'
 import { writeVerraTransactions } from './synthetic-verra.ts'
-
-const run = promisify(execFile)
-const ROOT = path.join(import.meta.dirname, '..', '..')
-const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ')
 
 interface Step {
   step: string
@@ -73,12 +68,7 @@ async function main (): Promise<void> {
     bytes = statSync(file).size
     log(`export: ${Math.round(bytes / 1024 ** 2)} MB`)
     for (const database of values.databases.split(',')) {
-      const dataDir = path.join(work, database)
-      const url = database === 'postgres' ? await benchDatabase(values.postgres) : undefined
-      if (database === 'postgres' && url === undefined) throw new Error('no PostgreSQL')
-      const env = { DATA_DIR: dataDir, ...url !== undefined && { DATABASE_URL: url } }
-      await run(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'migrate'],
-        { env: { ...env, LOG_LEVEL: 'silent' } })
+      const { env, url } = await migratedBenchDatabase(database, path.join(work, database), values.postgres)
       try {
         results[database] = [
           await timedImport(file, env, `import, ${shape.rows.toLocaleString('en')} rows`),

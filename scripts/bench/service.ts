@@ -3,6 +3,7 @@
 // registry.ts.
 import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
@@ -114,6 +115,23 @@ export async function spawnToFirstAnswer (start: (port: number) => ChildProcess,
   } finally {
     await stop(child)
   }
+}
+
+/** The machine's load average (1, 5 and 15 minutes), printed beside every figure of a shared machine. */
+export const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ')
+
+/**
+ * A fresh database for an import benchmark, migrated by `tonne migrate`: SQLite in `dataDir`, or PostgreSQL's own
+ * database for this run (`dropBenchDatabase(adminUrl, url)` at the end). Returns the settings for `tonne` and its URL.
+ */
+export async function migratedBenchDatabase (database: string, dataDir: string, adminUrl: string):
+Promise<{ env: Record<string, string>, url: string | undefined }> {
+  const url = database === 'postgres' ? await benchDatabase(adminUrl) : undefined
+  if (database === 'postgres' && url === undefined) throw new Error('no PostgreSQL')
+  const env = { DATA_DIR: dataDir, ...url !== undefined && { DATABASE_URL: url } }
+  await execFileAsync(process.execPath, [path.join(ROOT, 'bin', 'tonne.js'), 'migrate'],
+    { env: { PATH: process.env['PATH'] ?? '', ...env, LOG_LEVEL: 'silent' } })
+  return { env, url }
 }
 
 /** A fresh PostgreSQL database for this run (`dropBenchDatabase` at the end), or undefined when there is none. */

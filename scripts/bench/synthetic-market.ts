@@ -4,6 +4,9 @@ import { finished } from 'node:stream/promises'
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate'
 import { ParquetWriter, schemaFromColumnData } from 'hyparquet-writer'
 import { fileWriter } from 'hyparquet-writer/src/node.js'
+import { seededRandom } from '../../src/reference/seeded-random.ts'
+// The columns and how OffsetsDB writes their values: one definition for the tests' small archives and this one.
+import { CREDIT_COLUMNS, csvValue, parquetColumns, PROJECT_COLUMNS } from '../../test/support/offsetsdb.ts'
 
 // A synthetic OffsetsDB archive shaped like the real one (offsets_db_data/models.py's columns, OffsetsDB's CSV
 // conventions, its registries' id prefixes and shares): N projects and M credits, as offsets-db.csv.zip and
@@ -27,21 +30,10 @@ const COUNTRIES = ['India', 'China', 'Brazil', 'United States', 'Indonesia', 'Ke
   'Viet Nam', 'Ghana', 'Zimbabwe', 'Mexico', 'Cambodia', 'Uganda']
 const REASONS = ['Voluntary', 'Environmental Benefit', 'Compliance', 'On behalf of clients', 'CORSIA', null]
 
-function generator (seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 interface Project { id: string, registry: string, row: Record<string, unknown> }
 
 function projectsOf (shape: MarketShape): Project[] {
-  const random = generator(1)
+  const random = seededRandom(1)
   const out: Project[] = []
   let n = 0
   for (const [registry, prefix, share] of REGISTRIES) {
@@ -80,16 +72,9 @@ function projectsOf (shape: MarketShape): Project[] {
   return out
 }
 
-const PROJECT_COLUMNS = ['project_id', 'name', 'registry', 'proponent', 'protocol', 'category', 'status', 'country',
-  'listed_at', 'is_compliance', 'retired', 'issued', 'first_issuance_at', 'first_retirement_at', 'project_url',
-  'project_type', 'project_type_source']
-const CREDIT_COLUMNS = ['project_id', 'quantity', 'vintage', 'transaction_date', 'transaction_type',
-  'retirement_account', 'retirement_beneficiary', 'retirement_beneficiary_harmonized', 'retirement_note',
-  'retirement_reason', 'transaction_url']
-
 /** The credits, a batch at a time (each credit's project drawn with a skew: a few projects hold many). */
 function * creditBatches (shape: MarketShape, projects: readonly Project[], size: number) {
-  const random = generator(2)
+  const random = seededRandom(2)
   for (let from = 0; from < shape.credits; from += size) {
     const batch: Array<Record<string, unknown>> = []
     for (let i = from; i < Math.min(shape.credits, from + size); i++) {
@@ -122,11 +107,7 @@ function * creditBatches (shape: MarketShape, projects: readonly Project[], size
 }
 
 function csvCell (column: string, value: unknown): string {
-  if (value === null || value === undefined) return ''
-  if (Array.isArray(value)) return `"[${value.map((v) => `'${String(v)}'`).join(', ')}]"`
-  if (typeof value === 'boolean') return value ? 'True' : 'False'
-  if (column.endsWith('_at') || column === 'transaction_date') return `${String(value)} 00:00:00+00:00`
-  const text = String(value)
+  const text = csvValue(column, value)
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
@@ -166,27 +147,11 @@ export async function writeCsvArchive (file: string, shape: MarketShape): Promis
   await archive.close()
 }
 
-function columnData (columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>) {
-  return columns.map((name) => {
-    const data = rows.map((row) => row[name] ?? null)
-    if (name.endsWith('_at') || name === 'transaction_date') {
-      return { name, data: data.map((d) => d === null ? null : new Date(`${String(d)}T00:00:00Z`)), type: 'TIMESTAMP' }
-    }
-    if (name === 'protocol') return { name, data }
-    if (name === 'is_compliance') return { name, data, type: 'BOOLEAN' }
-    if (name === 'vintage') {
-      return { name, data: data.map((v) => v === null ? null : BigInt(v as number)), type: 'INT64' }
-    }
-    if (['quantity', 'retired', 'issued'].includes(name)) return { name, data, type: 'DOUBLE' }
-    return { name, data, type: 'STRING' }
-  }) as Parameters<typeof schemaFromColumnData>[0]['columnData']
-}
-
 async function parquetFile (file: string, columns: readonly string[],
   batches: Iterable<ReadonlyArray<Record<string, unknown>>>): Promise<void> {
   let writer: ParquetWriter | undefined
   for (const batch of batches) {
-    const data = columnData(columns, batch)
+    const data = parquetColumns(columns, batch)
     writer ??= new ParquetWriter({ writer: fileWriter(file), schema: schemaFromColumnData({ columnData: data }) })
     await writer.write({ columnData: data, rowGroupSize: 100_000 })
   }

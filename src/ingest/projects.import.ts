@@ -666,27 +666,35 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
   return movedFrom
 }
 
-/** Projects with a ledger (this file's or stored) take their credits from it: written again, those only. */
+/**
+ * Projects with a ledger (this file's or stored) take their credits from it: written again, those only. A batch
+ * at a time: an archive names 10,000 projects, whose ledger sums (a row per project, type and vintage), rows and
+ * vintages held at once were most of a million-credit import's peak memory (docs/benchmarks.md).
+ */
 async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], locations: readonly string[],
   before: ReadonlyMap<number, ReadonlySet<Kind>>): Promise<void> {
-  const sums = new Map<number, LedgerSum[]>()
-  for (const { project_id: projectId, ...sum } of await ledgerRepository.ledgerSums(trx, records.map((r) => r.id))) {
-    const list = sums.get(projectId)
-    if (list === undefined) sums.set(projectId, [sum])
-    else list.push(sum)
+  for (let from = 0; from < records.length; from += DERIVE_BATCH) {
+    const batch = records.slice(from, from + DERIVE_BATCH)
+    const sums = new Map<number, LedgerSum[]>()
+    for (const { project_id: projectId, ...sum } of await ledgerRepository.ledgerSums(trx, batch.map((r) => r.id))) {
+      const list = sums.get(projectId)
+      if (list === undefined) sums.set(projectId, [sum])
+      else list.push(sum)
+    }
+    const withLedger = batch.flatMap((r, i) => {
+      const ledger = sums.get(r.id)
+      const emptied = before.get(r.id)
+      return ledger === undefined && emptied === undefined
+        ? []
+        : [{ index: from + i, credits: projectCredits(r, ledger ?? [], emptied) }]
+    })
+    await repository.upsertProjectRows(trx, withLedger.map(({ index, credits }) =>
+      toRow(records[index]!, locations[index]!, credits)))
+    await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
+      withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
   }
-  const withLedger = records.flatMap((r, i) => {
-    const ledger = sums.get(r.id)
-    const emptied = before.get(r.id)
-    return ledger === undefined && emptied === undefined
-      ? []
-      : [{ index: i, credits: projectCredits(r, ledger ?? [], emptied) }]
-  })
-  await repository.upsertProjectRows(trx, withLedger.map(({ index, credits }) =>
-    toRow(records[index]!, locations[index]!, credits)))
-  await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
-    withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
 }
+const DERIVE_BATCH = 1000
 
 /** A stored transaction in the import format: the API's transaction (one mapper), by the registry's identity. */
 function toTransactionRecord (transaction: Transaction): TransactionRecord {

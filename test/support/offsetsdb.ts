@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync'
 import { zipSync, type Zippable } from 'fflate'
-import { parquetWriteBuffer } from 'hyparquet-writer'
+import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer'
 
 // OffsetsDB's archive made in a test: its projects and credits tables (the columns of offsets_db_data/models.py in
 // carbonplan/offsets-db-data) written as OffsetsDB writes them, as CSV (dates `YYYY-MM-DD 00:00:00+00:00`,
@@ -48,7 +48,8 @@ export const CREDIT_COLUMNS = ['project_id', 'quantity', 'vintage', 'transaction
   'retirement_reason', 'transaction_url'] as const
 const DATES = new Set(['listed_at', 'first_issuance_at', 'first_retirement_at', 'transaction_date'])
 
-function csvValue (column: string, value: unknown): string {
+/** A value as OffsetsDB's CSV writes it, before CSV quoting. */
+export function csvValue (column: string, value: unknown): string {
   if (value === null || value === undefined) return ''
   if (Array.isArray(value)) return `[${value.map((v) => `'${String(v)}'`).join(', ')}]`
   if (typeof value === 'boolean') return value ? 'True' : 'False'
@@ -61,9 +62,10 @@ export function csvTable<T extends object> (columns: readonly string[], rows: re
   return Buffer.from(stringify([columns as string[], ...records]))
 }
 
-export function parquetTable<T extends object> (columns: readonly string[], rows: readonly T[]): Uint8Array {
+/** The tables' columns with OffsetsDB's Parquet types (timestamps, booleans, INT64 vintages, doubles, a list). */
+export function parquetColumns<T extends object> (columns: readonly string[], rows: readonly T[]): ColumnSource[] {
   const value = (row: T, c: string) => (row as Record<string, unknown>)[c] ?? null
-  const columnData = columns.map((name) => {
+  return columns.map((name) => {
     const data = rows.map((row) => value(row, name))
     if (DATES.has(name)) {
       return { name, data: data.map((d) => d === null ? null : new Date(`${String(d)}T00:00:00Z`)), type: 'TIMESTAMP' }
@@ -76,7 +78,10 @@ export function parquetTable<T extends object> (columns: readonly string[], rows
     if (['quantity', 'retired', 'issued'].includes(name)) return { name, data, type: 'DOUBLE' }
     return { name, data, type: 'STRING' }
   })
-  return new Uint8Array(parquetWriteBuffer({ columnData } as Parameters<typeof parquetWriteBuffer>[0]))
+}
+
+export function parquetTable<T extends object> (columns: readonly string[], rows: readonly T[]): Uint8Array {
+  return new Uint8Array(parquetWriteBuffer({ columnData: parquetColumns(columns, rows) }))
 }
 
 export function zip (entries: Record<string, Uint8Array>): Uint8Array {

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from 'kysely'
+import { CompiledQuery, sql, type ColumnDataType } from 'kysely'
 import { databaseKind, type Db } from '../../store/database.ts'
 import { bulkWorthIt, withLedgerIndexesAfter } from '../ledger-bulk.repository.ts'
 
@@ -37,29 +37,28 @@ type Staging = {
 
 const staging = (db: Db) => db.withTables<Staging>()
 
+/**
+ * The staged columns in order: their type, PostgreSQL's array type (staged through unnest) and whether they may be
+ * null. One list for the table and its INSERT.
+ */
+const STAGE_COLUMNS: ReadonlyArray<[keyof StagedCredit, ColumnDataType, string, 'null'?]> = [
+  ['seq', 'integer', 'int4'], ['odb_project', 'varchar(200)', 'text'], ['digest', 'varchar(40)', 'text'],
+  ['type', 'varchar(20)', 'text'], ['date', 'varchar(10)', 'text', 'null'], ['vintage', 'integer', 'int4', 'null'],
+  ['quantity', 'double precision', 'float8'], ['account', 'text', 'text', 'null'],
+  ['beneficiary', 'text', 'text', 'null'], ['beneficiary_key', 'text', 'text', 'null'],
+  ['harmonised', 'text', 'text', 'null'], ['reason', 'text', 'text', 'null'], ['note', 'text', 'text', 'null'],
+  ['url', 'text', 'text', 'null'], ['source_file', 'varchar(500)', 'text'], ['source_line', 'integer', 'int4']]
+
 /** Rows per INSERT: 16 values each, under SQLite's 32,766 parameters. */
 export const STAGE_BATCH = 2000
 
 export async function createStage (db: Db): Promise<void> {
   await dropStage(db)
-  await db.schema.createTable('offsetsdb_stage').temporary()
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('odb_project', 'varchar(200)', (c) => c.notNull())
-    .addColumn('digest', 'varchar(40)', (c) => c.notNull())
-    .addColumn('type', 'varchar(20)', (c) => c.notNull())
-    .addColumn('date', 'varchar(10)')
-    .addColumn('vintage', 'integer')
-    .addColumn('quantity', 'double precision', (c) => c.notNull())
-    .addColumn('account', 'text')
-    .addColumn('beneficiary', 'text')
-    .addColumn('beneficiary_key', 'text')
-    .addColumn('harmonised', 'text')
-    .addColumn('reason', 'text')
-    .addColumn('note', 'text')
-    .addColumn('url', 'text')
-    .addColumn('source_file', 'varchar(500)', (c) => c.notNull())
-    .addColumn('source_line', 'integer', (c) => c.notNull())
-    .execute()
+  let stage = db.schema.createTable('offsetsdb_stage').temporary()
+  for (const [name, type, , nullable] of STAGE_COLUMNS) {
+    stage = stage.addColumn(name, type, (c) => nullable === 'null' ? c : c.notNull())
+  }
+  await stage.execute()
   await db.schema.createTable('offsetsdb_map').temporary()
     .addColumn('odb_project', 'varchar(200)', (c) => c.primaryKey())
     .addColumn('project_id', 'integer', (c) => c.notNull())
@@ -73,15 +72,10 @@ export async function dropStage (db: Db): Promise<void> {
   }
 }
 
-/** The staged columns in order, with PostgreSQL's array type of each (for unnest). */
-const STAGE_COLUMNS: ReadonlyArray<[keyof StagedCredit, string]> = [['seq', 'int4'], ['odb_project', 'text'],
-  ['digest', 'text'], ['type', 'text'], ['date', 'text'], ['vintage', 'int4'], ['quantity', 'float8'],
-  ['account', 'text'], ['beneficiary', 'text'], ['beneficiary_key', 'text'], ['harmonised', 'text'],
-  ['reason', 'text'], ['note', 'text'], ['url', 'text'], ['source_file', 'text'], ['source_line', 'int4']]
 const STAGE_INTO = `insert into offsetsdb_stage (${STAGE_COLUMNS.map(([c]) => c).join(', ')})`
 // PostgreSQL: one array per column (16 parameters whatever the rows); SQLite: one statement text per batch size.
 const PG_STAGE = `${STAGE_INTO} select * from unnest(${
-  STAGE_COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})`
+  STAGE_COLUMNS.map(([, , t], i) => `$${i + 1}::${t}[]`).join(', ')})`
 const sqliteStage = new Map<number, string>()
 
 /**
