@@ -13,10 +13,11 @@
 // work so far, so that the processes end together; the browser and process files start costliest first, so that
 // no long one starts last. Every process reuses V8's compiled code from earlier runs (NODE_COMPILE_CACHE, under
 // node_modules/.cache/). The files are independent (README, "Writing tests that run in parallel").
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
+import { costliestFirst, costOf, deal } from './test-plan.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const COSTS_FILE = path.join(ROOT, 'scripts', 'test-costs.json')
@@ -37,10 +38,6 @@ const all = globSync('test/**/*.test.ts').sort()
 const ownProcess = (file: string) => /\.(browser|process)\.test\.ts$/.test(file)
 const level = process.argv[2]
 
-/**
- * Each file's cost in milliseconds: the sum of its top-level tests' durations in a whole run (`--costs`). A file
- * missing from the table (a new one) counts as the median file.
- */
 const costs: Record<string, number> = (() => {
   try {
     return JSON.parse(readFileSync(COSTS_FILE, 'utf8')) as Record<string, number>
@@ -48,10 +45,7 @@ const costs: Record<string, number> = (() => {
     return {}
   }
 })()
-const known = Object.values(costs).sort((a, b) => a - b)
-const median = known.length === 0 ? 1 : known[Math.floor(known.length / 2)]!
-const cost = (file: string) => costs[file] ?? median
-const costliestFirst = (files: string[]) => [...files].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))
+const cost = costOf(costs)
 
 /** With `--costs`, every run also writes its files' durations (scripts/test-cost-reporter.ts) to a file here. */
 const recordDir = level === '--costs' ? path.join(ROOT, 'node_modules', '.cache', 'tonne-test-costs') : undefined
@@ -63,13 +57,14 @@ const children = new Set<ChildProcess>()
 function start (args: string[], options: { extraEnv?: Record<string, string>, quiet?: boolean } = {}):
 Promise<{ code: number, output: string }> {
   return new Promise((resolve) => {
-    const stdio = options.quiet === true ? ['ignore', 'pipe', 'pipe'] as const : 'inherit'
+    const stdio: StdioOptions = options.quiet === true ? ['ignore', 'pipe', 'pipe'] : 'inherit'
     const child = spawn(process.execPath, args, { stdio, env: { ...env, ...options.extraEnv } })
     let output = ''
     child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
     child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
     children.add(child)
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': a held output is complete only once its pipes have closed.
+    child.on('close', (code, signal) => {
       children.delete(child)
       resolve({ code: code ?? (signal === null ? 1 : 128 + 15), output })
     })
@@ -85,19 +80,11 @@ function run (args: string[], extraEnv: Record<string, string> = {}): void {
   }
   runs.push(start(['--test', '--test-timeout=180000', ...reporters, ...args], { extraEnv }).then((r) => r.code))
 }
-/**
- * The files dealt to `processes` shared processes (at most one per file): costliest first, each to the process
- * with the least cost so far.
- */
+/** The files shared by at most `processes` processes, dealt by cost (scripts/test-plan.ts). */
 function shared (files: string[], processes: number, extraEnv: Record<string, string> = {}): void {
-  const count = Math.max(1, Math.min(processes, files.length))
-  const dealt = Array.from({ length: count }, () => ({ cost: 0, files: [] as string[] }))
-  for (const file of costliestFirst(files)) {
-    const least = dealt.reduce((a, b) => (b.cost < a.cost ? b : a))
-    least.files.push(file)
-    least.cost += cost(file)
+  for (const group of deal(files, processes, cost)) {
+    if (group.length > 0) run(['--test-isolation=none', ...group], extraEnv)
   }
-  for (const { files } of dealt) run(['--test-isolation=none', ...files.sort()], extraEnv)
 }
 
 /**
@@ -123,7 +110,7 @@ function checks (): void {
 
 const everyTest = () => {
   // Started first, costliest first: the longest browser and process files set the run's end.
-  run([`--test-concurrency=${concurrency}`, ...costliestFirst(all.filter(ownProcess))])
+  run([`--test-concurrency=${concurrency}`, ...costliestFirst(all.filter(ownProcess), cost)])
   shared(all.filter((file) => !ownProcess(file)), Math.min(cores, concurrency))
 }
 
