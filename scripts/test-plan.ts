@@ -1,10 +1,17 @@
 // How scripts/test.ts shares out the test files (README, "Tests"), apart from the runner so it can be tested.
 
-/** Each file's cost in milliseconds (scripts/test-costs.json); a file missing from it counts as the median file. */
-export function costOf (costs: Readonly<Record<string, number>>): (file: string) => number {
-  const known = Object.values(costs).sort((a, b) => a - b)
+/**
+ * A file's measured cost in milliseconds (scripts/test-costs.json, written by `npm run test:costs`): `all` in a
+ * whole run, `sqlite` without the PostgreSQL suites (what `--fast` runs).
+ */
+export interface FileCost { all: number, sqlite: number }
+
+/** Each file's cost of one kind; a file missing from the table counts as the median file. */
+export function costOf (costs: Readonly<Record<string, FileCost>>, kind: keyof FileCost):
+(file: string) => number {
+  const known = Object.values(costs).map((cost) => cost[kind]).sort((a, b) => a - b)
   const median = known.length === 0 ? 1 : known[Math.floor(known.length / 2)]!
-  return (file) => costs[file] ?? median
+  return (file) => costs[file]?.[kind] ?? median
 }
 
 /** The files, costliest first (ties by name, so a run's order does not change with the table's order). */
