@@ -1,18 +1,26 @@
 // `npm test`'s runner, on Node's test runner (README, "Tests").
-//   node scripts/test.ts              (`npm test` after the type check and lint: every test/**/*.test.ts)
+//   node scripts/test.ts --checks     (`npm test`: the type checks and lint, beside every test/**/*.test.ts)
+//   node scripts/test.ts              (every test/**/*.test.ts, no checks)
 //   node scripts/test.ts --fast       (`npm run test:fast`: the unit and in-process files, on SQLite only)
 //   node scripts/test.ts --unit       (`npm run test:unit`: the pure unit tests, test/unit/)
+//   node scripts/test.ts --costs      (every test, then writes each file's measured cost to scripts/test-costs.json)
 //   node scripts/test.ts FILE|GLOB... (those files, one process each)
 // Importing the app costs about a second of CPU per process, more than most files' tests. So the files that start
 // neither a browser nor a process (all but *.browser.test.ts and *.process.test.ts) share a few processes
-// (`--test-isolation=none`), one per core, the files dealt out in turn; the browser and process files keep a
-// process each, beside them, one more at once than the machine has cores (TONNE_TEST_CONCURRENCY sets another
-// number for both). Every process reuses V8's compiled code from earlier runs (NODE_COMPILE_CACHE, under
+// (`--test-isolation=none`), one per core; the browser and process files keep a process each, beside them, one
+// more at once than the machine has cores (TONNE_TEST_CONCURRENCY sets another number for both). Files are dealt
+// by their measured cost (scripts/test-costs.json), the costliest first, each to the shared process with the least
+// work so far, so that the processes end together; the browser and process files start costliest first, so that
+// no long one starts last. Every process reuses V8's compiled code from earlier runs (NODE_COMPILE_CACHE, under
 // node_modules/.cache/). The files are independent (README, "Writing tests that run in parallel").
-import { spawn } from 'node:child_process'
-import { globSync } from 'node:fs'
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
+import { globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
+import { costliestFirst, costOf, deal, type FileCost } from './test-plan.ts'
+
+const ROOT = path.join(import.meta.dirname, '..')
+const COSTS_FILE = path.join(ROOT, 'scripts', 'test-costs.json')
 
 const given = process.env['TONNE_TEST_CONCURRENCY']
 const cores = availableParallelism()
@@ -23,32 +31,88 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 }
 
 const env = {
-  NODE_COMPILE_CACHE: path.join(import.meta.dirname, '..', 'node_modules', '.cache', 'node-compile-cache'),
+  NODE_COMPILE_CACHE: path.join(ROOT, 'node_modules', '.cache', 'node-compile-cache'),
   ...process.env
 }
 const all = globSync('test/**/*.test.ts').sort()
 const ownProcess = (file: string) => /\.(browser|process)\.test\.ts$/.test(file)
 const level = process.argv[2]
 
-const runs: Array<Promise<number>> = []
-const children = new Set<ReturnType<typeof spawn>>()
-function run (args: string[], extraEnv: Record<string, string> = {}): void {
-  runs.push(new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', '--test-timeout=180000', ...args],
-      { stdio: 'inherit', env: { ...env, ...extraEnv } })
-    children.add(child)
-    child.on('exit', (code, signal) => {
-      children.delete(child)
-      resolve(code ?? (signal === null ? 1 : 128 + 15))
-    })
-  }))
-}
-/** The files dealt out in turn to `processes` shared processes (at most one per file). */
-function shared (files: string[], processes: number, extraEnv: Record<string, string> = {}): void {
-  const count = Math.max(1, Math.min(processes, files.length))
-  for (let i = 0; i < count; i++) {
-    run(['--test-isolation=none', ...files.filter((_, index) => index % count === i)], extraEnv)
+const costs: Record<string, FileCost> = (() => {
+  try {
+    return JSON.parse(readFileSync(COSTS_FILE, 'utf8')) as Record<string, FileCost>
+  } catch {
+    return {}
   }
+})()
+// The fast command runs SQLite only, where some files' share of the time is not what it is on both databases.
+const cost = costOf(costs, level === '--fast' ? 'sqlite' : 'all')
+
+/** With `--costs`, every run also writes its files' durations (scripts/test-cost-reporter.ts) to a file here. */
+const recordDir = level === '--costs' ? path.join(ROOT, 'node_modules', '.cache', 'tonne-test-costs') : undefined
+const recordFiles: string[] = []
+if (recordDir !== undefined) mkdirSync(recordDir, { recursive: true })
+
+const runs: Array<Promise<number>> = []
+const children = new Set<ChildProcess>()
+function start (args: string[], options: { extraEnv?: Record<string, string>, quiet?: boolean } = {}):
+Promise<{ code: number, output: string }> {
+  return new Promise((resolve) => {
+    const stdio: StdioOptions = options.quiet === true ? ['ignore', 'pipe', 'pipe'] : 'inherit'
+    const child = spawn(process.execPath, args, { stdio, env: { ...env, ...options.extraEnv } })
+    let output = ''
+    child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    children.add(child)
+    // 'close', not 'exit': a held output is complete only once its pipes have closed.
+    child.on('close', (code, signal) => {
+      children.delete(child)
+      resolve({ code: code ?? (signal === null ? 1 : 128 + 15), output })
+    })
+  })
+}
+function run (args: string[], extraEnv: Record<string, string> = {}): void {
+  const reporters: string[] = []
+  if (recordDir !== undefined) {
+    const file = path.join(recordDir, `${runs.length}.json`)
+    recordFiles.push(file)
+    reporters.push('--test-reporter=spec', '--test-reporter-destination=stdout',
+      `--test-reporter=${path.join(ROOT, 'scripts', 'test-cost-reporter.ts')}`, `--test-reporter-destination=${file}`)
+  }
+  runs.push(start(['--test', '--test-timeout=180000', ...reporters, ...args], { extraEnv }).then((r) => r.code))
+}
+/** The files shared by at most `processes` processes, dealt by cost (scripts/test-plan.ts). */
+function shared (files: string[], processes: number, extraEnv: Record<string, string> = {}): void {
+  for (const group of deal(files, processes, cost)) {
+    if (group.length > 0) run(['--test-isolation=none', ...group], extraEnv)
+  }
+}
+
+/**
+ * The type checks and lint of `npm test`, run beside the tests (each is one thread; the tests leave some of the
+ * cores' time idle). Their output is held and printed at the end, where it is not lost among the tests'.
+ */
+const reports: string[] = []
+function checks (): void {
+  const bin = (file: string) => path.join(ROOT, 'node_modules', file)
+  const steps = [
+    ['tsc --noEmit', [bin('typescript/bin/tsc'), '--noEmit']],
+    ['eslint .', [bin('eslint/bin/eslint.js'), '.']],
+    ['tsc -p src/explorer/public', [bin('typescript/bin/tsc'), '-p', 'src/explorer/public']]
+  ] as const
+  for (const [name, args] of steps) {
+    runs.push(start([...args], { quiet: true }).then(({ code, output }) => {
+      reports.push(`\n${name}: ${code === 0 ? 'passed' : `failed (exit code ${code})`}` +
+        (output.trim() === '' ? '' : `\n${output.trimEnd()}`))
+      return code
+    }))
+  }
+}
+
+const everyTest = () => {
+  // Started first, costliest first: the longest browser and process files set the run's end.
+  run([`--test-concurrency=${concurrency}`, ...costliestFirst(all.filter(ownProcess), cost)])
+  shared(all.filter((file) => !ownProcess(file)), Math.min(cores, concurrency))
 }
 
 if (level === '--fast') {
@@ -58,11 +122,13 @@ if (level === '--fast') {
     { TONNE_TEST_DATABASES: databases === undefined || databases === '' ? 'sqlite' : databases })
 } else if (level === '--unit') {
   shared(globSync('test/unit/**/*.test.ts').sort(), 1)
-} else if (process.argv.length > 2) {
-  run([`--test-concurrency=${concurrency}`, ...process.argv.slice(2)])
+} else if (level === '--checks') {
+  everyTest()
+  checks()
+} else if (level === '--costs' || level === undefined) {
+  everyTest()
 } else {
-  shared(all.filter((file) => !ownProcess(file)), Math.min(cores, concurrency))
-  run([`--test-concurrency=${concurrency}`, ...all.filter(ownProcess)])
+  run([`--test-concurrency=${concurrency}`, ...process.argv.slice(2)])
 }
 
 // Ctrl-C reaches the runners through the terminal's process group; they are told again in case it came otherwise.
@@ -70,5 +136,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => { for (const child of children) child.kill(signal) })
 }
 const codes = await Promise.all(runs)
-if (codes.length > 1) console.log(`\n${codes.length} test runs: ${codes.filter((c) => c === 0).length} passed.`)
+for (const report of reports) console.log(report)
+if (recordDir !== undefined) {
+  const measured: Record<string, FileCost> = {}
+  for (const file of recordFiles) Object.assign(measured, JSON.parse(readFileSync(file, 'utf8')) as object)
+  const sorted = Object.fromEntries(Object.entries(measured).sort(([a], [b]) => a.localeCompare(b)))
+  writeFileSync(COSTS_FILE, `${JSON.stringify(sorted, null, 2)}\n`)
+  console.log(`\nWrote ${Object.keys(sorted).length} files' costs to ${path.relative(process.cwd(), COSTS_FILE)}.`)
+}
+if (codes.length > 1) console.log(`\n${codes.length} runs: ${codes.filter((c) => c === 0).length} passed.`)
 process.exit(codes.find((code) => code !== 0) ?? 0)
