@@ -93,8 +93,10 @@ const result = await esbuild.build({
   // Error classes and answers may use a constructor's name.
   keepNames: true,
   banner: { js: banner },
-  // Optional native or absent packages some dependencies try to load.
-  external: ['pg-native', 'cloudflare:sockets'],
+  // Optional native or absent packages some dependencies try to load; and the two clients loaded only when
+  // configured (PostgreSQL, Redis), from node_modules as the sources load them: bundled, ioredis's CommonJS
+  // exports lost their named class (`Redis is not a constructor` at start).
+  external: ['pg-native', 'cloudflare:sockets', 'pg', 'ioredis'],
   plugins: [ownPaths],
   metafile: true,
   logLevel: 'warning'
