@@ -34,8 +34,9 @@ export const TEST_DATABASES: readonly TestDatabase[] = (() => {
 export const POSTGRES_ADMIN_URL = env['TONNE_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 export const REDIS_URL = env['TONNE_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379'
 
+// 30 s: on a loaded 2-core machine a backend can take seconds to start, and a slow start is not a missing server.
 async function admin<T> (work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 })
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 30_000 })
   try {
     await client.connect()
   } catch (error) {
