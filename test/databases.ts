@@ -34,13 +34,24 @@ export const TEST_DATABASES: readonly TestDatabase[] = (() => {
 export const POSTGRES_ADMIN_URL = env['TONNE_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 export const REDIS_URL = env['TONNE_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379'
 
-// 30 s: on a loaded 2-core machine a backend can take seconds to start, and a slow start is not a missing server.
+// 30 s and three tries: in a full run, admin connections of one shared test process have timed out together (while
+// its CPU-heaviest calculator tests ran), and a slow start is not a missing server. A refused connection (no
+// server) fails each try at once.
 async function admin<T> (work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 30_000 })
-  try {
-    await client.connect()
-  } catch (error) {
-    throw new Error(`The PostgreSQL suites need a server at ${POSTGRES_ADMIN_URL} (${(error as Error).message}). ` +
+  let client: pg.Client | undefined
+  let failure: Error | undefined
+  for (let attempt = 0; attempt < 3 && client === undefined; attempt++) {
+    const trying = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 30_000 })
+    try {
+      await trying.connect()
+      client = trying
+    } catch (error) {
+      failure = error as Error
+      await trying.end().catch(() => undefined)
+    }
+  }
+  if (client === undefined) {
+    throw new Error(`The PostgreSQL suites need a server at ${POSTGRES_ADMIN_URL} (${failure?.message}). ` +
       'Start one, point TONNE_TEST_POSTGRES_URL at one, or run only SQLite with TONNE_TEST_DATABASES=sqlite.')
   }
   try {
@@ -153,9 +164,14 @@ export async function createPostgresDatabase (t: TestContext,
     await admin(async (client) => { await client.query(`create database ${name}`) })
   } else {
     const template = await migratedPostgresTemplate()
-    const copy = nextCopy ?? startCopy(template)
+    let copy = nextCopy ?? startCopy(template)
     nextCopy = startCopy(template)
-    await copy.ready
+    // A copy made ahead that failed (its connection, in another test's time) is made again, now, for this test.
+    if (!await copy.ready.then(() => true, () => false)) {
+      unused.delete(copy.name)
+      copy = startCopy(template)
+      await copy.ready
+    }
     unused.delete(copy.name)
     name = copy.name
   }
