@@ -1,4 +1,5 @@
-import { CompiledQuery, sql, type ColumnDataType } from 'kysely'
+import { sql, type ColumnDataType } from 'kysely'
+import { StagedInsert } from '../staged-insert.repository.ts'
 import { databaseKind, type Db } from '../../store/database.ts'
 import { bulkWorthIt, withLedgerIndexesAfter } from '../ledger-bulk.repository.ts'
 
@@ -72,32 +73,11 @@ export async function dropStage (db: Db): Promise<void> {
   }
 }
 
-const STAGE_INTO = `insert into offsetsdb_stage (${STAGE_COLUMNS.map(([c]) => c).join(', ')})`
-// PostgreSQL: one array per column (16 parameters whatever the rows); SQLite: one statement text per batch size.
-const PG_STAGE = `${STAGE_INTO} select * from unnest(${
-  STAGE_COLUMNS.map(([, , t], i) => `$${i + 1}::${t}[]`).join(', ')})`
-const sqliteStage = new Map<number, string>()
+const stage = new StagedInsert<StagedCredit>('offsetsdb_stage', STAGE_COLUMNS.map(([c, , t]) => [c, t] as const))
 
-/**
- * Adds rows to the stage. Compiled here rather than by the query builder: a million rows through the builder
- * allocated a syntax tree per value, most of the staging's time and garbage.
- */
+/** Adds rows to the stage (compiled by StagedInsert, not the query builder). */
 export async function stageCredits (db: Db, rows: readonly StagedCredit[]): Promise<void> {
-  if (rows.length === 0) return
-  if (databaseKind(db) === 'postgres') {
-    const columns = STAGE_COLUMNS.map(([c]) => rows.map((r) => r[c]))
-    await db.executeQuery(CompiledQuery.raw(PG_STAGE, columns))
-    return
-  }
-  let text = sqliteStage.get(rows.length)
-  if (text === undefined) {
-    const row = `(${STAGE_COLUMNS.map(() => '?').join(', ')})`
-    text = `${STAGE_INTO} values ${Array.from({ length: rows.length }, () => row).join(', ')}`
-    if (sqliteStage.size < 4) sqliteStage.set(rows.length, text)
-  }
-  const values: unknown[] = []
-  for (const r of rows) for (const [c] of STAGE_COLUMNS) values.push(r[c])
-  await db.executeQuery(CompiledQuery.raw(text, values))
+  await stage.insert(db, rows)
 }
 
 /** Each project the staged credits name, with how many credits, and the latest transaction date of all. */
