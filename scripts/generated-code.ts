@@ -249,6 +249,7 @@ interface Spot { kind: 'schemas' | 'parameters' | 'headers' | 'responses', name:
  */
 export function withSharedComponents (document: OpenAPI3): OpenAPI3 {
   const copy = structuredClone(document) as unknown as JsonObject
+  extendTitled(copy)
   const paths = isObject(copy['paths']) ? copy['paths'] : {}
   const found = new Map<string, { spot: Spot, count: number }>()
   const visit = (transform: Transform): void => {
@@ -320,6 +321,59 @@ export function withSharedComponents (document: OpenAPI3): OpenAPI3 {
     return result
   }
 }
+
+/**
+ * Writes each titled object schema that states every property of a smaller titled one (a project's detail has every
+ * field of a list item) as that one plus its own properties (`allOf`), in place: the client's types then state the
+ * shared properties once (`ProjectListItem & { external_id: string, ... }`), and the smaller schema, now stated
+ * twice, goes under components. The largest such smaller schema is taken.
+ */
+function extendTitled (root: JsonObject): void {
+  const titled: JsonObject[] = []
+  const collect = (node: Json): void => {
+    if (Array.isArray(node)) { node.forEach(collect); return }
+    if (!isObject(node)) return
+    const objectSchema = node['type'] === 'object' && isObject(node['properties'])
+    if (typeof node['title'] === 'string' && objectSchema) titled.push(node)
+    for (const [key, value] of Object.entries(node)) if (!VALUE_KEYS.has(key)) collect(value)
+  }
+  collect(root)
+  const original = new Map(titled.map((node) => [node, structuredClone(node)]))
+  for (const wider of titled) {
+    const base = titled
+      .map((node) => original.get(node)!)
+      .filter((node) => extends_(original.get(wider)!, node))
+      .sort((a, b) => propertyCount(b) - propertyCount(a))[0]
+    if (base === undefined) continue
+    const { properties, required, type, additionalProperties, ...rest } = original.get(wider)!
+    const baseRequired = new Set(Array.isArray(base['required']) ? base['required'] : [])
+    const own = Object.fromEntries(Object.entries(properties as JsonObject)
+      .filter(([name]) => !(name in (base['properties'] as JsonObject))))
+    for (const key of Object.keys(wider)) Reflect.deleteProperty(wider, key)
+    Object.assign(wider, rest, {
+      allOf: [structuredClone(base), {
+        type,
+        properties: own,
+        ...(Array.isArray(required) && { required: required.filter((name) => !baseRequired.has(name)) }),
+        ...(additionalProperties !== undefined && { additionalProperties })
+      }]
+    })
+  }
+}
+
+/** Whether `wider` has more properties than `base` and states each of base's alike, and requires what base requires. */
+function extends_ (wider: JsonObject, base: JsonObject): boolean {
+  const mine = wider['properties'] as JsonObject
+  const theirs = base['properties'] as JsonObject
+  if (wider['title'] === base['title'] || propertyCount(base) >= propertyCount(wider)) return false
+  if (canonical(wider['additionalProperties'] ?? null) !== canonical(base['additionalProperties'] ?? null)) return false
+  const required = new Set(Array.isArray(wider['required']) ? wider['required'] : [])
+  const alike = ([name, schema]: [string, Json]) => name in mine && canonical(mine[name]!) === canonical(schema)
+  return Object.entries(theirs).every(alike) &&
+    (Array.isArray(base['required']) ? base['required'] : []).every((name) => required.has(name))
+}
+
+const propertyCount = (node: JsonObject): number => Object.keys(node['properties'] as JsonObject).length
 
 function schemaSpot (node: JsonObject, tag: string): Spot | undefined {
   return typeof node['title'] === 'string' && node['type'] !== undefined

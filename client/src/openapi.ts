@@ -163,6 +163,98 @@ export interface components {
       allowed_values?: string[];
       request_id?: string;
     };
+    /** ProjectListItem */
+    ProjectListItem: {
+      /** @description Unique identifier of the project. */
+      id: number;
+      name: string;
+      /** @description Id code of the project. */
+      symbol: string;
+      /** @description Vintage years. */
+      vintages: number[];
+      /** @description The registry that approves and monitors the project. */
+      registry: {
+        /** @description Upper-case, underscore-separated identifier. */
+        name_id: string;
+        verbose_name: string;
+      };
+      /** @description The standard the project is certified against. */
+      standard: {
+        /** @description Upper-case, underscore-separated identifier. */
+        name_id: string;
+        verbose_name: string;
+      };
+      credit_type: {
+        /** @description Upper-case, underscore-separated identifier. */
+        name_id: string;
+        verbose_name: string;
+      } | null;
+      short_description: string | null;
+      rating: {
+        /** @description Upper-case, underscore-separated identifier. */
+        name_id: string;
+        verbose_name: string;
+      } | null;
+      certifications: {
+          /** @description Upper-case, underscore-separated identifier. */
+          name_id: string;
+          verbose_name: string;
+        }[];
+      /** @description Detailed description; may contain HTML; may be empty. */
+      description: string;
+      url: string | null;
+      is_bundle: boolean;
+      bundles: unknown[] | null;
+      inventory_price: number | null;
+      /** @description Country where the project is located; may be empty. */
+      location: string;
+      latitude: number | null;
+      longitude: number | null;
+      date: string | null;
+      area: number | null;
+      estimated_annual_reductions: number | null;
+      /** @description May be empty. */
+      project_developer: string;
+      sustainable_development_goals: {
+          /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
+          name_id: string;
+          verbose_name: string;
+          /** @description URL of the goal icon. */
+          icon: string;
+        }[];
+      /** @description Lines separated by CRLF; may be empty. */
+      co_benefits: string;
+      images: {
+          title: string;
+          /** @description Signed link to the image, valid for a limited time (default 3600 s). */
+          url: string;
+        }[];
+      credits_issued: number | null;
+      credits_retired: number | null;
+      credits_cancelled: number | null;
+      location_alpha2: string | null;
+      location_alpha3: string | null;
+      /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
+      protocol: string[];
+      category: string | null;
+      project_type: string | null;
+      status: string | null;
+      protocol_version: string | null;
+      is_compliance: boolean | null;
+      listed_date: string | null;
+      first_issuance_date: string | null;
+      first_retirement_date: string | null;
+      /**
+       * Format: date-time
+       * @description When this catalogue first had the project (ISO 8601, UTC).
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
+       */
+      updated_at: string;
+    };
     /** FacetValue */
     FacetValue: {
       /** @description The exact value to pass as this facet's filter parameter. */
@@ -641,97 +733,7 @@ export interface operations {
             count: number;
             next: string | null;
             previous: string | null;
-            results: ({
-                /** @description Unique identifier of the project. */
-                id: number;
-                name: string;
-                /** @description Id code of the project. */
-                symbol: string;
-                /** @description Vintage years. */
-                vintages: number[];
-                /** @description The registry that approves and monitors the project. */
-                registry: {
-                  /** @description Upper-case, underscore-separated identifier. */
-                  name_id: string;
-                  verbose_name: string;
-                };
-                /** @description The standard the project is certified against. */
-                standard: {
-                  /** @description Upper-case, underscore-separated identifier. */
-                  name_id: string;
-                  verbose_name: string;
-                };
-                credit_type: {
-                  /** @description Upper-case, underscore-separated identifier. */
-                  name_id: string;
-                  verbose_name: string;
-                } | null;
-                short_description: string | null;
-                rating: {
-                  /** @description Upper-case, underscore-separated identifier. */
-                  name_id: string;
-                  verbose_name: string;
-                } | null;
-                certifications: {
-                    /** @description Upper-case, underscore-separated identifier. */
-                    name_id: string;
-                    verbose_name: string;
-                  }[];
-                /** @description Detailed description; may contain HTML; may be empty. */
-                description: string;
-                url: string | null;
-                is_bundle: boolean;
-                bundles: unknown[] | null;
-                inventory_price: number | null;
-                /** @description Country where the project is located; may be empty. */
-                location: string;
-                latitude: number | null;
-                longitude: number | null;
-                date: string | null;
-                area: number | null;
-                estimated_annual_reductions: number | null;
-                /** @description May be empty. */
-                project_developer: string;
-                sustainable_development_goals: {
-                    /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
-                    name_id: string;
-                    verbose_name: string;
-                    /** @description URL of the goal icon. */
-                    icon: string;
-                  }[];
-                /** @description Lines separated by CRLF; may be empty. */
-                co_benefits: string;
-                images: {
-                    title: string;
-                    /** @description Signed link to the image, valid for a limited time (default 3600 s). */
-                    url: string;
-                  }[];
-                credits_issued: number | null;
-                credits_retired: number | null;
-                credits_cancelled: number | null;
-                location_alpha2: string | null;
-                location_alpha3: string | null;
-                /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
-                protocol: string[];
-                category: string | null;
-                project_type: string | null;
-                status: string | null;
-                protocol_version: string | null;
-                is_compliance: boolean | null;
-                listed_date: string | null;
-                first_issuance_date: string | null;
-                first_retirement_date: string | null;
-                /**
-                 * Format: date-time
-                 * @description When this catalogue first had the project (ISO 8601, UTC).
-                 */
-                created_at: string;
-                /**
-                 * Format: date-time
-                 * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
-                 */
-                updated_at: string;
-              })[];
+            results: components["schemas"]["ProjectListItem"][];
             /** @description With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a filter panel needs one request, not two (addition). */
             facets?: {
               facets: components["schemas"]["FacetCounts"];
@@ -948,98 +950,9 @@ export interface operations {
           "Cache-Control": components["headers"]["Cache-Control"];
         };
         content: {
-          "application/json": {
-            /** @description Unique identifier of the project. */
-            id: number;
+          "application/json": components["schemas"]["ProjectListItem"] & ({
             /** @description Identifier of the project in its registry. */
             external_id: string;
-            name: string;
-            /** @description Id code of the project. */
-            symbol: string;
-            /** @description Vintage years. */
-            vintages: number[];
-            /** @description The registry that approves and monitors the project. */
-            registry: {
-              /** @description Upper-case, underscore-separated identifier. */
-              name_id: string;
-              verbose_name: string;
-            };
-            /** @description The standard the project is certified against. */
-            standard: {
-              /** @description Upper-case, underscore-separated identifier. */
-              name_id: string;
-              verbose_name: string;
-            };
-            credit_type: {
-              /** @description Upper-case, underscore-separated identifier. */
-              name_id: string;
-              verbose_name: string;
-            } | null;
-            short_description: string | null;
-            rating: {
-              /** @description Upper-case, underscore-separated identifier. */
-              name_id: string;
-              verbose_name: string;
-            } | null;
-            certifications: {
-                /** @description Upper-case, underscore-separated identifier. */
-                name_id: string;
-                verbose_name: string;
-              }[];
-            /** @description Detailed description; may contain HTML; may be empty. */
-            description: string;
-            url: string | null;
-            is_bundle: boolean;
-            bundles: unknown[] | null;
-            inventory_price: number | null;
-            /** @description Country where the project is located; may be empty. */
-            location: string;
-            latitude: number | null;
-            longitude: number | null;
-            date: string | null;
-            area: number | null;
-            estimated_annual_reductions: number | null;
-            /** @description May be empty. */
-            project_developer: string;
-            sustainable_development_goals: {
-                /** @description "<number>_<GOAL_NAME>", goals 1 to 17. */
-                name_id: string;
-                verbose_name: string;
-                /** @description URL of the goal icon. */
-                icon: string;
-              }[];
-            /** @description Lines separated by CRLF; may be empty. */
-            co_benefits: string;
-            images: {
-                title: string;
-                /** @description Signed link to the image, valid for a limited time (default 3600 s). */
-                url: string;
-              }[];
-            credits_issued: number | null;
-            credits_retired: number | null;
-            credits_cancelled: number | null;
-            location_alpha2: string | null;
-            location_alpha3: string | null;
-            /** @description Methodology (protocol) ids the project follows, as the registry writes them, e.g. VM0007 (addition). */
-            protocol: string[];
-            category: string | null;
-            project_type: string | null;
-            status: string | null;
-            protocol_version: string | null;
-            is_compliance: boolean | null;
-            listed_date: string | null;
-            first_issuance_date: string | null;
-            first_retirement_date: string | null;
-            /**
-             * Format: date-time
-             * @description When this catalogue first had the project (ISO 8601, UTC).
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description When an import last changed what this API shows of the project (ISO 8601, UTC); a re-import of the same data leaves it.
-             */
-            updated_at: string;
             /** @description Credits issued, retired and cancelled, per vintage and in total (an addition beyond the original contract). For each type the project's ledger has transactions of, the sums of those transactions (0 for a vintage without one); otherwise as the imported data says (null: unknown). */
             credits: {
               issued: number | null;
@@ -1064,7 +977,7 @@ export interface operations {
               })[]) | null;
             /** @description The sources that state the project (an addition): `offsetsdb` for OffsetsDB's archive, a registry's key (verra, gold-standard, acr, car, art, cercarbono, isometric, arb) for its own exports; empty for a project only a JSON import gave. Which one holds the ledger: docs/registries.md, "Two sources". */
             sources: string[];
-          };
+          });
         };
       };
       304: components["responses"]["NotModified"];

@@ -185,3 +185,42 @@ test('the client\'s types state a part the document repeats once: a shared respo
     description: 'Sums.', headers: { ETag: { $ref: '#/components/headers/calculator.ETag' } }
   })
 })
+
+test('the client\'s types state a titled schema that has every property of a smaller titled one as that one plus ' +
+  'its own (a project\'s detail is a list item and more); one that differs in a shared property stays whole', () => {
+  const id = { type: 'integer', description: 'Id.' }
+  const name = { type: 'string' }
+  const item = { title: 'Item', type: 'object', properties: { id, name }, required: ['id', 'name'] }
+  const detail = {
+    title: 'Detail',
+    type: 'object',
+    properties: { id, extra: { type: 'string' }, name },
+    required: ['id', 'extra', 'name']
+  }
+  const other = { title: 'Other', type: 'object', properties: { id: { type: 'string' }, name, more: name } }
+  const answer = (schema: object) => ({ description: 'OK.', content: { 'application/json': { schema } } })
+  const shared = withSharedComponents({
+    openapi: '3.1.0',
+    info: { title: 'Tonne API', version: '0' },
+    paths: {
+      '/items': { get: { tags: ['catalogue'], responses: { 200: answer({ type: 'array', items: item }) } } },
+      '/items/{id}': { get: { tags: ['catalogue'], responses: { 200: answer(detail) } } },
+      '/other': { get: { tags: ['catalogue'], responses: { 200: answer(other) } } }
+    }
+  } as unknown as OpenAPI3) as unknown as {
+    components: { schemas: Record<string, unknown> }
+    paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>
+  }
+  const schemaOf = (path: string) => shared.paths[path]!.get.responses['200']!.content['application/json']!.schema
+  assert.deepEqual(Object.keys(shared.components.schemas), ['Item'])
+  assert.deepEqual(shared.components.schemas['Item'], item)
+  assert.deepEqual(schemaOf('/items/{id}'), {
+    title: 'Detail',
+    allOf: [
+      { $ref: '#/components/schemas/Item' },
+      { type: 'object', properties: { extra: { type: 'string' } }, required: ['extra'] }
+    ]
+  })
+  // Other's id is another schema: Item is not a part of it.
+  assert.deepEqual(schemaOf('/other'), other)
+})
