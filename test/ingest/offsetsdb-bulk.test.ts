@@ -87,6 +87,20 @@ async function counts (db: Db): Promise<{ stored: string[], recount: string[] }>
   return { stored, recount: [...tally].map(([key, n]) => `${key} ${n}`).sort() }
 }
 
+/** The schema as migrated, ledger_counts as the rows count, and (SQLite) the search index whole. */
+async function assertIntact (ws: Workspace, database: string, migrated: unknown[]): Promise<void> {
+  await withDb(ws, async (db) => {
+    assert.deepEqual(await schemaOf(db, database), migrated)
+    const { stored, recount } = await counts(db)
+    assert.deepEqual(stored, recount)
+    if (database === 'sqlite') {
+      // FTS5 compares its index with the ledger's rows: an error if a row is missing or stale.
+      await sql`insert into credit_transactions_search(credit_transactions_search) values ('integrity-check')`
+        .execute(db)
+    }
+  })
+}
+
 async function searchCount (ws: Workspace, term: string): Promise<number> {
   const [body] = await ws.api([`/api/v1/commerce/transactions/?search=${encodeURIComponent(term)}`])
   return (JSON.parse(body!) as { count: number }).count
@@ -104,16 +118,7 @@ forEachDatabase((database) => {
         const report = await importArchive(ws, 'first.zip', first)
         assert.equal(report.transactions, 3000)
         assert.equal(report.created, 3)
-        await withDb(ws, async (db) => {
-          assert.deepEqual(await schemaOf(db, database), migrated)
-          const { stored, recount } = await counts(db)
-          assert.deepEqual(stored, recount)
-          if (database === 'sqlite') {
-            // FTS5 compares its index with the ledger's rows: an error if a row is missing or stale.
-            await sql`insert into credit_transactions_search(credit_transactions_search) values ('integrity-check')`
-              .execute(db)
-          }
-        })
+        await assertIntact(ws, database, migrated)
         // "Société Générale" on every sixth row from 2 (i % 6 === 2); folded, so "societe" finds them.
         const expected = first.filter((c) => c.retirement_beneficiary?.startsWith('Société') === true).length
         assert.equal(await searchCount(ws, 'societe'), expected)
@@ -124,15 +129,7 @@ forEachDatabase((database) => {
           : c)
         const again = await importArchive(ws, 'again.zip', changed)
         assert.equal(again.transactions, 3000)
-        await withDb(ws, async (db) => {
-          assert.deepEqual(await schemaOf(db, database), migrated)
-          const { stored, recount } = await counts(db)
-          assert.deepEqual(stored, recount)
-          if (database === 'sqlite') {
-            await sql`insert into credit_transactions_search(credit_transactions_search) values ('integrity-check')`
-              .execute(db)
-          }
-        })
+        await assertIntact(ws, database, migrated)
         assert.equal(await searchCount(ws, 'nouvelle'), 2)
         // Row 5 was Acme's, row 8 already Société Générale's.
         assert.equal(await searchCount(ws, 'societe'), expected + 1)
