@@ -1,10 +1,12 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import type { TestContext } from 'node:test'
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { after, type TestContext } from 'node:test'
+import {
+  chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Locator, type Page
+} from 'playwright-core'
 import { findChromium } from '../../scripts/chromium.ts'
-import { REPO_ROOT, tempDir, type TestAppOptions } from '../helpers.ts'
+import { REPO_ROOT, type TestAppOptions } from '../helpers.ts'
 import { startService, type RunningService } from '../support/service.ts'
 
 /** Where the test run saves its screenshots (git-ignored). */
@@ -21,17 +23,35 @@ export interface Browser {
   newPage: (viewport?: { width: number, height: number }) => Promise<Page>
 }
 
-/** Headless Chromium with a fresh profile, closed after the test. */
-export async function launchBrowser (t: TestContext): Promise<Browser> {
-  // TONNE_TEST_CHROMIUM, else `chromium` on the PATH, else the npm package's (scripts/chromium.ts).
-  const browser = findChromium()
-  const context = await chromium.launchPersistentContext(tempDir(t, 'tonne-chromium-'), {
-    executablePath: browser.executablePath,
-    headless: true,
-    args: [...FLAGS, ...browser.args],
-    env: { ...process.env, ...browser.env },
-    viewport: { width: 1280, height: 900 }
+// One Chromium per test process, shared by its tests and files (the runner puts several browser files in one
+// process): starting it cost more CPU than most tests' pages. Each test gets a context of its own, which shares
+// no cookies, storage or cache with another test's, and is closed after the test.
+let running: Promise<PlaywrightBrowser> | undefined
+async function sharedChromium (): Promise<PlaywrightBrowser> {
+  running ??= (async () => {
+    // TONNE_TEST_CHROMIUM, else `chromium` on the PATH, else the npm package's (scripts/chromium.ts).
+    const found = findChromium()
+    const browser = await chromium.launch({
+      executablePath: found.executablePath,
+      headless: true,
+      args: [...FLAGS, ...found.args],
+      env: { ...process.env, ...found.env }
+    })
+    // A Chromium that crashed is not the next test's: it starts another.
+    browser.on('disconnected', () => { running = undefined })
+    return browser
+  })().catch((error: unknown) => {
+    running = undefined
+    throw error
   })
+  return await running
+}
+// At the top level on purpose: it runs once, after the last test of the process (of every file in it).
+after(async () => { await (await running?.catch(() => undefined))?.close() })
+
+/** A fresh browser context (its own cookies, storage and cache) in the process's Chromium, closed after the test. */
+export async function launchBrowser (t: TestContext): Promise<Browser> {
+  const context = await (await sharedChromium()).newContext({ viewport: { width: 1280, height: 900 } })
   t.after(async () => { await context.close() })
   const problems: string[] = []
   const newPage = async (viewport?: { width: number, height: number }) => {
