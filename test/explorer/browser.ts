@@ -11,6 +11,9 @@ import { startService, type RunningService } from '../support/service.ts'
 
 /** Where the test run saves its screenshots (git-ignored). */
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
+// Screenshots are for a person to look at, never compared, and cost: 28 of them took 4.7 of views.browser's
+// 11.1 s of CPU (2026-11-28, load average 20). So they are taken only when asked for (README, "Web explorer").
+const SCREENSHOTS = process.env['TONNE_TEST_SCREENSHOTS'] === '1'
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking',
@@ -83,13 +86,17 @@ export async function inPage (page: Page, expression: string): Promise<unknown> 
   return await page.evaluate(expression)
 }
 
+/** With TONNE_TEST_SCREENSHOTS=1, the page saved as test-output/screenshots/NAME.png. */
 export async function screenshot (page: Page, name: string, fullPage = true): Promise<void> {
+  if (!SCREENSHOTS) return
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage })
 }
 
 /** A screenshot of one part of the page: for a page too tall to capture whole in reasonable time (/docs). */
 export async function screenshotOf (part: Locator, name: string): Promise<void> {
+  // Capturing it waits for it to be visible: a test that does not capture it still does.
+  if (!SCREENSHOTS) return await part.waitFor()
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   await part.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) })
 }
