@@ -33,3 +33,13 @@ export function deal (files: readonly string[], processes: number, cost: (file: 
   }
   return groups.map((group) => group.files.sort())
 }
+
+/**
+ * What a test file's name says it starts (README, "Test levels"): a browser (`*.browser.test.ts`, whose files
+ * share a process and its Chromium), a process of its own (`*.process.test.ts`, a process each), or neither.
+ */
+export function levelOf (file: string): 'browser' | 'process' | 'in-process' {
+  if (file.endsWith('.browser.test.ts')) return 'browser'
+  if (file.endsWith('.process.test.ts')) return 'process'
+  return 'in-process'
+}

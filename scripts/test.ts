@@ -7,17 +7,19 @@
 //   node scripts/test.ts FILE|GLOB... (those files, one process each)
 // Importing the app costs about a second of CPU per process, more than most files' tests. So the files that start
 // neither a browser nor a process (all but *.browser.test.ts and *.process.test.ts) share a few processes
-// (`--test-isolation=none`), one per core; the browser and process files keep a process each, beside them, one
-// more at once than the machine has cores (TONNE_TEST_CONCURRENCY sets another number for both). Files are dealt
-// by their measured cost (scripts/test-costs.json), the costliest first, each to the shared process with the least
-// work so far, so that the processes end together; the browser and process files start costliest first, so that
-// no long one starts last. Every process reuses V8's compiled code from earlier runs (NODE_COMPILE_CACHE, under
-// node_modules/.cache/). The files are independent (README, "Writing tests that run in parallel").
+// (`--test-isolation=none`), one per core; so do the browser files, in as many processes again, each process with
+// one Chromium that its files share (test/explorer/browser.ts); the process files keep a process each, beside
+// them, one more at once than the machine has cores (TONNE_TEST_CONCURRENCY sets another number for all three).
+// Files are dealt by their measured cost (scripts/test-costs.json), the costliest first, each to the shared
+// process with the least work so far, so that the processes end together; the process files start costliest
+// first, so that no long one starts last. Every process reuses V8's compiled code from earlier runs
+// (NODE_COMPILE_CACHE, under node_modules/.cache/). The files are independent (README, "Writing tests that run in
+// parallel").
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
-import { costliestFirst, costOf, deal, type FileCost } from './test-plan.ts'
+import { costliestFirst, costOf, deal, levelOf, type FileCost } from './test-plan.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const COSTS_FILE = path.join(ROOT, 'scripts', 'test-costs.json')
@@ -35,7 +37,6 @@ const env = {
   ...process.env
 }
 const all = globSync('test/**/*.test.ts').sort()
-const ownProcess = (file: string) => /\.(browser|process)\.test\.ts$/.test(file)
 const level = process.argv[2]
 
 const costs: Record<string, FileCost> = (() => {
@@ -110,15 +111,16 @@ function checks (): void {
 }
 
 const everyTest = () => {
-  // Started first, costliest first: the longest browser and process files set the run's end.
-  run([`--test-concurrency=${concurrency}`, ...costliestFirst(all.filter(ownProcess), cost)])
-  shared(all.filter((file) => !ownProcess(file)), Math.min(cores, concurrency))
+  // Started first, costliest first: the longest process files set the run's end.
+  run([`--test-concurrency=${concurrency}`, ...costliestFirst(all.filter((f) => levelOf(f) === 'process'), cost)])
+  shared(all.filter((file) => levelOf(file) === 'browser'), Math.min(cores, concurrency))
+  shared(all.filter((file) => levelOf(file) === 'in-process'), Math.min(cores, concurrency))
 }
 
 if (level === '--fast') {
   // Both databases take too long for a fast command; `npm test` runs PostgreSQL (README, "Tests").
   const databases = process.env['TONNE_TEST_DATABASES']
-  shared(all.filter((file) => !ownProcess(file)), cores,
+  shared(all.filter((file) => levelOf(file) === 'in-process'), cores,
     { TONNE_TEST_DATABASES: databases === undefined || databases === '' ? 'sqlite' : databases })
 } else if (level === '--unit') {
   shared(globSync('test/unit/**/*.test.ts').sort(), 1)

@@ -1,14 +1,19 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import type { TestContext } from 'node:test'
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { after, type TestContext } from 'node:test'
+import {
+  chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Locator, type Page
+} from 'playwright-core'
 import { findChromium } from '../../scripts/chromium.ts'
-import { REPO_ROOT, tempDir, type TestAppOptions } from '../helpers.ts'
+import { REPO_ROOT, type TestAppOptions } from '../helpers.ts'
 import { startService, type RunningService } from '../support/service.ts'
 
 /** Where the test run saves its screenshots (git-ignored). */
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
+// Screenshots are for a person to look at, never compared, and cost: 28 of them took 4.7 of views.browser's
+// 11.1 s of CPU (2026-11-28, load average 20). So they are taken only when asked for (README, "Web explorer").
+const SCREENSHOTS = process.env['TONNE_TEST_SCREENSHOTS'] === '1'
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking',
@@ -21,17 +26,35 @@ export interface Browser {
   newPage: (viewport?: { width: number, height: number }) => Promise<Page>
 }
 
-/** Headless Chromium with a fresh profile, closed after the test. */
-export async function launchBrowser (t: TestContext): Promise<Browser> {
-  // TONNE_TEST_CHROMIUM, else `chromium` on the PATH, else the npm package's (scripts/chromium.ts).
-  const browser = findChromium()
-  const context = await chromium.launchPersistentContext(tempDir(t, 'tonne-chromium-'), {
-    executablePath: browser.executablePath,
-    headless: true,
-    args: [...FLAGS, ...browser.args],
-    env: { ...process.env, ...browser.env },
-    viewport: { width: 1280, height: 900 }
+// One Chromium per test process, shared by its tests and files (the runner puts several browser files in one
+// process): starting it cost more CPU than most tests' pages. Each test gets a context of its own, which shares
+// no cookies, storage or cache with another test's, and is closed after the test.
+let running: Promise<PlaywrightBrowser> | undefined
+async function sharedChromium (): Promise<PlaywrightBrowser> {
+  running ??= (async () => {
+    // TONNE_TEST_CHROMIUM, else `chromium` on the PATH, else the npm package's (scripts/chromium.ts).
+    const found = findChromium()
+    const browser = await chromium.launch({
+      executablePath: found.executablePath,
+      headless: true,
+      args: [...FLAGS, ...found.args],
+      env: { ...process.env, ...found.env }
+    })
+    // A Chromium that crashed is not the next test's: it starts another.
+    browser.on('disconnected', () => { running = undefined })
+    return browser
+  })().catch((error: unknown) => {
+    running = undefined
+    throw error
   })
+  return await running
+}
+// At the top level on purpose: it runs once, after the last test of the process (of every file in it).
+after(async () => { await (await running?.catch(() => undefined))?.close() })
+
+/** A fresh browser context (its own cookies, storage and cache) in the process's Chromium, closed after the test. */
+export async function launchBrowser (t: TestContext): Promise<Browser> {
+  const context = await (await sharedChromium()).newContext({ viewport: { width: 1280, height: 900 } })
   t.after(async () => { await context.close() })
   const problems: string[] = []
   const newPage = async (viewport?: { width: number, height: number }) => {
@@ -63,13 +86,17 @@ export async function inPage (page: Page, expression: string): Promise<unknown> 
   return await page.evaluate(expression)
 }
 
+/** With TONNE_TEST_SCREENSHOTS=1, the page saved as test-output/screenshots/NAME.png. */
 export async function screenshot (page: Page, name: string, fullPage = true): Promise<void> {
+  if (!SCREENSHOTS) return
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage })
 }
 
 /** A screenshot of one part of the page: for a page too tall to capture whole in reasonable time (/docs). */
 export async function screenshotOf (part: Locator, name: string): Promise<void> {
+  // Capturing it waits for it to be visible: a test that does not capture it still does.
+  if (!SCREENSHOTS) return await part.waitFor()
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   await part.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) })
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { costliestFirst, costOf, deal } from '../../scripts/test-plan.ts'
+import { costliestFirst, costOf, deal, levelOf } from '../../scripts/test-plan.ts'
 
 // How `npm test` shares out its files (scripts/test.ts): the shared processes should end close together, and
 // the longest file in a process of its own should not start last.
@@ -40,5 +40,11 @@ describe('test plan: files dealt by measured cost', () => {
     assert.deepEqual(deal(['b.test.ts'], 4, cost), [['b.test.ts']])
     assert.deepEqual(deal([], 2, cost), [[]])
     assert.deepEqual(costliestFirst(['b.test.ts', 'a.test.ts'], cost), ['a.test.ts', 'b.test.ts'])
+  })
+
+  test('a browser file shares a process with the other browser files; a process file keeps its own', () => {
+    assert.deepEqual(['test/explorer/views.browser.test.ts', 'test/cli.process.test.ts', 'test/config.test.ts',
+      'test/unit/test-plan.test.ts', 'test/explorer/browser.ts.test.ts'].map(levelOf),
+    ['browser', 'process', 'in-process', 'in-process', 'in-process'])
   })
 })
