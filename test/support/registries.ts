@@ -25,6 +25,38 @@ export async function importExports (ws: Workspace, registry: string, files: str
   return JSON.parse(result.stdout) as Report
 }
 
+export interface Exported {
+  external_id: string
+  name: string
+  date: string | null
+  protocol?: string[]
+  project_type?: string | null
+  category?: string | null
+  is_compliance?: boolean | null
+  status?: string | null
+  listed_date?: string | null
+  credits?: { issued: number | null, retired: number | null, cancelled?: number | null }
+  transactions?: Array<{
+    identity: string,
+    type: string,
+    date: string | null,
+    vintage: number | null,
+    quantity: number,
+    beneficiary: string | null,
+    reason: string | null,
+    note?: string,
+    source: { file: string, line: number } | null
+  }>
+  updated_at?: string
+}
+
+/** The catalogue as `tonne export` writes it, by external id. */
+export async function exported (ws: Workspace): Promise<Map<string, Exported>> {
+  const result = await tonne(['export'], ws.env)
+  assert.equal(result.code, 0, result.stderr)
+  return new Map((JSON.parse(result.stdout) as Exported[]).map((r) => [r.external_id, r]))
+}
+
 export interface Detail {
   id: number
   external_id: string
