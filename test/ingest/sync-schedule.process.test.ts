@@ -4,9 +4,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { databaseEnv, forEachDatabase } from '../databases.ts'
-import { tempDir } from '../helpers.ts'
 import { fileServer, servedFile } from '../support/file-server.ts'
-import { RAW } from '../support/registries.ts'
+import { RAW, tempDir } from '../support/files.ts'
 import { startServerProcess } from '../support/server-process.ts'
 
 // `serve --workers 2` with SYNC_SOURCES: every worker runs the schedule, and the lease lets one of them sync. The

@@ -5,7 +5,7 @@ import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { test } from 'node:test'
 import { MediaSigner } from '../../src/media/signing.ts'
-import { tempDir } from '../helpers.ts'
+import { tempDir } from '../support/files.ts'
 import { startServerProcess } from '../support/server-process.ts'
 
 const SECRET = 'media-read-errors-secret-0123456789abcdef'

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { Agent, request, type IncomingMessage } from 'node:http'
 import { connect } from 'node:net'
 import { test, type TestContext } from 'node:test'
-import { tempDir } from '../helpers.ts'
+import { tempDir } from '../support/files.ts'
 import { startServerProcess, workersListening, type ServerProcess } from '../support/server-process.ts'
 
 // Keep-alive clients sending without pause while the server gets SIGTERM (issue 24, item 8). Bounded: a

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
-import path from 'node:path'
 import { tonne } from '../cli.helpers.ts'
-import { REPO_ROOT } from '../helpers.ts'
+import { RAW } from './files.ts'
 import type { Workspace } from './workspace.ts'
 
 // Helpers of the registry import tests: the sample exports, the CLI's JSON report, projects by external id.
 
-export const RAW = path.join(REPO_ROOT, 'data', 'catalogue', 'raw', 'offsets-db-data')
+export { RAW }
 
 export interface Report {
   registry: string
