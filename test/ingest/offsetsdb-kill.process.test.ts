@@ -87,28 +87,32 @@ function written (pid: number): number {
   return Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 0)
 }
 
-/** Whether the PostgreSQL database's import backend waits, inside its transaction, to write the ledger. */
-async function waitingOnLedger (adminDb: Db, database: string): Promise<boolean> {
+/**
+ * Whether the PostgreSQL database's import backend waits, inside its transaction, to write the ledger: a backend
+ * blocked by the test's hold on it (holdLedger), which stops writes to credit_transactions and nothing else.
+ */
+async function waitingOnLedger (adminDb: Db, database: string, holder: number): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-    where datname = ${database} and state = 'active' and wait_event_type = 'Lock'
-    and (query ilike 'insert into credit_transactions%' or query ilike 'delete from credit_transactions%')`
-    .execute(adminDb)
+    where datname = ${database} and state = 'active' and ${holder} = any(pg_blocking_pids(pid))
+    and query ilike '%credit_transactions%'`.execute(adminDb)
   return (rows[0]?.n ?? 0) > 0
 }
 
-/** On PostgreSQL, holds the ledger in share mode (its writes wait, reads go on) until the returned release. */
-async function holdLedger (ws: Workspace): Promise<() => Promise<void>> {
+/** On PostgreSQL, holds the ledger in share mode (its writes wait, reads go on) until `release`. */
+async function holdLedger (ws: Workspace): Promise<{ pid: number, release: () => Promise<void> }> {
   const client = new pg.Client({ connectionString: ws.env['DATABASE_URL'] })
   await client.connect()
   await client.query('begin')
   await client.query('lock table credit_transactions in share mode')
+  const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid
   let held = true
-  return async () => {
+  const release = async () => {
     if (!held) return
     held = false
     await client.query('commit')
     await client.end()
   }
+  return { pid, release }
 }
 
 forEachDatabase((database) => {
@@ -123,8 +127,8 @@ forEachDatabase((database) => {
 
       const size = KILLED_CREDITS[database]
       const big = archive(ws, 'big.zip', credits(size, 'b'))
-      const release = database === 'postgres' ? await holdLedger(ws) : undefined
-      t.after(async () => await release?.())
+      const hold = database === 'postgres' ? await holdLedger(ws) : undefined
+      t.after(async () => await hold?.release())
       const env = { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...ws.env }
       const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'import', '--from', 'offsetsdb',
         big, '--json'], { env, cwd: REPO_ROOT, stdio: 'ignore' })
@@ -141,7 +145,7 @@ forEachDatabase((database) => {
           if (ended) break
           const writing = admin === undefined
             ? written(child.pid!) > 8 * 1024 ** 2
-            : await waitingOnLedger(admin.db, name)
+            : await waitingOnLedger(admin.db, name, hold!.pid)
           if (writing) break
           await delay(20)
         }
@@ -153,7 +157,7 @@ forEachDatabase((database) => {
       const [code, signal] = await exited
       assert.equal(code, null)
       assert.equal(signal, 'SIGKILL')
-      await release?.()
+      await hold?.release()
 
       assert.deepEqual(await state(ws, database), kept)
       // And the catalogue takes the same archive afterwards (no lock or half-built index left behind).
