@@ -6,7 +6,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { test, type TestContext } from 'node:test'
 import { promisify } from 'node:util'
-import { REPO_ROOT, tempDir } from './helpers.ts'
+import { REPO_ROOT, tempDir } from './support/files.ts'
 
 // The esbuild bundle that `npm ci` makes (scripts/build-bundle.ts) answers as the TypeScript sources do, and
 // bin/tonne.js runs it only while it is newer than its sources. Built into a folder of the test's own

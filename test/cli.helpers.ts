@@ -2,8 +2,7 @@ import { execFile, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { main } from '../src/cli.ts'
-import { REPO_ROOT } from './helpers.ts'
+import { REPO_ROOT } from './support/files.ts'
 
 const run = promisify(execFile)
 
@@ -15,6 +14,8 @@ export interface CliResult { code: number, stdout: string, stderr: string }
  * exit on a signal, --workers) goes through tonneProcess.
  */
 export async function tonne (args: string[], env: Record<string, string>): Promise<CliResult> {
+  // Imported here, not above: a file that only starts processes (tonneProcess, startTonne) need not load the app.
+  const { main } = await import('../src/cli.ts')
   let stdout = ''
   let stderr = ''
   const code = await main(args, {

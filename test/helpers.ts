@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { TestContext } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { createKey } from '../src/access/api-keys.service.ts'
@@ -13,8 +10,9 @@ import { prepareParts } from '../src/startup.ts'
 import { openStore, type Store } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
 import { copyMigratedSqlite, databaseEnv, type TestDatabase } from './databases.ts'
+import { REPO_ROOT, tempDir } from './support/files.ts'
 
-export const REPO_ROOT = path.join(import.meta.dirname, '..')
+export { REPO_ROOT, tempDir }
 
 /** The clock of the imports that buildTestApp makes: every fixture project has these timestamps. */
 export const FIXTURE_IMPORT_TIME = new Date('2026-01-15T12:00:00.000Z')
@@ -53,13 +51,6 @@ let calculatorData: CalculatorData | undefined
  */
 export function testCalculatorData (): CalculatorData {
   return (calculatorData ??= loadCalculatorData())
-}
-
-/** A fresh data directory under the OS temp folder, removed after the test. */
-export function tempDir (t: TestContext, prefix = 'tonne-test-'): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
-  t.after(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
 }
 
 /**

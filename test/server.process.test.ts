@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { test } from 'node:test'
-import { REPO_ROOT, tempDir } from './helpers.ts'
+import { REPO_ROOT, tempDir } from './support/files.ts'
 
 test('tonne serve: first start creates the database, loads the bundled catalogue, prints a key, serves, stops on ' +
   'SIGTERM', async (t) => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, test, type TestContext } from 'node:test'
-import { startTonne, tonneProcess as tonne } from '../cli.helpers.ts'
-import { databaseEnv, forEachDatabase, type TestDatabase } from '../databases.ts'
+import { startTonne, tonne } from '../cli.helpers.ts'
+import { copyMigratedSqlite, databaseEnv, forEachDatabase, type TestDatabase } from '../databases.ts'
 import { project } from '../fixtures/projects.ts'
 import { tempDir } from '../helpers.ts'
 import { holdImportWrites } from '../support/write-lock.ts'
@@ -14,7 +14,8 @@ const WAITING = /another import is running; waiting/i
 async function workspace (t: TestContext, database: TestDatabase) {
   const dir = tempDir(t)
   const env = { DATA_DIR: path.join(dir, 'data'), ...await databaseEnv(t, database) }
-  assert.equal((await tonne(['migrate'], env)).code, 0)
+  // Migrated once per run and copied (test/databases.ts); only the imports need processes of their own.
+  if (database === 'sqlite') await copyMigratedSqlite(env.DATA_DIR)
   const files = [1, 51].map((first, i) => {
     const file = path.join(dir, `part-${i}.json`)
     writeFileSync(file, JSON.stringify(Array.from({ length: 50 }, (_, n) => project(first + n))))

@@ -4,9 +4,9 @@ import { once } from 'node:events'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, test, type TestContext } from 'node:test'
-import { REPO_ROOT } from '../helpers.ts'
+import { copyMigratedSqlite } from '../databases.ts'
+import { REPO_ROOT, tempDir } from '../support/files.ts'
 import { credit, CREDIT_COLUMNS, csvTable, project, PROJECT_COLUMNS, zip } from '../support/offsetsdb.ts'
-import { workspace } from '../support/workspace.ts'
 
 // Issue 33 item 5: an import's peak memory. V8 takes its heap sizes only as a process starts, so `tonne import`
 // must start with the young generation it chooses; the 1M-credit figures are in docs/benchmarks.md. What only a
@@ -18,8 +18,13 @@ interface Probe { pid: number, execArgv: string[] }
 async function importProcess (t: TestContext, args: string[], nodeOptions = ''): Promise<{
   code: number | null, stdout: string, spawnedPid: number, probe: Probe
 }> {
-  const ws = await workspace(t, 'sqlite')
-  const probeFile = ws.write('probe.mjs', "import { writeFileSync } from 'node:fs'\n" +
+  // A migrated SQLite database of its own, without test/support/workspace.ts (it imports the app).
+  const dir = tempDir(t)
+  const env = { DATA_DIR: path.join(dir, 'data') }
+  await copyMigratedSqlite(env.DATA_DIR)
+  const ws = { dir, env }
+  const probeFile = path.join(ws.dir, 'probe.mjs')
+  writeFileSync(probeFile, "import { writeFileSync } from 'node:fs'\n" +
     'process.on(\'exit\', () => writeFileSync(process.env.PROBE_OUT, ' +
     'JSON.stringify({ pid: process.pid, execArgv: process.execArgv })))\n')
   const out = path.join(ws.dir, 'probe.json')

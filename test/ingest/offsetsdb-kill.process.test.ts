@@ -6,6 +6,7 @@ import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { describe, test } from 'node:test'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { tonne } from '../cli.helpers.ts'
 import { forEachDatabase } from '../databases.ts'
 import { REPO_ROOT } from '../helpers.ts'
@@ -19,9 +20,14 @@ import { openStore } from '../../src/store/connect.ts'
 // Issue 33 item 2: an archive import is one transaction, so a `tonne import --from offsetsdb` process killed with
 // SIGKILL in the middle of writing leaves the catalogue exactly as it was: rows, ledger counts, indexes and
 // triggers (the bulk path sets the ledger's indexes aside inside that transaction). The kill comes when the
-// process is seen writing: on PostgreSQL when its backend runs the ledger's insert or index build
-// (pg_stat_activity); on SQLite when the process has written some megabytes (/proc/PID/io: its temporary stage
-// and the database's write-ahead log), well before an import of this size ends.
+// process is seen writing. On PostgreSQL the test holds the ledger (share mode: reads go through, writes wait), so
+// the import, its projects written, waits at its first ledger write (pg_stat_activity) for as long as the test
+// likes: any size will do. On SQLite, where the import holds the only write lock, when the process has written
+// some megabytes (/proc/PID/io: its temporary stage and the database's write-ahead log), well before an import of
+// this size ends.
+
+/** Credits of the archive killed: on SQLite enough that the import is still writing when the kill comes. */
+const KILLED_CREDITS = { sqlite: 60_000, postgres: 2_000 }
 
 const PROJECTS = Array.from({ length: 20 }, (_, i) => project(`VCS${100 + i}`, 'verra'))
 
@@ -81,12 +87,32 @@ function written (pid: number): number {
   return Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 0)
 }
 
-/** Whether the PostgreSQL database's import backend is writing the ledger. */
-async function writingLedger (adminDb: Db, database: string): Promise<boolean> {
+/**
+ * Whether the PostgreSQL database's import backend waits, inside its transaction, to write the ledger: a backend
+ * blocked by the test's hold on it (holdLedger), which stops writes to credit_transactions and nothing else.
+ */
+async function waitingOnLedger (adminDb: Db, database: string, holder: number): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-    where datname = ${database} and state = 'active'
-    and (query ilike 'insert into credit_transactions%' or query ilike 'create index%')`.execute(adminDb)
+    where datname = ${database} and state = 'active' and ${holder} = any(pg_blocking_pids(pid))
+    and query ilike '%credit_transactions%'`.execute(adminDb)
   return (rows[0]?.n ?? 0) > 0
+}
+
+/** On PostgreSQL, holds the ledger in share mode (its writes wait, reads go on) until `release`. */
+async function holdLedger (ws: Workspace): Promise<{ pid: number, release: () => Promise<void> }> {
+  const client = new pg.Client({ connectionString: ws.env['DATABASE_URL'] })
+  await client.connect()
+  await client.query('begin')
+  await client.query('lock table credit_transactions in share mode')
+  const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid
+  let held = true
+  const release = async () => {
+    if (!held) return
+    held = false
+    await client.query('commit')
+    await client.end()
+  }
+  return { pid, release }
 }
 
 forEachDatabase((database) => {
@@ -99,7 +125,10 @@ forEachDatabase((database) => {
       assert.equal(before.code, 0, before.stderr)
       const kept = await state(ws, database)
 
-      const big = archive(ws, 'big.zip', credits(60_000, 'b'))
+      const size = KILLED_CREDITS[database]
+      const big = archive(ws, 'big.zip', credits(size, 'b'))
+      const hold = database === 'postgres' ? await holdLedger(ws) : undefined
+      t.after(async () => await hold?.release())
       const env = { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'silent', ...ws.env }
       const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'import', '--from', 'offsetsdb',
         big, '--json'], { env, cwd: REPO_ROOT, stdio: 'ignore' })
@@ -116,7 +145,7 @@ forEachDatabase((database) => {
           if (ended) break
           const writing = admin === undefined
             ? written(child.pid!) > 8 * 1024 ** 2
-            : await writingLedger(admin.db, name)
+            : await waitingOnLedger(admin.db, name, hold!.pid)
           if (writing) break
           await delay(20)
         }
@@ -128,12 +157,13 @@ forEachDatabase((database) => {
       const [code, signal] = await exited
       assert.equal(code, null)
       assert.equal(signal, 'SIGKILL')
+      await hold?.release()
 
       assert.deepEqual(await state(ws, database), kept)
       // And the catalogue takes the same archive afterwards (no lock or half-built index left behind).
       const after = await tonne(['import', '--from', 'offsetsdb', big, '--json'], ws.env)
       assert.equal(after.code, 0, after.stderr)
-      assert.equal((JSON.parse(after.stdout) as { transactions: number }).transactions, 60_000)
+      assert.equal((JSON.parse(after.stdout) as { transactions: number }).transactions, size)
     })
   })
 })

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test, type TestContext } from 'node:test'
 import { tonneProcess } from '../cli.helpers.ts'
-import { tempDir } from '../helpers.ts'
+import { tempDir } from '../support/files.ts'
 
 // What only a process shows: V8 takes its young generation's size as it starts, so `tonne import` must restart
 // itself with it (bin/tonne.js). Streaming a million registry rows with V8's default young generation let the heap

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { tempDir } from '../helpers.ts'
+import { tempDir } from '../support/files.ts'
 import { startServerProcess } from '../support/server-process.ts'
 
 interface Logged {

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { Agent, request, type IncomingMessage } from 'node:http'
 import { connect } from 'node:net'
 import { test, type TestContext } from 'node:test'
-import { tempDir } from '../helpers.ts'
+import { tempDir } from '../support/files.ts'
 import { startServerProcess, workersListening, type ServerProcess } from '../support/server-process.ts'
 
 // Keep-alive clients sending without pause while the server gets SIGTERM (issue 24, item 8). Bounded: a
@@ -65,10 +65,13 @@ async function loadUntilGone (server: ServerProcess, onAnswers: () => void): Pro
   return tally
 }
 
+/** A server of its own; the ping route reads no catalogue, so the bundled one (a second of CPU) is not loaded. */
+function serverEnv (t: TestContext): Record<string, string> {
+  return { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false', LOAD_BUNDLED_CATALOGUE: 'false' }
+}
+
 async function assertNoResets (t: TestContext, args: string[]): Promise<void> {
-  const server = await startServerProcess(t, {
-    DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false'
-  }, args)
+  const server = await startServerProcess(t, serverEnv(t), args)
   let exit: Promise<number | null> | undefined
   const tally = await loadUntilGone(server, () => { exit = server.stop() })
   assert.ok(exit !== undefined, `only ${tally.answers} answers arrived`)
@@ -124,8 +127,7 @@ async function connectOutcome (server: ServerProcess): Promise<string> {
 test('--workers 2: no answer says Connection: close while the port still takes connections', async (t) => {
   for (const target of ['the primary', 'one worker'] as const) {
     await t.test(`SIGTERM to ${target}`, async (t) => {
-      const server = await startServerProcess(t, { DATA_DIR: tempDir(t), CREATE_INITIAL_API_KEY: 'false' },
-        ['--workers', '2'])
+      const server = await startServerProcess(t, serverEnv(t), ['--workers', '2'])
       const workers = await workersListening(server)
       t.after(() => { for (const pid of workers) signal(pid, 'SIGKILL') })
       const agent = new Agent({ keepAlive: true, maxSockets: 1 })

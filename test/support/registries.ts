@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
-import path from 'node:path'
 import { tonne } from '../cli.helpers.ts'
-import { REPO_ROOT } from '../helpers.ts'
+import { RAW } from './files.ts'
 import type { Workspace } from './workspace.ts'
 
 // Helpers of the registry import tests: the sample exports, the CLI's JSON report, projects by external id.
 
-export const RAW = path.join(REPO_ROOT, 'data', 'catalogue', 'raw', 'offsets-db-data')
+export { RAW }
 
 export interface Report {
   registry: string
@@ -23,6 +22,38 @@ export async function importExports (ws: Workspace, registry: string, files: str
   const result = await tonne(['import', '--from', registry, ...files, '--json'], ws.env)
   assert.equal(result.code, 0, result.stderr)
   return JSON.parse(result.stdout) as Report
+}
+
+export interface Exported {
+  external_id: string
+  name: string
+  date: string | null
+  protocol?: string[]
+  project_type?: string | null
+  category?: string | null
+  is_compliance?: boolean | null
+  status?: string | null
+  listed_date?: string | null
+  credits?: { issued: number | null, retired: number | null, cancelled?: number | null }
+  transactions?: Array<{
+    identity: string,
+    type: string,
+    date: string | null,
+    vintage: number | null,
+    quantity: number,
+    beneficiary: string | null,
+    reason: string | null,
+    note?: string,
+    source: { file: string, line: number } | null
+  }>
+  updated_at?: string
+}
+
+/** The catalogue as `tonne export` writes it, by external id. */
+export async function exported (ws: Workspace): Promise<Map<string, Exported>> {
+  const result = await tonne(['export'], ws.env)
+  assert.equal(result.code, 0, result.stderr)
+  return new Map((JSON.parse(result.stdout) as Exported[]).map((r) => [r.external_id, r]))
 }
 
 export interface Detail {

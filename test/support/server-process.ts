@@ -3,7 +3,7 @@ import { EventEmitter, once } from 'node:events'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import type { TestContext } from 'node:test'
-import { REPO_ROOT } from '../helpers.ts'
+import { REPO_ROOT } from './files.ts'
 
 export interface ServerProcess {
   child: ChildProcess
