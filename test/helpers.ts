@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import type { TestContext } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
@@ -12,7 +11,7 @@ import { loadConfig, type Config } from '../src/config.ts'
 import { prepareParts } from '../src/startup.ts'
 import { openStore, type Store } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
-import { copyMigratedSqlite, databaseEnv, type TestDatabase } from './databases.ts'
+import { copyMigratedSqlite, databaseEnv, TEST_TMPDIR, type TestDatabase } from './databases.ts'
 
 export const REPO_ROOT = path.join(import.meta.dirname, '..')
 
@@ -55,9 +54,9 @@ export function testCalculatorData (): CalculatorData {
   return (calculatorData ??= loadCalculatorData())
 }
 
-/** A fresh data directory under the OS temp folder, removed after the test. */
+/** A fresh data directory under the tests' temp folder (TEST_TMPDIR), removed after the test. */
 export function tempDir (t: TestContext, prefix = 'tonne-test-'): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
+  const dir = mkdtempSync(path.join(TEST_TMPDIR, prefix))
   t.after(() => rmSync(dir, { recursive: true, force: true }))
   return dir
 }
