@@ -75,6 +75,10 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
     LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info',
     // A test app shares the PostgreSQL server with everything else: few connections (test/databases.ts).
     DATABASE_POOL_SIZE: '4',
+    // One SQLite read worker, as a container of 224-383 MB gets (src/sizing.ts): reads still leave the event loop,
+    // but most apps also booted a second worker on their first overlapping reads, about 30 ms of CPU each (137 of
+    // 207 apps in the catalogue, calculator, access and http files). Tests of two readers ask for them.
+    SQLITE_READ_WORKERS: '1',
     ...(options.env?.['DATABASE_URL'] === undefined && await databaseEnv(t, options.database ?? 'sqlite')),
     ...options.env
   })
