@@ -195,8 +195,11 @@ export function dietAnswer (data: CalculatorData, query: DietQuery): PresentedCa
     mode: Math.log(factor.central.value),
     high: Math.log(factor.high.value)
   }))
-  const interval = percentileInterval((random) => groups.reduce((sum, { kcal, low, mode, high }) =>
-    sum + kcal * Math.exp(triangular(random, low, mode, high)), 0))
+  const interval = percentileInterval((random) => {
+    let sum = 0
+    for (const { kcal, low, mode, high } of groups) sum += kcal * Math.exp(triangular(random, low, mode, high))
+    return sum
+  })
   answer.range = {
     low: mass(interval.low),
     high: mass(interval.high),
