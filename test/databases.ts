@@ -9,11 +9,13 @@ import type { TestContext } from 'node:test'
 import pg from 'pg'
 import { openStore, SQLITE_FILE_NAME } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
+import { TEST_TMPDIR } from './support/files.ts'
 
 // The test settings live here, the way src/config.ts holds the service's.
 //   TONNE_TEST_DATABASES     databases the store-backed suites run on (default "sqlite,postgres")
 //   TONNE_TEST_POSTGRES_URL  an admin connection to a PostgreSQL server (default the local one, user postgres)
 //   TONNE_TEST_REDIS_URL     a Redis server for the shared-counter tests (default the local one)
+//   TONNE_TEST_TMPDIR        where tests make their data folders (test/support/files.ts)
 const env = process.env
 
 export type TestDatabase = 'sqlite' | 'postgres'
@@ -187,7 +189,7 @@ let sqliteTemplate: string | undefined
  */
 export async function copyMigratedSqlite (dataDir: string): Promise<void> {
   if (sqliteTemplate === undefined) {
-    const folder = path.join(os.tmpdir(), 'tonne-test-templates')
+    const folder = path.join(TEST_TMPDIR, 'tonne-test-templates')
     const file = path.join(folder, `${SCHEMA_HASH}.sqlite`)
     if (!existsSync(file)) {
       mkdirSync(folder, { recursive: true })

@@ -1,3 +1,5 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import path from 'node:path'
 import type { TestContext } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { createKey } from '../src/access/api-keys.service.ts'
@@ -7,10 +9,10 @@ import { loadBundledCatalogueOnce } from '../src/ingest/bundled-catalogue.ts'
 import { importProjects } from '../src/ingest/projects.import.ts'
 import { loadConfig, type Config } from '../src/config.ts'
 import { prepareParts } from '../src/startup.ts'
-import { openStore, type Store } from '../src/store/connect.ts'
+import { openStore, SQLITE_FILE_NAME, type Store } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
 import { copyMigratedSqlite, databaseEnv, type TestDatabase } from './databases.ts'
-import { REPO_ROOT, tempDir } from './support/files.ts'
+import { REPO_ROOT, TEST_TMPDIR, tempDir } from './support/files.ts'
 
 export { REPO_ROOT, tempDir }
 
@@ -53,6 +55,28 @@ export function testCalculatorData (): CalculatorData {
   return (calculatorData ??= loadCalculatorData())
 }
 
+let bundledFile: Promise<string> | undefined
+
+/**
+ * A migrated SQLite database with the bundled catalogue loaded by loadBundledCatalogueOnce, made once per test
+ * process (in its temp folder, removed when the process ends): loading the 736 projects took about 280 ms of CPU
+ * per app that asked for them, a copy of the file a few.
+ */
+async function bundledSqlite (): Promise<string> {
+  return await (bundledFile ??= (async () => {
+    const dir = mkdtempSync(path.join(TEST_TMPDIR, 'tonne-bundled-'))
+    process.on('exit', () => { rmSync(dir, { recursive: true, force: true }) })
+    await copyMigratedSqlite(dir)
+    const store = await openStore(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SQLITE_READ_WORKERS: '0' }))
+    try {
+      await loadBundledCatalogueOnce(store.db)
+    } finally {
+      await store.close()
+    }
+    return store.location
+  })())
+}
+
 /**
  * Builds the real app exactly as `tonne serve` does (config from env settings, a database built by
  * the real migrations), in a fresh data directory; everything is closed after the test.
@@ -61,12 +85,20 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
   const dataDir = tempDir(t)
   const database = options.env?.['DATABASE_URL'] === undefined ? options.database ?? 'sqlite' : 'postgres'
   // A copy of the database migrated once per run (test/databases.ts); migrateToLatest below then has nothing to do.
-  if (database === 'sqlite') await copyMigratedSqlite(dataDir)
+  // With the bundled catalogue, a copy of one this process loaded it into (below).
+  if (database === 'sqlite') {
+    if (options.bundled === true) copyFileSync(await bundledSqlite(), path.join(dataDir, SQLITE_FILE_NAME))
+    else await copyMigratedSqlite(dataDir)
+  }
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info',
     // A test app shares the PostgreSQL server with everything else: few connections (test/databases.ts).
     DATABASE_POOL_SIZE: '4',
+    // One SQLite read worker, as a container of 224-383 MB gets (src/sizing.ts): reads still leave the event loop,
+    // but most apps also booted a second worker on their first overlapping reads, about 30 ms of CPU each (137 of
+    // 207 apps in the catalogue, calculator, access and http files). Tests of two readers ask for them.
+    SQLITE_READ_WORKERS: '1',
     ...(options.env?.['DATABASE_URL'] === undefined && await databaseEnv(t, options.database ?? 'sqlite')),
     ...options.env
   })

@@ -22,7 +22,10 @@ export function triangular (random: () => number, low: number, mode: number, hig
 /** The 2.5th and 97.5th percentiles of `draw` over DRAWS draws with the fixed seed. */
 export function percentileInterval (draw: (random: () => number) => number): { low: number, high: number } {
   const random = seededRandom(SEED)
-  const values = Array.from({ length: DRAWS }, () => draw(random)).sort((a, b) => a - b)
+  // A typed array sorts numerically without calling a comparator: the same order, several times faster.
+  const values = new Float64Array(DRAWS)
+  for (let i = 0; i < DRAWS; i++) values[i] = draw(random)
+  values.sort()
   const at = (share: number): number => values[Math.min(values.length - 1, Math.floor(share * values.length))] as number
   return { low: at(0.025), high: at(0.975) }
 }

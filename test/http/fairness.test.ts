@@ -45,7 +45,7 @@ forEachDatabase((database) => {
     test('a key sending many expensive reads at once gets 429s; a cheap client beside it gets only 200s',
       async (t) => {
         // Pool of 4 on PostgreSQL (2 expensive reads at once, 1 per key); 2 read workers on SQLite (1 and 1).
-        const app = await buildTestApp(t, { database, records: ledgerProjects() })
+        const app = await buildTestApp(t, { database, records: ledgerProjects(), env: { SQLITE_READ_WORKERS: '2' } })
         const cheap = (await createKey(app.store.db, { name: 'cheap', scopes: ['catalogue:read'] })).key
         let unlock = async (): Promise<void> => {}
         if (database === 'postgres') {

@@ -36,7 +36,8 @@ export async function workspace (t: TestContext, database: TestDatabase,
     return file
   }
   const api = async (urls: string[]): Promise<string[]> => {
-    const config = loadConfig({ ...env, LOG_LEVEL: 'silent' })
+    // One SQLite read worker, as buildTestApp's apps have (test/helpers.ts).
+    const config = loadConfig({ SQLITE_READ_WORKERS: '1', ...env, LOG_LEVEL: 'silent' })
     const store = await openStore(config)
     await migrateToLatest(store.db)
     const { key } = await createKey(store.db, { name: 'reader', scopes: ['catalogue:read'] })
