@@ -49,9 +49,9 @@ const SIZED_BELOW_MB = 1024
  * The choices for a limit in MB. Under mixed load (docs/performance.md, "Issue 34") the node binary's pages take
  * 20–55 MB of a container's memory, a read worker 15–45 MB, and the main heap grows as far as V8 lets it. Below
  * 224 MB no read worker (reads run on the main thread's connection), below 384 MB one; an answer cache of a
- * sixteenth of the limit (4 MB below 224 MB); a heap cap near 40 % of the limit (35 % below 224 MB: V8 then
- * collects sooner, which also frees dead buffers' native memory sooner), a smaller young generation, and one or
- * two malloc arenas instead of glibc's eight per core.
+ * sixteenth of the limit (4 MB below 224 MB); a heap cap of 40 % of the limit (64 MB at 160: the bundle's live
+ * heap of about 38 MB then leaves V8 room, where 56 MB made it collect so often that it cost about a tenth more
+ * CPU per answer), a smaller young generation, and one or two malloc arenas instead of glibc's eight per core.
  */
 export function sizeFor (limitMb: number | undefined): Sizing {
   if (limitMb === undefined || limitMb >= SIZED_BELOW_MB) return UNSIZED
@@ -61,7 +61,7 @@ export function sizeFor (limitMb: number | undefined): Sizing {
   return Object.freeze({
     readWorkers: limitMb >= 384 ? 2 : smallest ? 0 : 1,
     answerCacheMb: smallest ? 4 : Math.min(UNSIZED.answerCacheMb, Math.floor(limitMb / 16)),
-    oldSpaceMb: Math.max(48, Math.floor(limitMb * (smallest ? 0.35 : 0.4))),
+    oldSpaceMb: Math.max(48, Math.floor(limitMb * 0.4)),
     semiSpaceMb,
     readerOldSpaceMb: Math.max(32, Math.floor(limitMb / 5)),
     readerYoungMb: 3 * semiSpaceMb,

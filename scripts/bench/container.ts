@@ -1,8 +1,10 @@
-// npm run bench:container [-- --seconds 300] [--limit-mb 160] [--connections 50] [--starts 5] [--out FILE]
+// npm run bench:container [-- --seconds 300] [--limit-mb 160] [--connections 50] [--keys 16] [--starts 5] [--out FILE]
 //
 // Tonne in a small container (issue 34): the mixed load of mixed-load.ts for `--seconds`, first without a memory
 // limit, then with the service in a memory cgroup of `--limit-mb` (cgroup v1 or v2; needs root). Each side starts
 // over a fresh data folder (so the limited side's first start also loads the bundled catalogue under the limit).
+// The load's requests use `--keys` API keys at random, so that neither side refuses its searches for one key's
+// cap on expensive reads (a 429 is a cheap answer: it would make a side look faster); `--keys 1` is one client.
 // Then start to first answer: `tonne serve` against a bare Fastify app (fastify-floor-server.ts), both spawned
 // as `node FILE` with the same compile cache, alternated `--starts` times, plus Tonne under the limit. Writes the
 // figures with the load average to `--out` (docs/container-benchmarks.md; `-` only prints them).
@@ -17,7 +19,7 @@ import { byStatus, mixedLoad, type MixedResult } from './mixed-load.ts'
 import { sizeFor, v8FlagsFor } from '../../src/sizing.ts'
 import { freshBundle } from '../../bin/bundle.js'
 import {
-  createKey, log, memory, spawnService, spawnToFirstAnswer, startService, stop, type Placement
+  createKey, createKeys, log, memory, spawnService, spawnToFirstAnswer, startService, stop, type Placement
 } from './service.ts'
 
 const ROOT = path.join(import.meta.dirname, '..', '..')
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '300' },
     'limit-mb': { type: 'string', default: '160' },
     connections: { type: 'string', default: '50' },
+    keys: { type: 'string', default: '16' },
     starts: { type: 'string', default: '5' },
     out: { type: 'string', default: path.join('docs', 'container-benchmarks.md') },
     // Settings for the limited side only (KEY=VALUE, repeatable), to try other choices under the same limit.
@@ -41,6 +44,7 @@ const LIMITED_ENV = Object.fromEntries(values.env.map((pair) => [pair.slice(0, p
 const SECONDS = Number(values.seconds)
 const LIMIT_MB = Number(values['limit-mb'])
 const CONNECTIONS = Number(values.connections)
+const KEYS = Number(values.keys)
 const STARTS = Number(values.starts)
 // What `tonne serve` runs here: the bundle (dist/, made by npm ci) while it is fresh, else the sources.
 const RUNS = freshBundle(process.env['TONNE_BUNDLE_DIR']) === undefined
@@ -131,6 +135,17 @@ function cpuOf (pid: number | undefined): { user: number, system: number, majorF
   }
 }
 
+/** Seconds the service's V8 spent collecting garbage so far (prom-client's GC histogram in /metrics, all kinds). */
+async function gcSeconds (url: string): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text()
+    const sums = [...text.matchAll(/^tonne_nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)].map((m) => Number(m[1]))
+    return sums.length === 0 ? undefined : sums.reduce((a, b) => a + b, 0)
+  } catch {
+    return undefined
+  }
+}
+
 /** The process's own high-water mark of resident memory (VmHWM), in MB. */
 function residentPeakMb (pid: number | undefined): number | undefined {
   try {
@@ -149,6 +164,8 @@ interface Side {
   residentPeakMb: number | undefined
   /** CPU time of the service per answer, in µs: user + kernel. */
   cpuUsPerAnswer: string | undefined
+  /** Of it, the main thread's garbage collection per answer, µs. */
+  gcUsPerAnswer: number | undefined
   /** Major page faults during the load. */
   majorFaults: number | undefined
   residentEndMb: number | undefined
@@ -172,6 +189,7 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
   let residentEndMb: number | undefined
   let peak: number | undefined
   let cpu: string | undefined
+  let gc: number | undefined
   let majorFaults: number | undefined
   let chargedEnd: string | undefined
   let stopping = false
@@ -179,8 +197,10 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
     const started = await startService(dataDir, env, { cgroupProcs: cgroup?.procs, node })
     child = started.child
     child.once('exit', (code, signal) => { if (!stopping) died = signal ?? `exit code ${code}` })
+    const keys = createKeys(dataDir, KEYS)
+    const gcBefore = await gcSeconds(started.url)
     const cpuBefore = cpuOf(child.pid)
-    result = await mixedLoad(started.url, createKey(dataDir), SECONDS, CONNECTIONS, (second) => {
+    result = await mixedLoad(started.url, keys, SECONDS, CONNECTIONS, (second) => {
       memory(started.url).then((sample) => {
         log(`${label}, ${second} s: resident ${sample.residentMb} MB, heap in use ${sample.heapUsedMb} MB`)
       }, () => { log(`${label}, ${second} s: the service does not answer`) })
@@ -192,6 +212,10 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
       const us = (seconds: number) => Math.round(seconds / answers * 1e6)
       cpu = `${us(cpuAfter.user - cpuBefore.user)} + ${us(cpuAfter.system - cpuBefore.system)}`
       majorFaults = cpuAfter.majorFaults - cpuBefore.majorFaults
+    }
+    const gcAfter = await gcSeconds(started.url)
+    if (gcBefore !== undefined && gcAfter !== undefined && answers > 0) {
+      gc = Math.round((gcAfter - gcBefore) / answers * 1e6)
     }
     residentEndMb = died === undefined ? (await memory(started.url)).residentMb : undefined
     const charged = cgroup?.charged()
@@ -208,6 +232,7 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
     died,
     residentPeakMb: peak,
     cpuUsPerAnswer: cpu,
+    gcUsPerAnswer: gc,
     majorFaults,
     residentEndMb,
     cgroupPeakMb: cgroup?.peakMb(),
@@ -286,7 +311,8 @@ const fiveHundreds = (result: MixedResult | undefined) =>
 const row = (side: Side) => {
   const r = side.result
   return `| ${side.label} | ${r?.rps ?? '–'} | ${r?.p50 ?? '–'} | ${r?.p99 ?? '–'} | ${fiveHundreds(r)} | ` +
-    `${r?.errors ?? '–'} | ${side.cpuUsPerAnswer ?? '–'} | ${side.majorFaults ?? '–'} | ` +
+    `${r?.errors ?? '–'} | ${side.cpuUsPerAnswer ?? '–'} | ${side.gcUsPerAnswer ?? '–'} | ` +
+    `${side.majorFaults ?? '–'} | ` +
     `${side.residentPeakMb ?? '–'} | ` +
     `${side.residentEndMb ?? '–'} | ${side.cgroupPeakMb ?? '–'} | ${side.chargedEnd ?? '–'} | ` +
     `${side.oomKills ?? '–'} | ${side.died ?? 'no'} | ${side.loadStart} → ${side.loadEnd} |`
@@ -297,13 +323,21 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
   const ratio = free.result !== undefined && limited.result !== undefined
     ? `${Math.round(limited.result.rps / free.result.rps * 100)} %`
     : '–'
+  // Without the 429s (cheap refusals), which one side may have answered more of than the other.
+  const served = (result: MixedResult) => {
+    const all = [...result.statuses.values()].reduce((sum, count) => sum + count, 0)
+    return all === 0 ? 0 : result.rps * (all - (result.statuses.get(429) ?? 0)) / all
+  }
+  const servedRatio = free.result !== undefined && limited.result !== undefined
+    ? `${Math.round(served(limited.result) / served(free.result) * 100)} %`
+    : '–'
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ')
   const statuses = (side: Side) => side.result === undefined ? '–' : byStatus(side.result.statuses)
   return [
     '# Tonne in a small container',
     '',
-    `Written by \`npm run bench:container -- --seconds ${SECONDS} --limit-mb ${LIMIT_MB}\` ` +
+    `Written by \`npm run bench:container -- --seconds ${SECONDS} --limit-mb ${LIMIT_MB} --keys ${KEYS}\` ` +
       `(scripts/bench/container.ts) on ${when} UTC, commit ${commit}, Node ${process.version}, ` +
       `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}. The load generator runs on the same cores, ` +
       'outside the cgroup; the machine may be shared with other work: the load average (1, 5, 15 min) is given ' +
@@ -311,15 +345,17 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
     '',
     `## Mixed load, ${SECONDS} s at ${CONNECTIONS} connections, without and with a ${LIMIT_MB} MB memory limit`,
     '',
-    '| Side | req/s | p50 ms | p99 ms | 5xx | socket errors | CPU µs per answer, user + kernel | major page faults | ' +
+    '| Side | req/s | p50 ms | p99 ms | 5xx | socket errors | CPU µs per answer, user + kernel | of it GC, µs | ' +
+      'major page faults | ' +
       'resident peak, MB | ' +
       'resident at the end, MB | cgroup peak, MB | charged at the end: anon / file / mapped, MB | OOM kills | died | ' +
       'load average |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     row(free),
     row(limited),
     '',
-    `Requests per second under the limit: **${ratio}** of the unlimited run's. Answers by status: no limit ` +
+    `Requests per second under the limit: **${ratio}** of the unlimited run's; answers other than 429 per second: ` +
+      `${servedRatio}. The load used ${KEYS} API key${KEYS === 1 ? '' : 's'}. Answers by status: no limit ` +
       `${statuses(free)}; limited ${statuses(limited)}. The resident peak is the service process's VmHWM; the ` +
       `cgroup peak (${cgroup.version === 1 ? 'memory.max_usage_in_bytes' : 'memory.peak'}) also counts the page ` +
       'cache charged to it.',
@@ -363,6 +399,7 @@ try {
   if (values['limited-only']) {
     sides.push(await runSide(limitedLabel, cgroup, LIMITED_ENV, LIMITED_NODE))
     console.log(row(sides[0]!))
+    if (sides[0]!.result !== undefined) console.log(`Answers by status: ${byStatus(sides[0]!.result.statuses)}`)
   } else {
     sides.push(await runSide('no limit', undefined))
     sides.push(await runSide(limitedLabel, cgroup, LIMITED_ENV, LIMITED_NODE))

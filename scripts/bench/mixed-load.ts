@@ -15,10 +15,13 @@ export interface MixedResult {
   statuses: Map<number, number>
 }
 
-/** Sends the mix to the service at `url` with this API key; `every30s` is called each 30 s while it runs. */
-export async function mixedLoad (url: string, key: string, seconds: number, connections: number,
+/**
+ * Sends the mix to the service at `url`, each request with one of `keys` at random (many clients, or one with a
+ * single key); `every30s` is called each 30 s while it runs.
+ */
+export async function mixedLoad (url: string, keys: readonly string[], seconds: number, connections: number,
   every30s: (second: number) => void = () => undefined): Promise<MixedResult> {
-  const auth = { authorization: `Bearer ${key}` }
+  const auth = { authorization: `Bearer ${keys[0]}` }
   const getJson = async (target: string): Promise<unknown> => {
     const response = await fetch(`${url}${target}`, { headers: auth })
     if (!response.ok) throw new Error(`${target}: ${response.status}`)
@@ -89,7 +92,9 @@ export async function mixedLoad (url: string, key: string, seconds: number, conn
           const encoding = Math.random()
           request.path = next()
           const accept = encoding < 0.5 ? 'br, gzip' : encoding < 0.75 ? 'gzip' : undefined
-          request.headers = { ...auth, ...(accept === undefined ? {} : { 'accept-encoding': accept }) }
+          request.headers = {
+            authorization: `Bearer ${pick(keys)}`, ...(accept === undefined ? {} : { 'accept-encoding': accept })
+          }
           return request
         },
         onResponse: (status) => { statuses.set(status, (statuses.get(status) ?? 0) + 1) }

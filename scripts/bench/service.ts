@@ -84,6 +84,14 @@ export function createKey (dataDir: string, extraEnv: Record<string, string> = {
   return (JSON.parse(out) as { key: string }).key
 }
 
+/**
+ * `count` keys over one data folder, for a load of many clients: one key's expensive reads (searches) run one at a
+ * time and past four waiting get 429 (src/http/expensive-reads.ts), which a load of 50 connections on one key meets.
+ */
+export function createKeys (dataDir: string, count: number, extraEnv: Record<string, string> = {}): string[] {
+  return Array.from({ length: count }, () => createKey(dataDir, extraEnv))
+}
+
 /** Milliseconds from spawning the service to its first catalogue answer (the median of `times` restarts). */
 export async function restartToFirstAnswer (
   dataDir: string, headers: Record<string, string>, times: number, extraEnv: Record<string, string> = {}

@@ -60,7 +60,11 @@ export interface AnswerOptions<T> {
 }
 
 interface Kept<T> {
-  value: T
+  /**
+   * `build`'s value, kept only for `render`: otherwise the body holds the answer, and its text would be a second
+   * copy of it on the V8 heap (docs/performance.md, "the answer cache at 160 MB").
+   */
+  value: T | undefined
   /** The quoted opaque tag (SHA-1 of the key), computed once, when the answer is built. */
   tag: string
   body: EncodedBody | undefined
@@ -96,12 +100,12 @@ export class AnswerPath {
         ? await inSlot(() => expensive(request), async () => await options.build(version))
         : await options.build(version)
       return {
-        value,
+        value: render === undefined ? undefined : value,
         tag: `"${createHash('sha1').update(key).digest('base64url')}"`,
         body: render === undefined ? new EncodedBody(value as string) : undefined,
         stamp: 0
       }
-    }, (kept) => (kept.body?.bytes ?? render?.bytes(kept.value) ?? 0) + kept.tag.length * 2)
+    }, (kept) => (kept.body?.bytes ?? render?.bytes(kept.value as T) ?? 0) + kept.tag.length * 2)
     const cost = options.cost ?? 1
     if (built && cost > 1 && charge !== undefined) await charge(request, cost - 1)
 
@@ -118,7 +122,7 @@ export class AnswerPath {
       const stamp = render.stamp()
       if (kept.body === undefined || kept.stamp !== stamp) {
         const previous = kept.body?.bytes ?? 0
-        kept.body = new EncodedBody(render.text(kept.value, request, stamp))
+        kept.body = new EncodedBody(render.text(kept.value as T, request, stamp))
         kept.stamp = stamp
         answers.resize(key, kept.body.bytes - previous)
       }
