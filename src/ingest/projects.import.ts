@@ -673,10 +673,16 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
  */
 async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], locations: readonly string[],
   before: ReadonlyMap<number, ReadonlySet<Kind>>): Promise<void> {
+  const scanned = await ledgerRepository.scanWorthIt(trx, records.length)
+  if (scanned) await ledgerRepository.scanLedgerSums(trx, records.map((r) => r.id))
   for (let from = 0; from < records.length; from += DERIVE_BATCH) {
     const batch = records.slice(from, from + DERIVE_BATCH)
     const sums = new Map<number, LedgerSum[]>()
-    for (const { project_id: projectId, ...sum } of await ledgerRepository.ledgerSums(trx, batch.map((r) => r.id))) {
+    const ids = batch.map((r) => r.id)
+    const rows = scanned
+      ? await ledgerRepository.scannedLedgerSums(trx, ids)
+      : await ledgerRepository.ledgerSums(trx, ids)
+    for (const { project_id: projectId, ...sum } of rows) {
       const list = sums.get(projectId)
       if (list === undefined) sums.set(projectId, [sum])
       else list.push(sum)
@@ -693,6 +699,7 @@ async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], loca
     await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
       withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
   }
+  if (scanned) await ledgerRepository.dropLedgerSumsScan(trx)
 }
 const DERIVE_BATCH = 1000
 
