@@ -151,7 +151,7 @@ export async function ledgerSums (db: Db, ids: readonly number[]): Promise<Ledge
  */
 export const SCAN_MIN_SHARE = 0.25
 
-/** Whether summing the ledgers of `projects` projects is cheaper in one pass over the whole ledger. */
+/** Whether summing the ledgers of an import whose write changed `projects` projects' ledgers takes one pass. */
 export async function scanWorthIt (db: Db, projects: number): Promise<boolean> {
   const stored = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirst()
