@@ -53,7 +53,8 @@ async function startSized () {
 async function startBatch () {
   if (typeof process.execve !== 'function') return
   const [, sizing] = await fromEntry(async () => undefined)
-  restartWith(sizing, sizing.IMPORT_V8_FLAGS, {})
+  restartWith(sizing, sizing.IMPORT_V8_FLAGS, Object.fromEntries(Object.entries(sizing.IMPORT_ENV)
+    .filter(([name]) => process.env[name] === undefined)))
 }
 
 /** The config module (as `source` loads it) and src/sizing.ts, from the bundle when it runs, else the sources. */

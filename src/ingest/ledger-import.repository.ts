@@ -1,7 +1,8 @@
 import type { LedgerSum } from './ledger-totals.ts'
 import { groupInto } from '../catalogue/project-rows.repository.ts'
 import type { TransactionRow } from '../ledger/transactions.repository.ts'
-import { CHUNK, type Db, type NewCreditTransactionRow } from '../store/database.ts'
+import { sql } from 'kysely'
+import { CHUNK, databaseKind, type Db, type NewCreditTransactionRow } from '../store/database.ts'
 
 // The import's SQL over the ledger: transactions it upserts, moves or removes, the sources it records, and the
 // sums it derives a project's credits from.
@@ -140,4 +141,59 @@ export async function ledgerSums (db: Db, ids: readonly number[]): Promise<Ledge
     for (const row of rows) sums.push({ ...row, quantity: Number(row.quantity) })
   }
   return sums
+}
+
+/**
+ * From this share of the catalogue's projects up, an import's ledger sums are read in one pass over the ledger
+ * (scanLedgerSums) rather than project by project: an archive's rows are stored in its order, every project's spread
+ * over the whole table, so the index path read each page of a million-row ledger many times over (12 s of a first
+ * OffsetsDB import's CPU, half of it the kernel's).
+ */
+export const SCAN_MIN_SHARE = 0.25
+
+/** Whether summing the ledgers of an import whose write changed `projects` projects' ledgers takes one pass. */
+export async function scanWorthIt (db: Db, projects: number): Promise<boolean> {
+  const stored = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst()
+  return projects > 0 && projects >= SCAN_MIN_SHARE * Number(stored?.n ?? 0)
+}
+
+/**
+ * Sums the ledger of these projects by type, vintage and `from_carb` in one pass over the ledger, into a temporary
+ * table (in the import's transaction) that scannedLedgerSums reads a batch at a time and dropLedgerSumsScan drops.
+ */
+export async function scanLedgerSums (db: Db, ids: readonly number[]): Promise<void> {
+  await dropLedgerSumsScan(db)
+  await sql`create temporary table import_sum_ids (project_id integer primary key)`.execute(db)
+  for (let i = 0; i < ids.length; i += LEDGER_CHUNK) {
+    await sql`insert into import_sum_ids (project_id) values ${sql.join(ids.slice(i, i + LEDGER_CHUNK)
+      .map((id) => sql`(${id})`))}`.execute(db)
+  }
+  // SQLite would otherwise walk the project_id index (to group without sorting): a table read per row again.
+  const ledger = databaseKind(db) === 'sqlite' ? sql`credit_transactions not indexed` : sql`credit_transactions`
+  await sql`create temporary table import_sums as
+    select project_id, type, vintage, from_carb, sum(quantity) as quantity, min(date) as first_date from ${ledger}
+    where project_id in (select project_id from import_sum_ids)
+    group by project_id, type, vintage, from_carb`.execute(db)
+  await sql`create index import_sums_project on import_sums (project_id)`.execute(db)
+}
+
+/** ledgerSums of these projects (all among those scanLedgerSums summed), from its table. */
+export async function scannedLedgerSums (db: Db, ids: readonly number[]): Promise<LedgerSumRow[]> {
+  const sums: LedgerSumRow[] = []
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const { rows } = await sql<LedgerSumRow & { from_carb: boolean | number }>`select project_id, type, vintage,
+      from_carb, quantity, first_date from import_sums where project_id in (${sql.join(ids.slice(i, i + CHUNK))})`
+      .execute(db)
+    // As ledgerSums: a project with transactions from CARB's table counts those only.
+    const carb = new Set(rows.filter((row) => Boolean(row.from_carb)).map((row) => row.project_id))
+    for (const { from_carb: fromCarb, ...row } of rows) {
+      if (Boolean(fromCarb) || !carb.has(row.project_id)) sums.push({ ...row, quantity: Number(row.quantity) })
+    }
+  }
+  return sums
+}
+
+export async function dropLedgerSumsScan (db: Db): Promise<void> {
+  for (const table of ['import_sums', 'import_sum_ids']) await sql`drop table if exists ${sql.id(table)}`.execute(db)
 }

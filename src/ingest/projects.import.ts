@@ -493,7 +493,7 @@ export async function importRecords (
     const ledgerChanged = written instanceof Set ? written : (written as { changed: ReadonlySet<number> }).changed
     const movedFrom = [...written instanceof Set ? [] : (written as { movedFrom: readonly number[] }).movedFrom,
       ...await writeLedger(trx, records, options)]
-    await deriveFromLedger(trx, records, locations, before)
+    await deriveFromLedger(trx, records, locations, before, ledgerChanged.size)
     if (movedFrom.length > 0) await deriveAgain(trx, movedFrom)
     // Stored JSON carries verbose names: a rename touches every project, not only this file's.
     const changed = renamed
@@ -672,11 +672,19 @@ async function writeLedger (trx: Db, records: readonly ImportRecord[],
  * vintages held at once were most of a million-credit import's peak memory (docs/benchmarks.md).
  */
 async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], locations: readonly string[],
-  before: ReadonlyMap<number, ReadonlySet<Kind>>): Promise<void> {
+  before: ReadonlyMap<number, ReadonlySet<Kind>>, rewritten: number): Promise<void> {
+  // One pass over the ledger when this import rewrote the ledgers of a large share of the catalogue (an archive's
+  // first import): not for every large import, as its temporary table raised an archive re-import's peak by 25 MB.
+  const scanned = await ledgerRepository.scanWorthIt(trx, rewritten)
+  if (scanned) await ledgerRepository.scanLedgerSums(trx, records.map((r) => r.id))
   for (let from = 0; from < records.length; from += DERIVE_BATCH) {
     const batch = records.slice(from, from + DERIVE_BATCH)
     const sums = new Map<number, LedgerSum[]>()
-    for (const { project_id: projectId, ...sum } of await ledgerRepository.ledgerSums(trx, batch.map((r) => r.id))) {
+    const ids = batch.map((r) => r.id)
+    const rows = scanned
+      ? await ledgerRepository.scannedLedgerSums(trx, ids)
+      : await ledgerRepository.ledgerSums(trx, ids)
+    for (const { project_id: projectId, ...sum } of rows) {
       const list = sums.get(projectId)
       if (list === undefined) sums.set(projectId, [sum])
       else list.push(sum)
@@ -693,6 +701,7 @@ async function deriveFromLedger (trx: Db, records: readonly ImportRecord[], loca
     await repository.replaceVintages(trx, withLedger.map(({ index }) => records[index]!.id),
       withLedger.flatMap(({ index, credits }) => vintageRows(records[index]!.id, credits)))
   }
+  if (scanned) await ledgerRepository.dropLedgerSumsScan(trx)
 }
 const DERIVE_BATCH = 1000
 

@@ -13,9 +13,10 @@ import { credit, CREDIT_COLUMNS, csvTable, project, PROJECT_COLUMNS, zip } from 
 // process shows: the flags it runs with, in the process the caller started (GNU time measures that pid), and the
 // operator's own flag winning. A probe (node --import) writes them as the import's process exits.
 
-interface Probe { pid: number, execArgv: string[] }
+interface Probe { pid: number, execArgv: string[], mmapThreshold: string | null }
 
-async function importProcess (t: TestContext, args: string[], nodeOptions = ''): Promise<{
+async function importProcess (t: TestContext, args: string[], nodeOptions = '', env: Record<string, string> = {}):
+Promise<{
   code: number | null, stdout: string, spawnedPid: number, probe: Probe
 }> {
   // A migrated SQLite database of its own, without test/support/workspace.ts (it imports the app).
@@ -26,7 +27,8 @@ async function importProcess (t: TestContext, args: string[], nodeOptions = ''):
   const probeFile = path.join(ws.dir, 'probe.mjs')
   writeFileSync(probeFile, "import { writeFileSync } from 'node:fs'\n" +
     'process.on(\'exit\', () => writeFileSync(process.env.PROBE_OUT, ' +
-    'JSON.stringify({ pid: process.pid, execArgv: process.execArgv })))\n')
+    'JSON.stringify({ pid: process.pid, execArgv: process.execArgv, ' +
+    'mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null })))\n')
   const out = path.join(ws.dir, 'probe.json')
   writeFileSync(path.join(ws.dir, 'archive.zip'), zip({
     'projects.csv': csvTable(PROJECT_COLUMNS, [project('VCS101', 'verra'), project('VCS102', 'verra')]),
@@ -38,6 +40,7 @@ async function importProcess (t: TestContext, args: string[], nodeOptions = ''):
       PATH: process.env['PATH'] ?? '',
       LOG_LEVEL: 'silent',
       ...ws.env,
+      ...env,
       PROBE_OUT: out,
       NODE_OPTIONS: `--import=${probeFile} ${nodeOptions}`.trim()
     },
@@ -75,5 +78,17 @@ describe('tonne import runs with a small young generation of its own', { timeout
       '--max-semi-space-size=16')
     assert.equal(run.code, 0)
     assert.deepEqual(semiSpace(run.probe.execArgv), [])
+  })
+
+  test('glibc maps large blocks (freed ones leave the resident set); the operator\'s own threshold wins', async (t) => {
+    const run = await importProcess(t, ['import', '--from', 'offsetsdb', '@archive.zip', '--json'])
+    assert.equal(run.code, 0)
+    // Above glibc's default of 128 KB the setting would change nothing; 64 KB read-stream chunks must fall under it.
+    const threshold = Number(run.probe.mmapThreshold)
+    assert.ok(Number.isInteger(threshold) && threshold > 0 && threshold <= 64 * 1024, String(run.probe.mmapThreshold))
+    const own = await importProcess(t, ['import', '--from', 'offsetsdb', '@archive.zip', '--json'], '',
+      { MALLOC_MMAP_THRESHOLD_: '262144' })
+    assert.equal(own.code, 0)
+    assert.equal(own.probe.mmapThreshold, '262144')
   })
 })

@@ -9,6 +9,7 @@ import { parse } from 'csv-parse'
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet'
 import yauzl from 'yauzl'
 import { ImportError } from '../../catalogue/catalogue.errors.ts'
+import { fileSha256 } from '../file-digest.ts'
 
 // OffsetsDB's archive as tables of rows: the CSV zip, the Parquet zip, or the projects and credits tables as separate
 // CSV or Parquet files. What a file or a zip entry is comes from its bytes (a zip, Parquet's magic, else CSV) and
@@ -85,13 +86,11 @@ const NOT_A_TABLE = `its columns are neither OffsetsDB's projects (${TABLE_COLUM
 export async function archiveDigest (files: readonly ArchiveFile[]): Promise<string> {
   const digests: string[] = []
   for (const file of files) {
-    const hash = createHash('sha256')
     try {
-      await pipeline(createReadStream(file.path), hash)
+      digests.push(await fileSha256(file.path))
     } catch (error) {
       throw new ImportError(`${file.label}: ${(error as Error).message}`)
     }
-    digests.push(hash.digest('hex'))
   }
   if (digests.length === 1) return digests[0]!
   return createHash('sha256').update(digests.sort().join('\n')).digest('hex')

@@ -57,7 +57,8 @@ export async function createStage (db: Db): Promise<void> {
   await dropStage(db)
   let stage = db.schema.createTable('offsetsdb_stage').temporary()
   for (const [name, type, , nullable] of STAGE_COLUMNS) {
-    stage = stage.addColumn(name, type, (c) => nullable === 'null' ? c : c.notNull())
+    // The rows' order (seq, numbered as read) is SQLite's rowid: the ledger is written in it without a sort.
+    stage = stage.addColumn(name, type, (c) => name === 'seq' ? c.primaryKey() : nullable === 'null' ? c : c.notNull())
   }
   await stage.execute()
   await db.schema.createTable('offsetsdb_map').temporary()
@@ -125,14 +126,17 @@ Promise<Set<number>> {
     await staging(db).insertInto('offsetsdb_changed')
       .values(differing.slice(i, i + 5000).map((id) => ({ project_id: id, digest: staged.get(id)!.digest }))).execute()
   }
-  await sql`create temporary table offsetsdb_numbered as
-    select m.project_id, m.registry,
+  // Each staged row's identity and project, keyed by its seq: the rest of the row stays in the stage (numbering a
+  // million rows sorted only these columns, not whole rows).
+  await sql`create temporary table offsetsdb_numbered (seq integer primary key, project_id integer not null,
+    registry varchar(200) not null, identity varchar(500) not null)`.execute(db)
+  await sql`insert into offsetsdb_numbered (seq, project_id, registry, identity)
+    select s.seq, m.project_id, m.registry,
       'odb:' || s.digest || '.' || cast(row_number() over (partition by s.odb_project, s.digest order by s.seq)
-        as varchar(20)) as identity,
-      s.type, s.date, s.vintage, s.quantity, s.account, s.beneficiary, s.beneficiary_key, s.harmonised, s.reason,
-      s.note, s.url, s.source_file, s.source_line, s.seq
+        as varchar(20))
     from offsetsdb_stage s join offsetsdb_map m on m.odb_project = s.odb_project
-    where m.project_id in (select project_id from offsetsdb_changed)`.execute(db)
+    where m.project_id in (select project_id from offsetsdb_changed)
+    order by s.seq`.execute(db)
   await sql`create index offsetsdb_numbered_identity on offsetsdb_numbered (registry, identity)`.execute(db)
   const added = await sql<{ project_id: number }>`select distinct n.project_id from offsetsdb_numbered n
     where not exists (select 1 from credit_transactions c
@@ -157,11 +161,11 @@ Promise<Set<number>> {
     const insert = sql`insert into credit_transactions (project_id, registry, identity, type, date, vintage, quantity,
         beneficiary, reason, beneficiary_key, source_file, source_line, account, note, url, beneficiary_harmonised,
         source_name)
-      select n.project_id, n.registry, n.identity, n.type, n.date, n.vintage, n.quantity, n.beneficiary, n.reason,
-        n.beneficiary_key, n.source_file, n.source_line, n.account, n.note, n.url, n.harmonised, ${SOURCE_NAME}
-      from offsetsdb_numbered n
+      select n.project_id, n.registry, n.identity, s.type, s.date, s.vintage, s.quantity, s.beneficiary, s.reason,
+        s.beneficiary_key, s.source_file, s.source_line, s.account, s.note, s.url, s.harmonised, ${SOURCE_NAME}
+      from offsetsdb_stage s join offsetsdb_numbered n on n.seq = s.seq
       where not exists (select 1 from credit_transactions c where c.registry = n.registry and c.identity = n.identity)
-      order by n.seq`
+      order by s.seq`
     const rows = await staging(db).selectFrom('offsetsdb_numbered')
       .select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst()
     if (await bulkWorthIt(db, Number(rows?.n ?? 0))) {

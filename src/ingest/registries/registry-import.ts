@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
-import { pipeline } from 'node:stream/promises'
 import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
 import type {
@@ -13,6 +10,7 @@ import * as projectRows from '../../catalogue/project-rows.repository.ts'
 import * as vocabularies from '../../catalogue/vocabularies.repository.ts'
 import * as ledgerImport from '../ledger-import.repository.ts'
 import { bulkWorthIt, withLedgerIndexesAfter } from '../ledger-bulk.repository.ts'
+import { fileSha256 } from '../file-digest.ts'
 import { art, acr, car } from './apx.ts'
 import { arb } from './arb.ts'
 import { cercarbono } from './cercarbono.ts'
@@ -381,13 +379,11 @@ async function writeStaged (trx: Db, key: RegistryKey, records: readonly ImportR
 
 /** A file's SHA-256, hex: the same bytes are the same file, whatever its name. */
 async function fileDigest (file: ExportFile): Promise<string> {
-  const hash = createHash('sha256')
   try {
-    await pipeline(createReadStream(file.path), hash)
+    return await fileSha256(file.path)
   } catch (error) {
     throw new ExportFileError(`${file.label}: ${(error as Error).message}`)
   }
-  return hash.digest('hex')
 }
 
 /**
