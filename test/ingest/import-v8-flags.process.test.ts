@@ -21,9 +21,9 @@ Promise<{
 }> {
   // A migrated SQLite database of its own, without test/support/workspace.ts (it imports the app).
   const dir = tempDir(t)
-  const env = { DATA_DIR: path.join(dir, 'data') }
-  await copyMigratedSqlite(env.DATA_DIR)
-  const ws = { dir, env }
+  const dataEnv = { DATA_DIR: path.join(dir, 'data') }
+  await copyMigratedSqlite(dataEnv.DATA_DIR)
+  const ws = { dir, env: dataEnv }
   const probeFile = path.join(ws.dir, 'probe.mjs')
   writeFileSync(probeFile, "import { writeFileSync } from 'node:fs'\n" +
     'process.on(\'exit\', () => writeFileSync(process.env.PROBE_OUT, ' +

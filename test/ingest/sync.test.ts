@@ -197,10 +197,25 @@ forEachDatabase((kind) => {
         const later = new Date(at.getTime() + 16 * 60_000)
         assert.equal((await syncSources({ ...options, now: () => later }, sources)).ran, true)
 
-        // Two rounds at once on this database: exactly one runs.
-        const both = await Promise.all([syncSources({ ...options, holder: 'one' }, sources),
-          syncSources({ ...options, holder: 'two' }, sources)])
-        assert.deepEqual(both.map((r) => r.ran).sort(), [false, true])
+        // A round that starts while another is downloading skips. The first round's download is held until the
+        // second has answered: started together, the first could otherwise end (and free the lease) before the
+        // second asked, which a loaded machine did.
+        let arrived!: () => void
+        const downloading = new Promise<void>((resolve) => { arrived = resolve })
+        let release!: () => void
+        const held = new Promise<void>((resolve) => { release = resolve })
+        let downloads = 0
+        server.routes.set('/p.csv', (_request, response) => {
+          // Only the first download waits: were the second round to download too, it must not hang the test.
+          if (++downloads > 1) { response.writeHead(200).end('x'); return }
+          arrived()
+          held.then(() => { response.writeHead(200).end('x') }, () => undefined)
+        })
+        const first = syncSources({ ...options, holder: 'one' }, sources)
+        await downloading
+        const second = await syncSources({ ...options, holder: 'two' }, sources)
+        release()
+        assert.deepEqual([(await first).ran, second.ran], [true, false])
       })
 
     test('OffsetsDB\'s archive goes to the importer the table names; the row counts what it holds from it',
