@@ -43,7 +43,8 @@ async function startSized () {
   } catch {
     return
   }
-  restartWith(sizing, sizing.v8FlagsFor(config.memory.sizing), sizing.missingEnv(config.memory.sizing, process.env))
+  const { sizing: chosen } = config.memory
+  restartWith(sizing, sizing.v8FlagsFor(chosen), sizing.missingEnv(sizing.sizingEnv(chosen), process.env))
 }
 
 /**
@@ -53,8 +54,7 @@ async function startSized () {
 async function startBatch () {
   if (typeof process.execve !== 'function') return
   const [, sizing] = await fromEntry(async () => undefined)
-  restartWith(sizing, sizing.IMPORT_V8_FLAGS, Object.fromEntries(Object.entries(sizing.IMPORT_ENV)
-    .filter(([name]) => process.env[name] === undefined)))
+  restartWith(sizing, sizing.IMPORT_V8_FLAGS, sizing.missingEnv(sizing.IMPORT_ENV, process.env))
 }
 
 /** The config module (as `source` loads it) and src/sizing.ts, from the bundle when it runs, else the sources. */

@@ -69,14 +69,16 @@ export function sizeFor (limitMb: number | undefined): Sizing {
   })
 }
 
-/**
- * Settings of the environment the server's process starts with (glibc reads MALLOC_ARENA_MAX only then), those
- * the environment does not already set: the operator's win.
- */
-export function missingEnv (sizing: Sizing, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  return sizing.mallocArenas === undefined || env['MALLOC_ARENA_MAX'] !== undefined
-    ? {}
-    : { MALLOC_ARENA_MAX: String(sizing.mallocArenas) }
+/** The environment the server's process starts with for these choices (glibc reads MALLOC_ARENA_MAX only then). */
+export function sizingEnv (sizing: Sizing): Record<string, string> {
+  return sizing.mallocArenas === undefined ? {} : { MALLOC_ARENA_MAX: String(sizing.mallocArenas) }
+}
+
+/** The wanted settings that the environment does not already set, by name: the operator's win. */
+export function missingEnv (
+  wanted: Readonly<Record<string, string>>, env: Readonly<Record<string, string | undefined>>
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(wanted).filter(([name]) => env[name] === undefined))
 }
 
 /** The V8 flags the server's process starts with for these choices (package.json's start had the unsized ones). */

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, test } from 'node:test'
 import { ConfigError, loadConfig } from '../src/config.ts'
 import {
-  describeSizing, missingEnv, missingFlags, readCgroupMemoryLimit, sizeFor, v8FlagsFor, type MemoryLimit
+  describeSizing, missingEnv, missingFlags, readCgroupMemoryLimit, sizeFor, sizingEnv, v8FlagsFor, type MemoryLimit
 } from '../src/sizing.ts'
 import { tempDir } from './helpers.ts'
 
@@ -98,9 +98,9 @@ describe('the choices for a memory limit', () => {
     // 160 MB"); a cap within 1.6 times of that made V8 collect the old generation again and again.
     assert.ok(sizing.oldSpaceMb! >= 1.6 * 38, `old space ${sizing.oldSpaceMb} MB for a live heap of ~38 MB`)
     assert.ok(flags.includes('--no-allocation-site-pretenuring'))
-    assert.deepEqual(missingEnv(sizing, {}), { MALLOC_ARENA_MAX: String(sizing.mallocArenas) })
-    assert.deepEqual(missingEnv(sizing, { MALLOC_ARENA_MAX: '8' }), {}, 'the operator\'s own setting wins')
-    assert.deepEqual(missingEnv(sizeFor(undefined), {}), {}, 'no limit: glibc\'s default')
+    assert.deepEqual(missingEnv(sizingEnv(sizing), {}), { MALLOC_ARENA_MAX: String(sizing.mallocArenas) })
+    assert.deepEqual(missingEnv(sizingEnv(sizing), { MALLOC_ARENA_MAX: '8' }), {}, 'the operator\'s own setting wins')
+    assert.deepEqual(missingEnv(sizingEnv(sizeFor(undefined)), {}), {}, 'no limit: glibc\'s default')
     // 256 MB: one read worker, with a capped heap and young generation of its own.
     assert.equal(sizeFor(256).readWorkers, 1)
     assert.ok(sizeFor(256).readerOldSpaceMb < 1024 && sizeFor(256).readerYoungMb !== undefined)
