@@ -16,6 +16,7 @@ import { TEST_TMPDIR } from './support/files.ts'
 //   TONNE_TEST_POSTGRES_URL  an admin connection to a PostgreSQL server (default the local one, user postgres)
 //   TONNE_TEST_REDIS_URL     a Redis server for the shared-counter tests (default the local one)
 //   TONNE_TEST_TMPDIR        where tests make their data folders (test/support/files.ts)
+//   TONNE_TEST_READ_WORKERS  SQLite read workers of each test app (default 1; `npm run test:fast` sets 0)
 const env = process.env
 
 export type TestDatabase = 'sqlite' | 'postgres'
@@ -31,6 +32,18 @@ export const TEST_DATABASES: readonly TestDatabase[] = (() => {
     throw new Error('CI must run the PostgreSQL suites: do not set TONNE_TEST_DATABASES there')
   }
   return names as TestDatabase[]
+})()
+
+/**
+ * SQLITE_READ_WORKERS for test apps. One, as a container of 224-383 MB gets (src/sizing.ts): reads still leave the
+ * event loop, and most apps no longer boot a second worker on their first overlapping reads (about 30 ms of CPU
+ * each). The fast command's 0 is the smallest containers' setting, reads on the main thread. Tests of two readers
+ * ask for them.
+ */
+export const TEST_READ_WORKERS = (() => {
+  const given = env['TONNE_TEST_READ_WORKERS'] ?? '1'
+  if (!/^\d+$/.test(given)) throw new Error(`TONNE_TEST_READ_WORKERS must be a whole number (got "${given}")`)
+  return given
 })()
 
 export const POSTGRES_ADMIN_URL = env['TONNE_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres'

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../src/config.ts'
 import { prepareParts } from '../src/startup.ts'
 import { openStore, SQLITE_FILE_NAME, type Store } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
-import { copyMigratedSqlite, databaseEnv, type TestDatabase } from './databases.ts'
+import { copyMigratedSqlite, databaseEnv, TEST_READ_WORKERS, type TestDatabase } from './databases.ts'
 import { REPO_ROOT, TEST_TMPDIR, tempDir } from './support/files.ts'
 
 export { REPO_ROOT, tempDir }
@@ -95,10 +95,7 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
     LOG_LEVEL: options.logStream === undefined ? 'silent' : 'info',
     // A test app shares the PostgreSQL server with everything else: few connections (test/databases.ts).
     DATABASE_POOL_SIZE: '4',
-    // One SQLite read worker, as a container of 224-383 MB gets (src/sizing.ts): reads still leave the event loop,
-    // but most apps also booted a second worker on their first overlapping reads, about 30 ms of CPU each (137 of
-    // 207 apps in the catalogue, calculator, access and http files). Tests of two readers ask for them.
-    SQLITE_READ_WORKERS: '1',
+    SQLITE_READ_WORKERS: TEST_READ_WORKERS,
     ...(options.env?.['DATABASE_URL'] === undefined && await databaseEnv(t, options.database ?? 'sqlite')),
     ...options.env
   })

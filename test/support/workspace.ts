@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts'
 import { prepareParts } from '../../src/startup.ts'
 import { openStore } from '../../src/store/connect.ts'
 import { migrateToLatest } from '../../src/store/migrate.ts'
-import { copyMigratedSqlite, databaseEnv, type TestDatabase } from '../databases.ts'
+import { copyMigratedSqlite, databaseEnv, TEST_READ_WORKERS, type TestDatabase } from '../databases.ts'
 import { tempDir, testCalculatorData } from '../helpers.ts'
 
 export interface Workspace {
@@ -36,8 +36,8 @@ export async function workspace (t: TestContext, database: TestDatabase,
     return file
   }
   const api = async (urls: string[]): Promise<string[]> => {
-    // One SQLite read worker, as buildTestApp's apps have (test/helpers.ts).
-    const config = loadConfig({ SQLITE_READ_WORKERS: '1', ...env, LOG_LEVEL: 'silent' })
+    // As buildTestApp's apps (test/databases.ts).
+    const config = loadConfig({ SQLITE_READ_WORKERS: TEST_READ_WORKERS, ...env, LOG_LEVEL: 'silent' })
     const store = await openStore(config)
     await migrateToLatest(store.db)
     const { key } = await createKey(store.db, { name: 'reader', scopes: ['catalogue:read'] })
