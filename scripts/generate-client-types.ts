@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import openapiTS, { type OpenAPI3 } from 'openapi-typescript'
 import { buildApp } from '../src/app.ts'
+import { CalculatorResultBase } from '../src/calculator/calculator.schemas.ts'
 import { EXPLORER_DIR } from '../src/explorer/explorer.routes.ts'
 import { loadConfig } from '../src/config.ts'
 import { prepareParts } from '../src/startup.ts'
@@ -18,7 +19,17 @@ export const CLIENT_TYPES_FILE = path.join(import.meta.dirname, '..', 'client', 
 export const CLIENT_CALCULATOR_FILE = path.join(import.meta.dirname, '..', 'client', 'src', 'calculator.ts')
 export const EXPLORER_CATEGORIES_FILE = path.join(EXPLORER_DIR, 'js', 'calculator-categories.js')
 
-/** The service's OpenAPI document, from an app built as tests build it (empty SQLite database in a temp folder). */
+/**
+ * Titled schemas that the answers are built from but no route answers alone. The client's document lists them under
+ * components (converted as every shared schema is), so that withSharedComponents writes each answer that has all
+ * their properties as one of them plus its own (`CalculatorResultBase & { inputs: ... }`).
+ */
+const BASE_SCHEMAS = { CalculatorResultBase }
+
+/**
+ * The service's OpenAPI document, from an app built as tests build it (empty SQLite database in a temp folder),
+ * with BASE_SCHEMAS under components.
+ */
 export async function openApiDocument (): Promise<OpenAPI3> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-openapi-'))
   try {
@@ -27,6 +38,7 @@ export async function openApiDocument (): Promise<OpenAPI3> {
     try {
       await migrateToLatest(store.db)
       const app = await buildApp(await prepareParts(config, store))
+      for (const [name, schema] of Object.entries(BASE_SCHEMAS)) app.addSchema({ $id: name, ...schema })
       await app.ready()
       const document = app.swagger() as OpenAPI3
       await app.close()

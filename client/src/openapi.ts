@@ -163,6 +163,49 @@ export interface components {
       allowed_values?: string[];
       request_id?: string;
     };
+    /**
+     * CalculatorResultBase
+     * @description The part every calculator answer shares.
+     */
+    CalculatorResultBase: {
+      country_code: string;
+      /**
+       * @description The measurement system the inputs were read in.
+       * @enum {unknown}
+       */
+      measurement_system: "metric" | "imperial";
+      units_read: components["schemas"]["UnitsRead"];
+      /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
+      t_co2: number;
+      /**
+       * @description Unit label of t_co2 (Flowcarbon-compatible).
+       * @enum {string}
+       */
+      ton: "t";
+      co2e: components["schemas"]["Mass"];
+      /** @enum {string} */
+      period: "year";
+      /** @enum {string} */
+      per: "person";
+      /**
+       * @description The boundary of co2e.
+       * @enum {unknown}
+       */
+      boundary: "life_cycle" | "combustion";
+      co2e_life_cycle: components["schemas"]["Mass"];
+      co2e_combustion: components["schemas"]["Mass"];
+      range: components["schemas"]["ResultRange"];
+      /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
+      warnings: string[];
+      /** @description Entries sum to co2e (allowing for rounding). */
+      breakdown: components["schemas"]["BreakdownItem"][];
+      /** @description Every parameter left out and the default that stood in, with its basis. */
+      defaults_used: components["schemas"]["DefaultUsed"][];
+      /** @description Every country figure used, with its year and source. */
+      country_data: components["schemas"]["CountryDatum"][];
+      assumptions: string[];
+      sources: components["schemas"]["CalculatorSource"][];
+    };
     /** ProjectListItem */
     ProjectListItem: {
       /** @description Unique identifier of the project. */
@@ -1349,36 +1392,7 @@ export interface operations {
           "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
-          "application/json": {
-            country_code: string;
-            /**
-             * @description The measurement system the inputs were read in.
-             * @enum {unknown}
-             */
-            measurement_system: "metric" | "imperial";
-            units_read: components["schemas"]["UnitsRead"];
-            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-            t_co2: number;
-            /**
-             * @description Unit label of t_co2 (Flowcarbon-compatible).
-             * @enum {string}
-             */
-            ton: "t";
-            co2e: components["schemas"]["Mass"];
-            /** @enum {string} */
-            period: "year";
-            /** @enum {string} */
-            per: "person";
-            /**
-             * @description The boundary of co2e.
-             * @enum {unknown}
-             */
-            boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: components["schemas"]["Mass"];
-            co2e_combustion: components["schemas"]["Mass"];
-            range: components["schemas"]["ResultRange"];
-            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
-            warnings: string[];
+          "application/json": components["schemas"]["CalculatorResultBase"] & ({
             inputs: {
               /** @description The basis asked for. */
               basis: string;
@@ -1444,15 +1458,7 @@ export interface operations {
             ratio_to_world: number;
             /** @description The one year of every figure in the answer (values, world): the latest year with consumption-based CO2, so the bases compare like with like. Each figure also carries its own year. */
             year: number;
-            /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: components["schemas"]["BreakdownItem"][];
-            /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: components["schemas"]["DefaultUsed"][];
-            /** @description Every country figure used, with its year and source. */
-            country_data: components["schemas"]["CountryDatum"][];
-            assumptions: string[];
-            sources: components["schemas"]["CalculatorSource"][];
-          };
+          });
         };
       };
       304: components["responses"]["calculator.NotModified"];
@@ -1504,36 +1510,7 @@ export interface operations {
           "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
-          "application/json": {
-            country_code: string;
-            /**
-             * @description The measurement system the inputs were read in.
-             * @enum {unknown}
-             */
-            measurement_system: "metric" | "imperial";
-            units_read: components["schemas"]["UnitsRead"];
-            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-            t_co2: number;
-            /**
-             * @description Unit label of t_co2 (Flowcarbon-compatible).
-             * @enum {string}
-             */
-            ton: "t";
-            co2e: components["schemas"]["Mass"];
-            /** @enum {string} */
-            period: "year";
-            /** @enum {string} */
-            per: "person";
-            /**
-             * @description The boundary of co2e.
-             * @enum {unknown}
-             */
-            boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: components["schemas"]["Mass"];
-            co2e_combustion: components["schemas"]["Mass"];
-            range: components["schemas"]["ResultRange"];
-            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
-            warnings: string[];
+          "application/json": components["schemas"]["CalculatorResultBase"] & ({
             inputs: {
               /** @enum {unknown} */
               mode: "frequency" | "flight_counts" | "legs" | "distance";
@@ -1578,15 +1555,7 @@ export interface operations {
               included: boolean;
               method: string;
             };
-            /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: components["schemas"]["BreakdownItem"][];
-            /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: components["schemas"]["DefaultUsed"][];
-            /** @description Every country figure used, with its year and source. */
-            country_data: components["schemas"]["CountryDatum"][];
-            assumptions: string[];
-            sources: components["schemas"]["CalculatorSource"][];
-          };
+          });
         };
       };
       304: components["responses"]["calculator.NotModified"];
@@ -1624,36 +1593,7 @@ export interface operations {
           "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
-          "application/json": {
-            country_code: string;
-            /**
-             * @description The measurement system the inputs were read in.
-             * @enum {unknown}
-             */
-            measurement_system: "metric" | "imperial";
-            units_read: components["schemas"]["UnitsRead"];
-            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-            t_co2: number;
-            /**
-             * @description Unit label of t_co2 (Flowcarbon-compatible).
-             * @enum {string}
-             */
-            ton: "t";
-            co2e: components["schemas"]["Mass"];
-            /** @enum {string} */
-            period: "year";
-            /** @enum {string} */
-            per: "person";
-            /**
-             * @description The boundary of co2e.
-             * @enum {unknown}
-             */
-            boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: components["schemas"]["Mass"];
-            co2e_combustion: components["schemas"]["Mass"];
-            range: components["schemas"]["ResultRange"];
-            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
-            warnings: string[];
+          "application/json": components["schemas"]["CalculatorResultBase"] & {
             inputs: {
               diet_form: string;
               /** @description country_food_supply for diet_form=everything (the country's average diet from its FAO food supply), country_food_supply:<form> for a form applied to that mix. */
@@ -1669,14 +1609,6 @@ export interface operations {
                 country_code: string;
               };
             };
-            /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: components["schemas"]["BreakdownItem"][];
-            /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: components["schemas"]["DefaultUsed"][];
-            /** @description Every country figure used, with its year and source. */
-            country_data: components["schemas"]["CountryDatum"][];
-            assumptions: string[];
-            sources: components["schemas"]["CalculatorSource"][];
           };
         };
       };
@@ -1725,36 +1657,7 @@ export interface operations {
           "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
-          "application/json": {
-            country_code: string;
-            /**
-             * @description The measurement system the inputs were read in.
-             * @enum {unknown}
-             */
-            measurement_system: "metric" | "imperial";
-            units_read: components["schemas"]["UnitsRead"];
-            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-            t_co2: number;
-            /**
-             * @description Unit label of t_co2 (Flowcarbon-compatible).
-             * @enum {string}
-             */
-            ton: "t";
-            co2e: components["schemas"]["Mass"];
-            /** @enum {string} */
-            period: "year";
-            /** @enum {string} */
-            per: "person";
-            /**
-             * @description The boundary of co2e.
-             * @enum {unknown}
-             */
-            boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: components["schemas"]["Mass"];
-            co2e_combustion: components["schemas"]["Mass"];
-            range: components["schemas"]["ResultRange"];
-            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
-            warnings: string[];
+          "application/json": components["schemas"]["CalculatorResultBase"] & {
             inputs: {
               mode: string;
               distance: {
@@ -1775,14 +1678,6 @@ export interface operations {
               /** @description Whose figure the factor is: GBR for DESNZ UK factors, or the country when its own grid is used. */
               factor_region: string;
             };
-            /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: components["schemas"]["BreakdownItem"][];
-            /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: components["schemas"]["DefaultUsed"][];
-            /** @description Every country figure used, with its year and source. */
-            country_data: components["schemas"]["CountryDatum"][];
-            assumptions: string[];
-            sources: components["schemas"]["CalculatorSource"][];
           };
         };
       };
@@ -1823,36 +1718,7 @@ export interface operations {
           "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
-          "application/json": {
-            country_code: string;
-            /**
-             * @description The measurement system the inputs were read in.
-             * @enum {unknown}
-             */
-            measurement_system: "metric" | "imperial";
-            units_read: components["schemas"]["UnitsRead"];
-            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-            t_co2: number;
-            /**
-             * @description Unit label of t_co2 (Flowcarbon-compatible).
-             * @enum {string}
-             */
-            ton: "t";
-            co2e: components["schemas"]["Mass"];
-            /** @enum {string} */
-            period: "year";
-            /** @enum {string} */
-            per: "person";
-            /**
-             * @description The boundary of co2e.
-             * @enum {unknown}
-             */
-            boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: components["schemas"]["Mass"];
-            co2e_combustion: components["schemas"]["Mass"];
-            range: components["schemas"]["ResultRange"];
-            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
-            warnings: string[];
+          "application/json": components["schemas"]["CalculatorResultBase"] & ({
             inputs: {
               /** @enum {unknown} */
               mode: "amount" | "spend" | "items";
@@ -1863,15 +1729,7 @@ export interface operations {
               /** @description Whose figure the factor is: EU-27 (EEA) for amount, US (US EPA) for spend, global (one LCA) for items. */
               factor_region: string;
             };
-            /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: components["schemas"]["BreakdownItem"][];
-            /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: components["schemas"]["DefaultUsed"][];
-            /** @description Every country figure used, with its year and source. */
-            country_data: components["schemas"]["CountryDatum"][];
-            assumptions: string[];
-            sources: components["schemas"]["CalculatorSource"][];
-          };
+          });
         };
       };
       304: components["responses"]["calculator.NotModified"];
@@ -1917,36 +1775,7 @@ export interface operations {
           "Cache-Control": components["headers"]["calculator.Cache-Control"];
         };
         content: {
-          "application/json": {
-            country_code: string;
-            /**
-             * @description The measurement system the inputs were read in.
-             * @enum {unknown}
-             */
-            measurement_system: "metric" | "imperial";
-            units_read: components["schemas"]["UnitsRead"];
-            /** @description Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible). */
-            t_co2: number;
-            /**
-             * @description Unit label of t_co2 (Flowcarbon-compatible).
-             * @enum {string}
-             */
-            ton: "t";
-            co2e: components["schemas"]["Mass"];
-            /** @enum {string} */
-            period: "year";
-            /** @enum {string} */
-            per: "person";
-            /**
-             * @description The boundary of co2e.
-             * @enum {unknown}
-             */
-            boundary: "life_cycle" | "combustion";
-            co2e_life_cycle: components["schemas"]["Mass"];
-            co2e_combustion: components["schemas"]["Mass"];
-            range: components["schemas"]["ResultRange"];
-            /** @description Set when the result exceeds the country's whole per-person footprint, or an input is implausible in the unit it was read in (e.g. a home under 10 m2 per person). */
-            warnings: string[];
+          "application/json": components["schemas"]["CalculatorResultBase"] & ({
             inputs: {
               /** @description People sharing the home: as given, or the country's average household size. */
               household_size: number;
@@ -1978,15 +1807,7 @@ export interface operations {
               market_based: components["schemas"]["Mass"];
               market_based_basis: string;
             };
-            /** @description Entries sum to co2e (allowing for rounding). */
-            breakdown: components["schemas"]["BreakdownItem"][];
-            /** @description Every parameter left out and the default that stood in, with its basis. */
-            defaults_used: components["schemas"]["DefaultUsed"][];
-            /** @description Every country figure used, with its year and source. */
-            country_data: components["schemas"]["CountryDatum"][];
-            assumptions: string[];
-            sources: components["schemas"]["CalculatorSource"][];
-          };
+          });
         };
       };
       304: components["responses"]["calculator.NotModified"];

@@ -341,55 +341,70 @@ const Source = Type.Object({
   attribution: Type.Optional(Type.String())
 }, { title: 'CalculatorSource', additionalProperties: false })
 
-function result<I extends TObject, X extends TProperties> (inputs: I, extra: X, description: string) {
-  return Type.Object({
-    country_code: Type.String(),
-    measurement_system: StringEnum(ENUMS.measurement_system,
-      { description: 'The measurement system the inputs were read in.' }),
-    units_read: Type.Object({
-      distance: Type.String(),
-      area: Type.String(),
-      volume: Type.String(),
-      fuel_economy: Type.String(),
-      electric_fuel_economy: Type.String(),
-      mass: Type.String()
-    }, {
-      title: 'UnitsRead',
-      additionalProperties: false,
-      description: 'The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the ' +
-        'measurement system\'s, stated so that a number is never read in a unit the caller did not mean.'
-    }),
-    t_co2: Type.Number({ description: 'Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible).' }),
-    ton: Type.Literal('t', { description: 'Unit label of t_co2 (Flowcarbon-compatible).' }),
-    co2e: Mass,
-    period: Type.Literal('year'),
-    per: Type.Literal('person'),
-    boundary: StringEnum(ENUMS.boundary, { description: 'The boundary of co2e.' }),
-    co2e_life_cycle: Mass,
-    co2e_combustion: Mass,
-    range: Type.Object({
-      low: Mass,
-      high: Mass,
-      basis: Type.Array(Type.String())
-    }, {
-      title: 'ResultRange',
-      additionalProperties: false,
-      description: 'Sum of the breakdown entries\' ranges: the cited intervals of factors and defaults only ' +
-        '(other method choices have their own fields); low <= co2e <= high.'
-    }),
-    warnings: Type.Array(Type.String(), {
-      description: 'Set when the result exceeds the country\'s whole per-person footprint, or an input is ' +
-        'implausible in the unit it was read in (e.g. a home under 10 m2 per person).'
-    }),
-    inputs,
-    ...extra,
-    breakdown: Type.Array(BreakdownItem, { description: 'Entries sum to co2e (allowing for rounding).' }),
-    defaults_used: Type.Array(DefaultUsed,
-      { description: 'Every parameter left out and the default that stood in, with its basis.' }),
-    country_data: Type.Array(CountryDatum, { description: 'Every country figure used, with its year and source.' }),
-    assumptions: Type.Array(Type.String()),
-    sources: Type.Array(Source)
-  }, { additionalProperties: false, description })
+// Every answer's first and last properties; its own (inputs and any extra figures) stand between them.
+const resultHead = {
+  country_code: Type.String(),
+  measurement_system: StringEnum(ENUMS.measurement_system,
+    { description: 'The measurement system the inputs were read in.' }),
+  units_read: Type.Object({
+    distance: Type.String(),
+    area: Type.String(),
+    volume: Type.String(),
+    fuel_economy: Type.String(),
+    electric_fuel_economy: Type.String(),
+    mass: Type.String()
+  }, {
+    title: 'UnitsRead',
+    additionalProperties: false,
+    description: 'The unit each kind of input was read in (distance km or mi, area m2 or ft2, ...): the ' +
+      'measurement system\'s, stated so that a number is never read in a unit the caller did not mean.'
+  }),
+  t_co2: Type.Number({ description: 'Metric tonnes CO2e per person per year, 2 decimals (Flowcarbon-compatible).' }),
+  ton: Type.Literal('t', { description: 'Unit label of t_co2 (Flowcarbon-compatible).' }),
+  co2e: Mass,
+  period: Type.Literal('year'),
+  per: Type.Literal('person'),
+  boundary: StringEnum(ENUMS.boundary, { description: 'The boundary of co2e.' }),
+  co2e_life_cycle: Mass,
+  co2e_combustion: Mass,
+  range: Type.Object({
+    low: Mass,
+    high: Mass,
+    basis: Type.Array(Type.String())
+  }, {
+    title: 'ResultRange',
+    additionalProperties: false,
+    description: 'Sum of the breakdown entries\' ranges: the cited intervals of factors and defaults only ' +
+      '(other method choices have their own fields); low <= co2e <= high.'
+  }),
+  warnings: Type.Array(Type.String(), {
+    description: 'Set when the result exceeds the country\'s whole per-person footprint, or an input is ' +
+      'implausible in the unit it was read in (e.g. a home under 10 m2 per person).'
+  })
+}
+const resultTail = {
+  breakdown: Type.Array(BreakdownItem, { description: 'Entries sum to co2e (allowing for rounding).' }),
+  defaults_used: Type.Array(DefaultUsed,
+    { description: 'Every parameter left out and the default that stood in, with its basis.' }),
+  country_data: Type.Array(CountryDatum, { description: 'Every country figure used, with its year and source.' }),
+  assumptions: Type.Array(Type.String()),
+  sources: Type.Array(Source)
+}
+
+/**
+ * What every calculator answer states (each answer is this plus its inputs and its own figures). No route answers
+ * it alone: `npm run client:generate` adds it to the document it reads, so the client's types state it once and
+ * each answer as `CalculatorResultBase & { inputs, ... }`.
+ */
+export const CalculatorResultBase = Type.Object({ ...resultHead, ...resultTail }, {
+  title: 'CalculatorResultBase',
+  additionalProperties: false,
+  description: 'The part every calculator answer shares.'
+})
+
+function result<I extends TObject, X extends TProperties> (title: string, inputs: I, extra: X, description: string) {
+  return Type.Object({ ...resultHead, inputs, ...extra, ...resultTail },
+    { title, additionalProperties: false, description })
 }
 
 const Airport = Type.Object({ iata: Type.String(), name: Type.String(), city: Type.String(), country: Type.String() },
@@ -419,7 +434,7 @@ export const FlightInputs = Type.Object({
 }, { additionalProperties: false })
 export type FlightInputs = Static<typeof FlightInputs>
 
-export const FlightResult = result(FlightInputs, {
+export const FlightResult = result('FlightResult', FlightInputs, {
   co2e_with_rf: Mass,
   co2e_without_rf: Mass,
   radiative_forcing: Type.Object({ included: Type.Boolean(), method: Type.String() }, { additionalProperties: false })
@@ -443,7 +458,7 @@ export const DietInputs = Type.Object({
 }, { additionalProperties: false })
 export type DietInputs = Static<typeof DietInputs>
 
-export const DietResult = result(DietInputs, {}, 'A year of a diet.')
+export const DietResult = result('DietResult', DietInputs, {}, 'A year of a diet.')
 
 export const CarInputs = Type.Object({
   mode: Type.String(),
@@ -464,7 +479,7 @@ export const CarInputs = Type.Object({
 }, { additionalProperties: false })
 export type CarInputs = Static<typeof CarInputs>
 
-export const CarResult = result(CarInputs, {}, 'A year of travel by car, rail or bus.')
+export const CarResult = result('CarResult', CarInputs, {}, 'A year of travel by car, rail or bus.')
 
 export const ClothesInputs = Type.Object({
   mode: StringEnum(['amount', 'spend', 'items'] as const),
@@ -480,7 +495,7 @@ export const ClothesInputs = Type.Object({
 }, { additionalProperties: false })
 export type ClothesInputs = Static<typeof ClothesInputs>
 
-export const ClothesResult = result(ClothesInputs, {}, 'A year of clothes shopping.')
+export const ClothesResult = result('ClothesResult', ClothesInputs, {}, 'A year of clothes shopping.')
 
 export const EnergyInputs = Type.Object({
   household_size: Type.Number(
@@ -498,7 +513,7 @@ export const EnergyInputs = Type.Object({
 }, { additionalProperties: false })
 export type EnergyInputs = Static<typeof EnergyInputs>
 
-export const EnergyResult = result(EnergyInputs, {
+export const EnergyResult = result('EnergyResult', EnergyInputs, {
   electricity: Type.Object({
     method: StringEnum(ENUMS.electricity_method, { description: 'The method whose figure is in co2e.' }),
     location_based: Mass,
@@ -525,7 +540,7 @@ const PersonPart = Type.Object({
 }, { additionalProperties: false })
 export type FootprintInputs = Static<typeof FootprintInputs>
 
-export const FootprintResult = result(FootprintInputs, {
+export const FootprintResult = result('FootprintResult', FootprintInputs, {
   basis: StringEnum(ENUMS.basis,
     { description: 'The basis used (consumption falls back to territorial where missing).' }),
   gases: StringEnum(['co2', 'co2e'] as const,
