@@ -66,6 +66,22 @@ interface MemoryCgroup {
   remove: () => void
 }
 
+/** What each cgroup version calls the files makeCgroup reads and writes, and the memory.stat keys of `charged`. */
+const CGROUP_FILES = {
+  1: {
+    limit: 'memory.limit_in_bytes',
+    peak: 'memory.max_usage_in_bytes',
+    events: 'memory.oom_control',
+    stat: { anon: 'total_rss', file: 'total_cache', mapped: 'total_mapped_file' }
+  },
+  2: {
+    limit: 'memory.max',
+    peak: 'memory.peak',
+    events: 'memory.events',
+    stat: { anon: 'anon', file: 'file', mapped: 'file_mapped' }
+  }
+} as const
+
 function makeCgroup (limitMb: number): MemoryCgroup {
   const name = `tonne-bench-${process.pid}`
   const bytes = String(limitMb * 1024 * 1024)
@@ -73,47 +89,31 @@ function makeCgroup (limitMb: number): MemoryCgroup {
   const counter = (text: string, key: string) => Number(new RegExp(`^${key} (\\d+)$`, 'm').exec(text)?.[1] ?? 0)
   const mb = (text: string) => Math.round(Number(text.trim()) / 1024 / 1024)
   const v1 = '/sys/fs/cgroup/memory'
-  if (existsSync(path.join(v1, 'cgroup.procs'))) {
-    const dir = path.join(v1, name)
-    mkdirSync(dir)
-    writeFileSync(path.join(dir, 'memory.limit_in_bytes'), bytes)
-    // With swap the service would page out instead of meeting the limit (none on this project's machines).
-    if (existsSync(path.join(dir, 'memory.memsw.limit_in_bytes'))) {
-      writeFileSync(path.join(dir, 'memory.memsw.limit_in_bytes'), bytes)
-    }
-    return {
-      version: 1,
-      dir,
-      procs: path.join(dir, 'cgroup.procs'),
-      peakMb: () => mb(read(path.join(dir, 'memory.max_usage_in_bytes'))),
-      oomKills: () => counter(read(path.join(dir, 'memory.oom_control')), 'oom_kill'),
-      charged: () => {
-        const stat = read(path.join(dir, 'memory.stat'))
-        const of = (key: string) => Math.round(counter(stat, key) / 1024 / 1024)
-        return { anon: of('total_rss'), file: of('total_cache'), mapped: of('total_mapped_file') }
-      },
-      remove: () => { rmdirSync(dir) }
-    }
-  }
   const v2 = '/sys/fs/cgroup'
-  if (!read(path.join(v2, 'cgroup.subtree_control')).split(/\s+/).includes('memory')) {
+  const version = existsSync(path.join(v1, 'cgroup.procs')) ? 1 : 2
+  if (version === 2 && !read(path.join(v2, 'cgroup.subtree_control')).split(/\s+/).includes('memory')) {
     throw new Error('no memory cgroup controller: neither cgroup v1 at /sys/fs/cgroup/memory nor memory in ' +
       'cgroup v2\'s /sys/fs/cgroup/cgroup.subtree_control')
   }
-  const dir = path.join(v2, name)
+  const files = CGROUP_FILES[version]
+  const dir = path.join(version === 1 ? v1 : v2, name)
   mkdirSync(dir)
-  writeFileSync(path.join(dir, 'memory.max'), bytes)
-  if (existsSync(path.join(dir, 'memory.swap.max'))) writeFileSync(path.join(dir, 'memory.swap.max'), '0')
+  writeFileSync(path.join(dir, files.limit), bytes)
+  // With swap the service would page out instead of meeting the limit (none on this project's machines).
+  const swap = version === 1
+    ? { file: 'memory.memsw.limit_in_bytes', limit: bytes }
+    : { file: 'memory.swap.max', limit: '0' }
+  if (existsSync(path.join(dir, swap.file))) writeFileSync(path.join(dir, swap.file), swap.limit)
   return {
-    version: 2,
+    version,
     dir,
     procs: path.join(dir, 'cgroup.procs'),
-    peakMb: () => mb(read(path.join(dir, 'memory.peak'))),
-    oomKills: () => counter(read(path.join(dir, 'memory.events')), 'oom_kill'),
+    peakMb: () => mb(read(path.join(dir, files.peak))),
+    oomKills: () => counter(read(path.join(dir, files.events)), 'oom_kill'),
     charged: () => {
       const stat = read(path.join(dir, 'memory.stat'))
       const of = (key: string) => Math.round(counter(stat, key) / 1024 / 1024)
-      return { anon: of('anon'), file: of('file'), mapped: of('file_mapped') }
+      return { anon: of(files.stat.anon), file: of(files.stat.file), mapped: of(files.stat.mapped) }
     },
     remove: () => { rmdirSync(dir) }
   }
@@ -357,7 +357,7 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
     `Requests per second under the limit: **${ratio}** of the unlimited run's; answers other than 429 per second: ` +
       `${servedRatio}. The load used ${KEYS} API key${KEYS === 1 ? '' : 's'}. Answers by status: no limit ` +
       `${statuses(free)}; limited ${statuses(limited)}. The resident peak is the service process's VmHWM; the ` +
-      `cgroup peak (${cgroup.version === 1 ? 'memory.max_usage_in_bytes' : 'memory.peak'}) also counts the page ` +
+      `cgroup peak (${CGROUP_FILES[cgroup.version].peak}) also counts the page ` +
       'cache charged to it.',
     '',
     '## Start to first answer',
