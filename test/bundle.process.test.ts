@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
-import { execFile, spawn } from 'node:child_process'
-import { once } from 'node:events'
+import { execFile } from 'node:child_process'
 import { utimesSync } from 'node:fs'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import { test, type TestContext } from 'node:test'
 import { promisify } from 'node:util'
 import { REPO_ROOT, tempDir } from './support/files.ts'
+import { FIRST_KEY, startServerProcess, written } from './support/server-process.ts'
 
 // The esbuild bundle that `npm ci` makes (scripts/build-bundle.ts) answers as the TypeScript sources do, and
 // bin/tonne.js runs it only while it is newer than its sources. Built into a folder of the test's own
@@ -18,29 +17,9 @@ interface Served { address: string, key: string | undefined, runsFrom: string | 
 
 /** `tonne serve` over dataDir with TONNE_BUNDLE_DIR=bundleDir, until it listens. */
 async function serve (t: TestContext, dataDir: string, bundleDir: string): Promise<Served> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'serve'], {
-    env: {
-      PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', TONNE_BUNDLE_DIR: bundleDir
-    },
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
-  t.after(() => child.kill('SIGKILL'))
-  let key: string | undefined
-  let runsFrom: string | undefined
-  for await (const line of createInterface({ input: child.stdout })) {
-    key ??= /^\s+(tonne_\S+)$/.exec(line)?.[1]
-    runsFrom ??= /"runsFrom":"(\w+)"/.exec(line)?.[1]
-    const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
-    if (match !== null) {
-      const stop = async () => {
-        const exit = once(child, 'exit')
-        child.kill('SIGTERM')
-        await exit
-      }
-      return { address: match[1]!, key, runsFrom, stop }
-    }
-  }
-  throw new Error('the server stopped before it listened')
+  const server = await startServerProcess(t, { DATA_DIR: dataDir, TONNE_BUNDLE_DIR: bundleDir })
+  const stop = async () => { await server.stop() }
+  return { address: server.url, key: written(server, FIRST_KEY), runsFrom: written(server, /"runsFrom":"(\w+)"/), stop }
 }
 
 const PATHS = [

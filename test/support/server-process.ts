@@ -60,6 +60,14 @@ export async function startServerProcess (t: TestContext, env: Record<string, st
   }
 }
 
+/** The first group `pattern` captures in a line the process has written so far (a first start's key: FIRST_KEY). */
+export function written (server: ServerProcess, pattern: RegExp): string | undefined {
+  return server.output.map((line) => pattern.exec(line)?.[1]).find((found) => found !== undefined)
+}
+
+/** The API key a first start prints, indented on a line of its own, before it listens. */
+export const FIRST_KEY = /^\s+(tonne_\S+)$/
+
 /** Waits for two workers' "listening" lines (each worker logs its own) and gives their process ids. */
 export async function workersListening (server: ServerProcess): Promise<[number, number]> {
   const pidOf = (line: string) => (JSON.parse(line) as { pid: number }).pid
