@@ -1,4 +1,4 @@
-import { CompiledQuery } from 'kysely'
+import { CompiledQuery, type ColumnDataType } from 'kysely'
 import { databaseKind, type Db } from '../store/database.ts'
 
 // Many rows into one table, compiled here rather than by the query builder: a million rows through the builder
@@ -6,17 +6,33 @@ import { databaseKind, type Db } from '../store/database.ts'
 // array per column (as many parameters as columns, whatever the rows: one round trip a batch); SQLite one
 // statement text per batch size, kept for the few sizes a stream uses.
 
-/** A table's columns in order, each with PostgreSQL's type of its values (for unnest). */
-export type StagedColumns<Row> = ReadonlyArray<readonly [keyof Row & string, string]>
+/**
+ * A table's columns in order: name, SQL type, PostgreSQL's type of its values (for unnest), and 'null' where a value
+ * may be null (every other column is NOT NULL). One list for the table and its INSERT.
+ */
+export type StagedColumns<Row> = ReadonlyArray<readonly [keyof Row & string, ColumnDataType, string, 'null'?]>
 
+/** A temporary table an import stages rows in: created from its column list, and filled through `insert`. */
 export class StagedInsert<Row> {
   readonly #table: string
   readonly #columns: StagedColumns<Row>
+  readonly #primaryKey: (keyof Row & string) | undefined
   readonly #sqliteTexts = new Map<number, string>()
 
-  constructor (table: string, columns: StagedColumns<Row>) {
+  constructor (table: string, columns: StagedColumns<Row>, primaryKey?: keyof Row & string) {
     this.#table = table
     this.#columns = columns
+    this.#primaryKey = primaryKey
+  }
+
+  /** Creates the table, temporary: it goes with the import's connection. */
+  async create (db: Db): Promise<void> {
+    let table = db.schema.createTable(this.#table).temporary()
+    for (const [name, type, , nullable] of this.#columns) {
+      table = table.addColumn(name, type,
+        (c) => name === this.#primaryKey ? c.primaryKey() : nullable === 'null' ? c : c.notNull())
+    }
+    await table.execute()
   }
 
   /** Rows per statement that keep SQLite under its 32,766 parameters. */
@@ -28,7 +44,7 @@ export class StagedInsert<Row> {
     if (rows.length === 0) return
     const into = `insert into ${this.#table} (${this.#columns.map(([c]) => c).join(', ')})`
     if (databaseKind(db) === 'postgres') {
-      const text = `${into} select * from unnest(${this.#columns.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})`
+      const text = `${into} select * from unnest(${this.#columns.map(([, , t], i) => `$${i + 1}::${t}[]`).join(', ')})`
       await db.executeQuery(CompiledQuery.raw(text, this.#columns.map(([c]) => rows.map((r) => r[c]))))
       return
     }

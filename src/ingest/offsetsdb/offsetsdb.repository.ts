@@ -1,5 +1,5 @@
-import { sql, type ColumnDataType } from 'kysely'
-import { StagedInsert } from '../staged-insert.repository.ts'
+import { sql } from 'kysely'
+import { StagedInsert, type StagedColumns } from '../staged-insert.repository.ts'
 import { databaseKind, type Db } from '../../store/database.ts'
 import { bulkWorthIt, withLedgerIndexesAfter } from '../ledger-bulk.repository.ts'
 
@@ -38,11 +38,8 @@ type Staging = {
 
 const staging = (db: Db) => db.withTables<Staging>()
 
-/**
- * The staged columns in order: their type, PostgreSQL's array type (staged through unnest) and whether they may be
- * null. One list for the table and its INSERT.
- */
-const STAGE_COLUMNS: ReadonlyArray<[keyof StagedCredit, ColumnDataType, string, 'null'?]> = [
+/** The staged credits' columns: one list for the table and its INSERT. */
+const STAGE_COLUMNS: StagedColumns<StagedCredit> = [
   ['seq', 'integer', 'int4'], ['odb_project', 'varchar(200)', 'text'], ['digest', 'varchar(40)', 'text'],
   ['type', 'varchar(20)', 'text'], ['date', 'varchar(10)', 'text', 'null'], ['vintage', 'integer', 'int4', 'null'],
   ['quantity', 'double precision', 'float8'], ['account', 'text', 'text', 'null'],
@@ -50,17 +47,15 @@ const STAGE_COLUMNS: ReadonlyArray<[keyof StagedCredit, ColumnDataType, string, 
   ['harmonised', 'text', 'text', 'null'], ['reason', 'text', 'text', 'null'], ['note', 'text', 'text', 'null'],
   ['url', 'text', 'text', 'null'], ['source_file', 'varchar(500)', 'text'], ['source_line', 'integer', 'int4']]
 
+// The rows' order (seq, numbered as read) is SQLite's rowid: the ledger is written in it without a sort.
+const stage = new StagedInsert<StagedCredit>('offsetsdb_stage', STAGE_COLUMNS, 'seq')
+
 /** Rows per INSERT: 16 values each, under SQLite's 32,766 parameters. */
 export const STAGE_BATCH = 2000
 
 export async function createStage (db: Db): Promise<void> {
   await dropStage(db)
-  let stage = db.schema.createTable('offsetsdb_stage').temporary()
-  for (const [name, type, , nullable] of STAGE_COLUMNS) {
-    // The rows' order (seq, numbered as read) is SQLite's rowid: the ledger is written in it without a sort.
-    stage = stage.addColumn(name, type, (c) => name === 'seq' ? c.primaryKey() : nullable === 'null' ? c : c.notNull())
-  }
-  await stage.execute()
+  await stage.create(db)
   await db.schema.createTable('offsetsdb_map').temporary()
     .addColumn('odb_project', 'varchar(200)', (c) => c.primaryKey())
     .addColumn('project_id', 'integer', (c) => c.notNull())
@@ -73,8 +68,6 @@ export async function dropStage (db: Db): Promise<void> {
     await db.schema.dropTable(table).ifExists().execute()
   }
 }
-
-const stage = new StagedInsert<StagedCredit>('offsetsdb_stage', STAGE_COLUMNS.map(([c, , t]) => [c, t] as const))
 
 /** Adds rows to the stage (compiled by StagedInsert, not the query builder). */
 export async function stageCredits (db: Db, rows: readonly StagedCredit[]): Promise<void> {

@@ -24,38 +24,22 @@ interface MappedDraft { draft: string, project_id: number, registry: string, pos
 /** Rows staged at a time: one round trip each on PostgreSQL, a few statements on SQLite. */
 export const STAGE_BATCH = 4000
 
-const STAGE = new StagedInsert<StagedTransaction>('registry_stage', [['seq', 'int4'], ['draft', 'text'],
-  ['identity', 'text'], ['type', 'text'], ['date', 'text'], ['vintage', 'int4'], ['quantity', 'float8'],
-  ['beneficiary', 'text'], ['reason', 'text'], ['beneficiary_key', 'text'], ['note', 'text'], ['account', 'text'],
-  ['serials', 'text'], ['vintage_start', 'text'], ['vintage_end', 'text'], ['source_file', 'text'],
-  ['source_line', 'int4'], ['from_carb', 'bool']])
-const MAP = new StagedInsert<MappedDraft>('registry_map',
-  [['draft', 'text'], ['project_id', 'int4'], ['registry', 'text'], ['position', 'int4']])
+const STAGE = new StagedInsert<StagedTransaction>('registry_stage', [
+  ['seq', 'integer', 'int4'], ['draft', 'varchar(200)', 'text'], ['identity', 'varchar(500)', 'text'],
+  ['type', 'varchar(20)', 'text'], ['date', 'varchar(10)', 'text', 'null'], ['vintage', 'integer', 'int4', 'null'],
+  ['quantity', 'double precision', 'float8'], ['beneficiary', 'text', 'text', 'null'],
+  ['reason', 'text', 'text', 'null'], ['beneficiary_key', 'text', 'text', 'null'], ['note', 'text', 'text', 'null'],
+  ['account', 'text', 'text', 'null'], ['serials', 'text', 'text', 'null'],
+  ['vintage_start', 'varchar(10)', 'text', 'null'], ['vintage_end', 'varchar(10)', 'text', 'null'],
+  ['source_file', 'varchar(500)', 'text'], ['source_line', 'integer', 'int4'], ['from_carb', 'boolean', 'bool']])
+const MAP = new StagedInsert<MappedDraft>('registry_map', [['draft', 'varchar(200)', 'text'],
+  ['project_id', 'integer', 'int4'], ['registry', 'varchar(200)', 'text'], ['position', 'integer', 'int4']], 'draft')
 
 const TABLES = ['registry_map', 'registry_ledger', 'registry_stage']
 
 export async function createStage (db: Db): Promise<void> {
   await dropStage(db)
-  await db.schema.createTable('registry_stage').temporary()
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('draft', 'varchar(200)', (c) => c.notNull())
-    .addColumn('identity', 'varchar(500)', (c) => c.notNull())
-    .addColumn('type', 'varchar(20)', (c) => c.notNull())
-    .addColumn('date', 'varchar(10)')
-    .addColumn('vintage', 'integer')
-    .addColumn('quantity', 'double precision', (c) => c.notNull())
-    .addColumn('beneficiary', 'text')
-    .addColumn('reason', 'text')
-    .addColumn('beneficiary_key', 'text')
-    .addColumn('note', 'text')
-    .addColumn('account', 'text')
-    .addColumn('serials', 'text')
-    .addColumn('vintage_start', 'varchar(10)')
-    .addColumn('vintage_end', 'varchar(10)')
-    .addColumn('source_file', 'varchar(500)', (c) => c.notNull())
-    .addColumn('source_line', 'integer', (c) => c.notNull())
-    .addColumn('from_carb', 'boolean', (c) => c.notNull())
-    .execute()
+  await STAGE.create(db)
 }
 
 export async function dropStage (db: Db): Promise<void> {
@@ -131,12 +115,7 @@ export async function stagedSums (db: Db): Promise<Array<{
 
 /** Which project (and registry) each draft became, in the order of the import's records. */
 export async function mapDrafts (db: Db, rows: readonly MappedDraft[]): Promise<void> {
-  await db.schema.createTable('registry_map').temporary()
-    .addColumn('draft', 'varchar(200)', (c) => c.primaryKey())
-    .addColumn('project_id', 'integer', (c) => c.notNull())
-    .addColumn('registry', 'varchar(200)', (c) => c.notNull())
-    .addColumn('position', 'integer', (c) => c.notNull())
-    .execute()
+  await MAP.create(db)
   for (let i = 0; i < rows.length; i += STAGE_BATCH) await MAP.insert(db, rows.slice(i, i + STAGE_BATCH))
 }
 
