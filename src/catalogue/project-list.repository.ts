@@ -33,6 +33,17 @@ export interface OrderTerm {
   descending: boolean
 }
 
+/**
+ * The filters a project meets when one of its rows in a table of its lists has the value (any of the values): its
+ * methodologies, vintages, certifications and SDGs.
+ */
+const LIST_FILTERS = [
+  ['protocol', 'project_protocols', 'protocol'],
+  ['vintage', 'project_vintages', 'vintage'],
+  ['certification', 'project_certifications', 'certification'],
+  ['sdg', 'project_sdgs', 'sdg']
+] as const
+
 /** The projects that match these filters (the list, the map and the facets count over it). */
 export function filteredProjects (db: Db, filters: ProjectFilters) {
   let query = db.selectFrom('projects as p')
@@ -44,22 +55,12 @@ export function filteredProjects (db: Db, filters: ProjectFilters) {
   if (filters.status !== undefined) query = query.where('p.status', 'in', filters.status)
   if (filters.category !== undefined) query = query.where('p.category', 'in', filters.category)
   if (filters.isCompliance !== undefined) query = query.where('p.is_compliance', '=', filters.isCompliance)
-  const { vintage, certification, sdg, updatedSince, bbox, protocol } = filters
-  if (protocol !== undefined) {
-    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_protocols as pp')
-      .select('pp.position').whereRef('pp.project_id', '=', 'p.id').where('pp.protocol', 'in', protocol)))
-  }
-  if (vintage !== undefined) {
-    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_vintages as pv').select('pv.vintage')
-      .whereRef('pv.project_id', '=', 'p.id').where('pv.vintage', '=', vintage)))
-  }
-  if (certification !== undefined) {
-    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_certifications as pc')
-      .select('pc.position').whereRef('pc.project_id', '=', 'p.id').where('pc.certification', '=', certification)))
-  }
-  if (sdg !== undefined) {
-    query = query.where(({ exists, selectFrom }) => exists(selectFrom('project_sdgs as ps').select('ps.position')
-      .whereRef('ps.project_id', '=', 'p.id').where('ps.sdg', '=', sdg)))
+  const { updatedSince, bbox } = filters
+  for (const [filter, table, column] of LIST_FILTERS) {
+    const value = filters[filter]
+    if (value === undefined) continue
+    query = query.where(({ exists, selectFrom }) => exists(selectFrom(table).select('project_id')
+      .whereRef('project_id', '=', 'p.id').where(column, 'in', typeof value === 'object' ? value : [value])))
   }
   if (updatedSince !== undefined) query = query.where('p.updated_at', '>=', updatedSince)
   if (bbox !== undefined) {
