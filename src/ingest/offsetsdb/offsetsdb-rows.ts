@@ -2,6 +2,10 @@ import { createHash } from 'node:crypto'
 import type { TransactionType } from '../../catalogue/catalogue.schemas.ts'
 import { parsePythonLiteral } from '../registries/python-literal.ts'
 import type { Named } from '../registries/project-draft.ts'
+import {
+  ACR, ACR_STANDARD, ART, CAR, CAR_STANDARD, CERCARBONO, CERCARBONO_STANDARD, GOLD_STANDARD, GOLD_STANDARD_STANDARD,
+  ISOMETRIC, ISOMETRIC_STANDARD, VERRA, VERRA_STANDARD
+} from '../registries/registry-names.ts'
 
 // One row of OffsetsDB's projects or credits table as Tonne's fields. CSV gives every value as text (dates as
 // `2021-03-04 00:00:00+00:00`, booleans as True/False, the protocol list as a Python literal); Parquet gives them
@@ -163,46 +167,16 @@ const upperSnake = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]+/g, '
 // OffsetsDB's registry names and id prefixes → the registries Tonne's own readers write (their name_ids and
 // external ids, so that a project imported from both is one project). docs/registries.md, "OffsetsDB's archive".
 const REGISTRIES: Readonly<Record<string, RegistryTarget>> = {
-  verra: {
-    registry: { name_id: 'VERRA', verbose_name: 'Verra' },
-    standard: { name_id: 'VERRA_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' },
-    externalId: (id) => id
-  },
+  verra: { registry: VERRA, standard: VERRA_STANDARD, externalId: (id) => id },
   'gold-standard': {
-    registry: { name_id: 'GOLD_STANDARD', verbose_name: 'Gold Standard' },
-    standard: {
-      name_id: 'GOLD_STANDARD_GOLD_STANDARD_FOR_THE_GLOBAL_GOALS', verbose_name: 'Gold Standard for the Global Goals'
-    },
-    externalId: (id) => id.replace(/^GLD/, 'GS')
+    registry: GOLD_STANDARD, standard: GOLD_STANDARD_STANDARD, externalId: (id) => id.replace(/^GLD/, 'GS')
   },
-  'american-carbon-registry': {
-    registry: { name_id: 'AMERICAN_CARBON_REGISTRY', verbose_name: 'American Carbon Registry' },
-    standard: { name_id: 'AMERICAN_CARBON_REGISTRY_ACR_STANDARD', verbose_name: 'ACR Standard' },
-    externalId: (id) => id
-  },
-  'climate-action-reserve': {
-    registry: { name_id: 'CLIMATE_ACTION_RESERVE', verbose_name: 'Climate Action Reserve' },
-    standard: {
-      name_id: 'CLIMATE_ACTION_RESERVE_CLIMATE_ACTION_RESERVE_OFFSET_PROTOCOLS',
-      verbose_name: 'Climate Action Reserve Offset Protocols'
-    },
-    externalId: (id) => id
-  },
-  'art-trees': {
-    registry: { name_id: 'ART', verbose_name: 'Architecture for REDD+ Transactions (ART)' },
-    standard: { name_id: 'ART_TREES', verbose_name: 'TREES' },
-    externalId: (id) => id
-  },
-  isometric: {
-    registry: { name_id: 'ISOMETRIC', verbose_name: 'Isometric' },
-    standard: { name_id: 'ISOMETRIC_ISOMETRIC_STANDARD', verbose_name: 'Isometric Standard' },
-    externalId: (id) => id.replace(/^ISO/, '')
-  },
-  cercarbono: {
-    registry: { name_id: 'CERCARBONO', verbose_name: 'Cercarbono' },
-    standard: { name_id: 'CERCARBONO_CERCARBONO_PROTOCOL', verbose_name: 'Cercarbono Protocol' },
-    externalId: (id) => id
-  }
+  'american-carbon-registry': { registry: ACR, standard: ACR_STANDARD, externalId: (id) => id },
+  'climate-action-reserve': { registry: CAR, standard: CAR_STANDARD, externalId: (id) => id },
+  // Tonne's ART reader names the standard as each programme states it; OffsetsDB does not say, so TREES.
+  'art-trees': { registry: ART, standard: { name_id: 'ART_TREES', verbose_name: 'TREES' }, externalId: (id) => id },
+  isometric: { registry: ISOMETRIC, standard: ISOMETRIC_STANDARD, externalId: (id) => id.replace(/^ISO/, '') },
+  cercarbono: { registry: CERCARBONO, standard: CERCARBONO_STANDARD, externalId: (id) => id }
 }
 
 const PREFIXES: ReadonlyArray<[string, string]> = [['VCS', 'verra'], ['GLD', 'gold-standard'],

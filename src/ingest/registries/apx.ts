@@ -6,6 +6,7 @@ import {
   type RegistryDefinition, type Row, type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, isYes, parseYear, upperSnake } from './values.ts'
+import { ACR, ACR_STANDARD, ART, CAR, CAR_STANDARD } from './registry-names.ts'
 
 // The three registries on the APX platform: American Carbon Registry, Climate Action Reserve and ART. Their
 // exports share conventions: ids with the registry's prefix (ACR586), month-first dates ("1/15/2020"), Yes/No
@@ -160,10 +161,29 @@ function ledgerExports (common: Omit<LedgerColumns, keyof LedgerExport>,
   }]
 }
 
-// --- American Carbon Registry ---------------------------------------------------------------------------
+/**
+ * An APX registry: its project export, whose rows name the project by the same prefixed id as its ledger exports
+ * (`read` gets that id; a row without one is skipped), then its three ledger exports.
+ */
+function apxRegistry (named: Pick<RegistryDefinition, 'key' | 'registry'>, projects: {
+  columns: ExportDefinition['columns']
+  read: (row: Row, context: RowContext, id: string) => void
+}, common: Omit<LedgerColumns, keyof LedgerExport>,
+exports: { issuances: LedgerExport, retirements: LedgerExport, cancellations: LedgerExport }): RegistryDefinition {
+  return {
+    ...named,
+    exports: () => [{
+      kind: 'projects',
+      columns: projects.columns,
+      read (row, context) {
+        const id = apxId(context, row, common.id, common.prefix)
+        if (id !== undefined) projects.read(row, context, id)
+      }
+    }, ...ledgerExports(common, exports)]
+  }
+}
 
-const ACR = { name_id: 'AMERICAN_CARBON_REGISTRY', verbose_name: 'American Carbon Registry' }
-const ACR_STANDARD = { name_id: 'AMERICAN_CARBON_REGISTRY_ACR_STANDARD', verbose_name: 'ACR Standard' }
+// --- American Carbon Registry ---------------------------------------------------------------------------
 
 /** California (ARB) or Washington (Ecology) compliance, by protocol name or compliance id (CAOD…, ECYOD…). */
 type Programme = 'california' | 'washington' | undefined
@@ -198,81 +218,68 @@ function acrStatus (row: Row): string | null {
   return (compliance === '' || /^Not ARB or Ecology Eligible$/i.test(compliance) ? voluntary : compliance) || null
 }
 
-export const acr: RegistryDefinition = {
-  key: 'acr',
-  registry: ACR,
-  exports: () => [{
-    kind: 'projects',
-    columns: ['Project ID', 'Project Name', 'Voluntary Status', 'Project Site Country'],
-    read (row, context) {
-      const id = apxId(context, row, 'Project ID', 'ACR')
-      if (id === undefined) return
-      const draft = context.drafts.get(id)
-      context.state(draft, {
-        ...acrCommon(context, row, id, row.get('Compliance Program ID (ARB or Ecology)')),
-        date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
-        status: acrStatus(row)
-      })
-      addSdgs(context, row, 'Sustainable Development Goal(s)', draft)
-    }
-  }, ...ledgerExports({
-    id: 'Project ID',
-    prefix: 'ACR',
-    fields: (c, r, id) => ({
-      ...acrCommon(c, r, id, ''),
-      date: r.get('Project Crediting Period Start Date') === ''
-        ? undefined
-        : date(c, 'date', r.get('Project Crediting Period Start Date'), 'month-first')
-    }),
-    certifications: (r) => flagged(r, [['ARB Eligible', 'ARB Eligible'],
-      ['Ecology Eligible', 'Washington Ecology Eligible'], ['CCP Approved', 'ICVCM CCP'],
-      ['Verified Removal', 'Verified Removal']]),
-    sdgs: 'Sustainable Development Goal(s)'
-  }, {
-    // Older downloads wrote "Date Issued" (no time zone).
-    issuances: {
-      columns: [['Date Issued (GMT)', 'Date Issued'], 'Vintage', 'Total Credits Issued', 'Project ID'],
-      // Credits issued to the project and to the buffer pool (docs/registries.md, "Issued").
-      quantity: 'Total Credits Issued',
-      date: ['Date Issued (GMT)', 'Date Issued'],
-    },
-    // Older downloads (2021) used the Reserve's spellings: Offset Credit Serial Numbers, Quantity of Offset
-    // Credits, Status Effective, Retirement Reason Details, and no beneficiary column.
-    retirements: {
-      columns: [['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
-        ['Quantity of Credits', 'Quantity of Offset Credits'], 'Project ID',
-        ['Retired on Behalf of', 'Retirement Reason']],
-      quantity: ['Quantity of Credits', 'Quantity of Offset Credits'],
-      serial: ['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
-      date: ['Status Effective (GMT)', 'Status Effective'],
-      beneficiary: 'Retired on Behalf of',
-      reason: ['Retirement Reason'],
-      note: ['Purpose of Retirement', 'Retirement Reason Details'],
-      account: 'Account Holder',
-      vintageStart: 'Vintage Assignment Period Start Date',
-      vintageEnd: 'Vintage Assignment Period End Date'
-    },
-    cancellations: {
-      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Cancellation Type'],
-      quantity: 'Quantity of Credits',
-      serial: 'Credit Serial Numbers',
-      date: ['Status Effective (GMT)', 'Status Effective'],
-      reason: ['Cancellation Type'],
-      note: ['Cancellation Details'],
-      account: 'Account Holder',
-      vintageStart: 'Vintage Assignment Period Start Date',
-      vintageEnd: 'Vintage Assignment Period End Date'
-    }
-  })]
-}
+export const acr = apxRegistry({ key: 'acr', registry: ACR }, {
+  columns: ['Project ID', 'Project Name', 'Voluntary Status', 'Project Site Country'],
+  read (row, context, id) {
+    const draft = context.drafts.get(id)
+    context.state(draft, {
+      ...acrCommon(context, row, id, row.get('Compliance Program ID (ARB or Ecology)')),
+      date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
+      status: acrStatus(row)
+    })
+    addSdgs(context, row, 'Sustainable Development Goal(s)', draft)
+  }
+}, {
+  id: 'Project ID',
+  prefix: 'ACR',
+  fields: (c, r, id) => ({
+    ...acrCommon(c, r, id, ''),
+    date: r.get('Project Crediting Period Start Date') === ''
+      ? undefined
+      : date(c, 'date', r.get('Project Crediting Period Start Date'), 'month-first')
+  }),
+  certifications: (r) => flagged(r, [['ARB Eligible', 'ARB Eligible'],
+    ['Ecology Eligible', 'Washington Ecology Eligible'], ['CCP Approved', 'ICVCM CCP'],
+    ['Verified Removal', 'Verified Removal']]),
+  sdgs: 'Sustainable Development Goal(s)'
+}, {
+  // Older downloads wrote "Date Issued" (no time zone).
+  issuances: {
+    columns: [['Date Issued (GMT)', 'Date Issued'], 'Vintage', 'Total Credits Issued', 'Project ID'],
+    // Credits issued to the project and to the buffer pool (docs/registries.md, "Issued").
+    quantity: 'Total Credits Issued',
+    date: ['Date Issued (GMT)', 'Date Issued'],
+  },
+  // Older downloads (2021) used the Reserve's spellings: Offset Credit Serial Numbers, Quantity of Offset
+  // Credits, Status Effective, Retirement Reason Details, and no beneficiary column.
+  retirements: {
+    columns: [['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
+      ['Quantity of Credits', 'Quantity of Offset Credits'], 'Project ID',
+      ['Retired on Behalf of', 'Retirement Reason']],
+    quantity: ['Quantity of Credits', 'Quantity of Offset Credits'],
+    serial: ['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
+    date: ['Status Effective (GMT)', 'Status Effective'],
+    beneficiary: 'Retired on Behalf of',
+    reason: ['Retirement Reason'],
+    note: ['Purpose of Retirement', 'Retirement Reason Details'],
+    account: 'Account Holder',
+    vintageStart: 'Vintage Assignment Period Start Date',
+    vintageEnd: 'Vintage Assignment Period End Date'
+  },
+  cancellations: {
+    columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Cancellation Type'],
+    quantity: 'Quantity of Credits',
+    serial: 'Credit Serial Numbers',
+    date: ['Status Effective (GMT)', 'Status Effective'],
+    reason: ['Cancellation Type'],
+    note: ['Cancellation Details'],
+    account: 'Account Holder',
+    vintageStart: 'Vintage Assignment Period Start Date',
+    vintageEnd: 'Vintage Assignment Period End Date'
+  }
+})
 
 // --- Climate Action Reserve -----------------------------------------------------------------------------
-
-const CAR = { name_id: 'CLIMATE_ACTION_RESERVE', verbose_name: 'Climate Action Reserve' }
-const CAR_STANDARD = {
-  name_id: 'CLIMATE_ACTION_RESERVE_CLIMATE_ACTION_RESERVE_OFFSET_PROTOCOLS',
-  verbose_name: 'Climate Action Reserve Offset Protocols'
-}
 
 function carProgramme (type: string, arbId: string, waId: string): Programme {
   if (arbId !== '' || /ARB Compliance$/i.test(type)) return 'california'
@@ -297,71 +304,62 @@ function carCommon (context: RowContext, row: Row, id: string, programme: Progra
   }
 }
 
-export const car: RegistryDefinition = {
-  key: 'car',
-  registry: CAR,
-  exports: () => [{
-    kind: 'projects',
-    columns: ['Project ID', 'Project Name', 'Project Type', 'Project Listed Date'],
-    read (row, context) {
-      const id = apxId(context, row, 'Project ID', 'CAR')
-      if (id === undefined) return
-      const programme = carProgramme(row.get('Project Type'), row.get('ARB ID'), row.get('WA ECO'))
-      const registered = date(context, 'date', row.get('Project Registered Date'), 'month-first')
-      const listed = date(context, 'listed_date', row.get('Project Listed Date'), 'month-first')
-      const draft = context.drafts.get(id)
-      context.state(draft, {
-        ...carCommon(context, row, id, programme),
-        date: registered ?? listed,
-        listed_date: listed,
-        status: cleanText(row.get('Status')) || null,
-        description: cleanLongText(row.raw('Project Notes'))
-      })
-      addSdgs(context, row, 'SDG Impact', draft)
-      draft.addCertifications(splitLabels(row.get('Additional Certification(s)')))
-    }
-  }, ...ledgerExports({
-    id: 'Project ID',
-    prefix: 'CAR',
-    fields: (c, r, id) => carCommon(c, r, id, carProgramme(r.get('Project Type'), '', '')),
-    certifications: (r) => [
-      ...flagged(r, [['ARB Eligible', 'ARB Eligible'], ['WA ECO Eligible', 'Washington Ecology Eligible'],
-        ['Corresponding Adjustment', 'Corresponding Adjustment'], ['CCP Approved', 'ICVCM CCP']]),
-      ...splitLabels(r.get('Additional Certification(s)'))
-    ],
-    // CORSIA eligibility is stated per issuance (so per vintage), for each compliance period.
-    corsia: (r) => yesNo(r, ['Eligible for CORSIA 2021-2023 Compliance Period',
-      'Eligible for CORSIA 2024-2026 Compliance Period'])
-  }, {
-    issuances: {
-      columns: ['Date Issued', 'Project ID', 'Vintage', 'Total Offset Credits Issued'],
-      quantity: 'Total Offset Credits Issued',
-      date: ['Date Issued']
-    },
-    retirements: {
-      columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Retirement Reason'],
-      quantity: 'Quantity of Offset Credits',
-      serial: 'Offset Credit Serial Numbers',
-      date: ['Status Effective'],
-      // The Reserve's export names the account holder, not on whose behalf: no beneficiary.
-      reason: ['Retirement Reason'],
-      note: ['Retirement Reason Details'],
-      account: 'Account Holder'
-    },
-    cancellations: {
-      columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Cancellation Reason'],
-      quantity: 'Quantity of Offset Credits',
-      serial: 'Offset Credit Serial Numbers',
-      date: ['Status Effective'],
-      reason: ['Cancellation Reason'],
-      note: ['Export Notes']
-    }
-  })]
-}
+export const car = apxRegistry({ key: 'car', registry: CAR }, {
+  columns: ['Project ID', 'Project Name', 'Project Type', 'Project Listed Date'],
+  read (row, context, id) {
+    const programme = carProgramme(row.get('Project Type'), row.get('ARB ID'), row.get('WA ECO'))
+    const registered = date(context, 'date', row.get('Project Registered Date'), 'month-first')
+    const listed = date(context, 'listed_date', row.get('Project Listed Date'), 'month-first')
+    const draft = context.drafts.get(id)
+    context.state(draft, {
+      ...carCommon(context, row, id, programme),
+      date: registered ?? listed,
+      listed_date: listed,
+      status: cleanText(row.get('Status')) || null,
+      description: cleanLongText(row.raw('Project Notes'))
+    })
+    addSdgs(context, row, 'SDG Impact', draft)
+    draft.addCertifications(splitLabels(row.get('Additional Certification(s)')))
+  }
+}, {
+  id: 'Project ID',
+  prefix: 'CAR',
+  fields: (c, r, id) => carCommon(c, r, id, carProgramme(r.get('Project Type'), '', '')),
+  certifications: (r) => [
+    ...flagged(r, [['ARB Eligible', 'ARB Eligible'], ['WA ECO Eligible', 'Washington Ecology Eligible'],
+      ['Corresponding Adjustment', 'Corresponding Adjustment'], ['CCP Approved', 'ICVCM CCP']]),
+    ...splitLabels(r.get('Additional Certification(s)'))
+  ],
+  // CORSIA eligibility is stated per issuance (so per vintage), for each compliance period.
+  corsia: (r) => yesNo(r, ['Eligible for CORSIA 2021-2023 Compliance Period',
+    'Eligible for CORSIA 2024-2026 Compliance Period'])
+}, {
+  issuances: {
+    columns: ['Date Issued', 'Project ID', 'Vintage', 'Total Offset Credits Issued'],
+    quantity: 'Total Offset Credits Issued',
+    date: ['Date Issued']
+  },
+  retirements: {
+    columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Retirement Reason'],
+    quantity: 'Quantity of Offset Credits',
+    serial: 'Offset Credit Serial Numbers',
+    date: ['Status Effective'],
+    // The Reserve's export names the account holder, not on whose behalf: no beneficiary.
+    reason: ['Retirement Reason'],
+    note: ['Retirement Reason Details'],
+    account: 'Account Holder'
+  },
+  cancellations: {
+    columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Cancellation Reason'],
+    quantity: 'Quantity of Offset Credits',
+    serial: 'Offset Credit Serial Numbers',
+    date: ['Status Effective'],
+    reason: ['Cancellation Reason'],
+    note: ['Export Notes']
+  }
+})
 
 // --- ART (Architecture for REDD+ Transactions) ----------------------------------------------------------
-
-const ART = { name_id: 'ART', verbose_name: 'Architecture for REDD+ Transactions (ART)' }
 
 /** "ART - The REDD+ Environmental Excellence Standard (TREES)" → that standard; ART also hosts FCPF programmes. */
 function artStandard (value: string): Named {
@@ -389,52 +387,45 @@ function artCommon (context: RowContext, row: Row, id: string) {
   }
 }
 
-export const art: RegistryDefinition = {
-  key: 'art',
-  registry: ART,
-  exports: () => [{
-    kind: 'projects',
-    columns: ['Program ID', 'Program Name', 'Crediting Program and Standard', 'Status'],
-    read (row, context) {
-      const id = apxId(context, row, 'Program ID', 'ART')
-      if (id === undefined) return
-      context.state(context.drafts.get(id), {
-        ...artCommon(context, row, id),
-        date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
-        status: cleanText(row.get('Status')) || null,
-        description: cleanLongText(row.raw('Program Notes'))
-      })
-    }
-  }, ...ledgerExports({
-    id: 'Program ID',
-    prefix: 'ART',
-    fields: artCommon,
-    certifications: (r) => flagged(r, [['CCP Approved', 'ICVCM CCP']]),
-    corsia: (r) => yesNo(r, ['CORSIA Eligible'])
-  }, {
-    issuances: {
-      columns: ['Date Approved', 'Program ID', 'Vintage', 'Credits Verified'],
-      // The programme's credits net of the buffer deposit (docs/registries.md, "Issued").
-      quantity: 'Credits Verified',
-      date: ['Date Approved']
-    },
-    retirements: {
-      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Retired on Behalf of'],
-      quantity: 'Quantity of Credits',
-      serial: 'Credit Serial Numbers',
-      date: ['Status Effective'],
-      beneficiary: 'Retired on Behalf of',
-      reason: ['Retirement Reason'],
-      note: ['Purpose of Retirement'],
-      account: 'Account Holder'
-    },
-    cancellations: {
-      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Cancellation Reason'],
-      quantity: 'Quantity of Credits',
-      serial: 'Credit Serial Numbers',
-      date: ['Status Effective'],
-      reason: ['Cancellation Reason'],
-      note: ['Cancellation Details']
-    }
-  })]
-}
+export const art = apxRegistry({ key: 'art', registry: ART }, {
+  columns: ['Program ID', 'Program Name', 'Crediting Program and Standard', 'Status'],
+  read (row, context, id) {
+    context.state(context.drafts.get(id), {
+      ...artCommon(context, row, id),
+      date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
+      status: cleanText(row.get('Status')) || null,
+      description: cleanLongText(row.raw('Program Notes'))
+    })
+  }
+}, {
+  id: 'Program ID',
+  prefix: 'ART',
+  fields: artCommon,
+  certifications: (r) => flagged(r, [['CCP Approved', 'ICVCM CCP']]),
+  corsia: (r) => yesNo(r, ['CORSIA Eligible'])
+}, {
+  issuances: {
+    columns: ['Date Approved', 'Program ID', 'Vintage', 'Credits Verified'],
+    // The programme's credits net of the buffer deposit (docs/registries.md, "Issued").
+    quantity: 'Credits Verified',
+    date: ['Date Approved']
+  },
+  retirements: {
+    columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Retired on Behalf of'],
+    quantity: 'Quantity of Credits',
+    serial: 'Credit Serial Numbers',
+    date: ['Status Effective'],
+    beneficiary: 'Retired on Behalf of',
+    reason: ['Retirement Reason'],
+    note: ['Purpose of Retirement'],
+    account: 'Account Holder'
+  },
+  cancellations: {
+    columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Cancellation Reason'],
+    quantity: 'Quantity of Credits',
+    serial: 'Credit Serial Numbers',
+    date: ['Status Effective'],
+    reason: ['Cancellation Reason'],
+    note: ['Cancellation Details']
+  }
+})

@@ -5,6 +5,7 @@ import {
   type RowContext
 } from './registry.ts'
 import { cleanText, integerId, parseQuantity, parseYear } from './values.ts'
+import { ACR, CAR, VERRA } from './registry-names.ts'
 
 // CARB's (California Air Resources Board) issuance table of compliance offset credits, nc-arboc_issuance_sheet3:
 // one row per issuance, with what became of its credits (retired for each compliance period, voluntarily, in
@@ -15,9 +16,9 @@ import { cleanText, integerId, parseQuantity, parseYear } from './values.ts'
 
 /** The registries whose projects CARB's table names, by the id's prefix. */
 const ARB_TARGETS: ReadonlyArray<{ prefix: string, registry: Named }> = [
-  { prefix: 'ACR', registry: { name_id: 'AMERICAN_CARBON_REGISTRY', verbose_name: 'American Carbon Registry' } },
-  { prefix: 'CAR', registry: { name_id: 'CLIMATE_ACTION_RESERVE', verbose_name: 'Climate Action Reserve' } },
-  { prefix: 'VCS', registry: { name_id: 'VERRA', verbose_name: 'Verra' } }
+  { prefix: 'ACR', registry: ACR },
+  { prefix: 'CAR', registry: CAR },
+  { prefix: 'VCS', registry: VERRA }
 ]
 
 /** Columns of retired credits; the table gives no date for them, only the compliance period. */

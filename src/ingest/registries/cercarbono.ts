@@ -5,12 +5,11 @@ import {
   type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, firstSentence, isYes, parseDate, parseQuantity, parseYear } from './values.ts'
+import { CERCARBONO, CERCARBONO_STANDARD } from './registry-names.ts'
 
 // Cercarbono (on the EcoRegistry platform): a project export whose sector, locations and issued serials are
 // Python-literal lists, an issuance export (one serial a row) and a retirement export. Projects are known by their
 // public code (CDC-1); serials start with it (CDC_1_…). docs/registries.md has the mapping.
-
-const STANDARD = { name_id: 'CERCARBONO_CERCARBONO_PROTOCOL', verbose_name: 'Cercarbono Protocol' }
 
 type Dict = { [key: string]: PythonValue }
 const isDict = (value: PythonValue | undefined): value is Dict =>
@@ -34,7 +33,7 @@ const text = (value: PythonValue | undefined) => typeof value === 'string' ? cle
 
 export const cercarbono: RegistryDefinition = {
   key: 'cercarbono',
-  registry: { name_id: 'CERCARBONO', verbose_name: 'Cercarbono' },
+  registry: CERCARBONO,
   exports: () => [{
     kind: 'projects',
     columns: ['id', 'code', 'name', 'sector', 'locations', 'serials'],
@@ -52,7 +51,7 @@ export const cercarbono: RegistryDefinition = {
       context.state(draft, {
         name: cleanText(row.get('name')),
         symbol: code,
-        standard: STANDARD,
+        standard: CERCARBONO_STANDARD,
         credit_type: context.mappings.creditType(text(sector?.['description']), row.get('quantification_method')),
         protocol: protocols(row.get('quantification_method')),
         status: cleanText(row.get('stage')) || null,

@@ -4,13 +4,10 @@ import {
   type Row, type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, firstSentence, integerId, parseYear } from './values.ts'
+import { GOLD_STANDARD, GOLD_STANDARD_STANDARD } from './registry-names.ts'
 
 // Gold Standard: the project list and the issuances export. Ids are GSIDs, shown as GS<GSID>. The project
 // list has no methodology, dates or certifications; issuances carry labels (ICVCM CCP) and Article 6 status.
-
-const STANDARD = {
-  name_id: 'GOLD_STANDARD_GOLD_STANDARD_FOR_THE_GLOBAL_GOALS', verbose_name: 'Gold Standard for the Global Goals'
-}
 
 /** Labels that say what kind of credit it is, not a certification the project holds. */
 const CREDIT_KIND_LABELS = new Set(['emission reduction', 'emission reductions', 'removal', 'removals', 'reduction'])
@@ -33,7 +30,7 @@ function common (context: RowContext, row: Row, id: string, developerColumn: str
     is_compliance: false,
     name: cleanText(row.get('Project Name')),
     symbol: `GS-${id}`,
-    standard: STANDARD,
+    standard: GOLD_STANDARD_STANDARD,
     credit_type: context.mappings.creditType(row.get('Project Type'), row.get('Methodology')),
     // Gold Standard's project pages are not addressed by GSID: this is its registry's search for the project.
     url: `https://registry.goldstandard.org/projects?q=gs${id}`,
@@ -44,7 +41,7 @@ function common (context: RowContext, row: Row, id: string, developerColumn: str
 
 export const goldStandard: RegistryDefinition = {
   key: 'gold-standard',
-  registry: { name_id: 'GOLD_STANDARD', verbose_name: 'Gold Standard' },
+  registry: GOLD_STANDARD,
   exports: () => [{
     kind: 'projects',
     columns: ['GSID', 'Project Name', 'Project Developer Name', 'Country', 'Estimated Annual Credits'],

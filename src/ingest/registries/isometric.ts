@@ -6,12 +6,11 @@ import {
 } from './registry.ts'
 import { CREDIT_TYPES } from './credit-types.ts'
 import { cleanLongText, cleanText, parseYear, webUrl } from './values.ts'
+import { ISOMETRIC, ISOMETRIC_STANDARD } from './registry-names.ts'
 
 // Isometric: its API flattened to CSV (dot-separated columns). Projects are known by their short code (TS26);
 // issuances and retirements name the project by its API id (prj_…), so they need the projects export in the same
 // import. The project export carries the registry's own totals of credits issued and retired.
-
-const STANDARD = { name_id: 'ISOMETRIC_ISOMETRIC_STANDARD', verbose_name: 'Isometric Standard' }
 
 const BY_PROTOCOL: Readonly<Record<string, Named>> = {
   biochar: CREDIT_TYPES.biochar,
@@ -55,7 +54,7 @@ function sequestered (row: Row): number | null {
 
 export const isometric: RegistryDefinition = {
   key: 'isometric',
-  registry: { name_id: 'ISOMETRIC', verbose_name: 'Isometric' },
+  registry: ISOMETRIC,
   exports: () => {
     const codes = new Map<string, string>()
     /** A credit batch's transaction (an issuance or a retirement) of a project the import's projects export named. */
@@ -89,7 +88,7 @@ export const isometric: RegistryDefinition = {
         context.state(draft, {
           name: cleanText(row.get('name')),
           symbol: `ISO-${code}`,
-          standard: STANDARD,
+          standard: ISOMETRIC_STANDARD,
           credit_type: creditType(context, row.get('protocol_slug'), row.get('pathway')),
           protocol: protocols(row.get('protocol_slug')),
           status: cleanText(row.get('status')) || null,

@@ -4,11 +4,10 @@ import {
 } from './registry.ts'
 import { creditTypeNamed } from './credit-types.ts'
 import { cleanText, integerId, parseDate, parseQuantity } from './values.ts'
+import { VERRA, VERRA_STANDARD } from './registry-names.ts'
 
 // Verra (Verified Carbon Standard): the project list and the transactions export (issued blocks and
 // retirements). Ids are bare numbers, shown by Verra as VCS<ID>. docs/registries.md has the mapping.
-
-const STANDARD = { name_id: 'VERRA_VERIFIED_CARBON_STANDARD', verbose_name: 'Verified Carbon Standard' }
 
 /** The first sectoral scope Verra names (projects may list several, "; "-separated). */
 function creditType (context: RowContext, projectType: string, methodology: string): Named | null {
@@ -32,7 +31,7 @@ function common (context: RowContext, row: Row, id: string) {
     is_compliance: false,
     name: cleanText(row.get('Name')),
     symbol: `VCS-${id}`,
-    standard: STANDARD,
+    standard: VERRA_STANDARD,
     credit_type: creditType(context, row.get('Project Type'), row.get('Methodology')),
     url: `https://registry.verra.org/app/projectDetail/VCS/${id}`,
     location: country(context, 'location', row.get('Country/Area'))
@@ -41,7 +40,7 @@ function common (context: RowContext, row: Row, id: string) {
 
 export const verra: RegistryDefinition = {
   key: 'verra',
-  registry: { name_id: 'VERRA', verbose_name: 'Verra' },
+  registry: VERRA,
   exports: () => {
     // Each vintage period's Total Vintage Quantity counts once per project, however many blocks it has.
     const periods = new Set<string>()
