@@ -1,7 +1,7 @@
 import type { TransactionType } from '../../catalogue/catalogue.schemas.ts'
 import {
-  country, date, protocols, protocolVersion, quantity, sdgNumbers, transactionQuantity, type RegistryDefinition,
-  type Row, type RowContext
+  country, date, protocols, protocolVersion, quantity, sdgNumbers, serialTransaction, transactionQuantity,
+  type RegistryDefinition, type Row, type RowContext
 } from './registry.ts'
 import { cleanLongText, cleanText, firstSentence, integerId, parseYear } from './values.ts'
 import { GOLD_STANDARD, GOLD_STANDARD_STANDARD } from './registry-names.ts'
@@ -95,19 +95,14 @@ function readLedgerRow (type: TransactionType, row: Row, context: RowContext): v
   draft.fillFields(common(context, row, id, 'Project Developer'))
   const when = type === 'issuance' ? row.get('Issuance Date') : row.get('Retirement Date')
   const period = (column: string) => row.get(column) === '' ? null : date(context, column, row.get(column), 'day-first')
-  draft.addTransaction({
+  draft.addTransaction(serialTransaction(context, row, {
     type,
-    identity: row.get('Serial Number'),
-    date: date(context, 'transactions.date', when, 'day-first'),
+    date: when,
     vintage,
     quantity: amount,
-    beneficiary: cleanText(row.get('Using Entity')),
-    reason: cleanText(row.get('Use Case')),
-    note: cleanText(row.get('Note')),
-    serials: row.get('Serial Number'),
     vintageStart: period('Monitoring Period Start'),
     vintageEnd: period('Monitoring Period End')
-  }, context)
+  }, { beneficiary: 'Using Entity', reason: 'Use Case', note: 'Note' }), context)
   if (type === 'issuance') draft.addCredits(vintage, amount, null)
   if (type === 'retirement') draft.addCredits(vintage, null, amount)
   if (type !== 'issuance') return

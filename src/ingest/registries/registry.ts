@@ -1,7 +1,7 @@
 import { PROTOCOL_MAX_LENGTH } from '../../catalogue/catalogue.schemas.ts'
 import { countryKey } from '../../catalogue/countries.ts'
 import type { ProtocolMappings } from './credit-types.ts'
-import type { Drafts, Named, ProjectDraft, RowRef, StatedFields } from './project-draft.ts'
+import type { Drafts, Named, ProjectDraft, RowRef, StatedFields, StatedTransaction } from './project-draft.ts'
 import type { RegistryKey } from './registry-keys.ts'
 import { cleanText, parseDate, parseQuantity, parseSdgs, type DateOrder } from './values.ts'
 
@@ -79,6 +79,25 @@ export function date (context: RowContext, field: string, value: string, order: 
   if (parsed !== undefined) return parsed
   context.warn(field, `"${value.trim()}" is not a date`)
   return null
+}
+
+/**
+ * A transaction of a day-first export that names it by its serial numbers (Verra's and Gold Standard's): the Serial
+ * Number is its identity and its serials, its date is read day first, and its beneficiary, reason and note are these
+ * columns' text.
+ */
+export function serialTransaction (context: RowContext, row: Row,
+  stated: Pick<StatedTransaction, 'type' | 'vintage' | 'quantity' | 'vintageStart' | 'vintageEnd'> & { date: string },
+  columns: { beneficiary: string, reason: string, note: string }): StatedTransaction {
+  return {
+    ...stated,
+    identity: row.get('Serial Number'),
+    date: date(context, 'transactions.date', stated.date, 'day-first'),
+    beneficiary: cleanText(row.get(columns.beneficiary)),
+    reason: cleanText(row.get(columns.reason)),
+    note: cleanText(row.get(columns.note)),
+    serials: row.get('Serial Number')
+  }
 }
 
 /** A quantity column (thousands separators allowed); a value that is no number is left empty, with a warning. */

@@ -1,6 +1,6 @@
 import type { Named } from './project-draft.ts'
 import {
-  country, date, protocols, quantity, sdgNumbers, type RegistryDefinition, type Row, type RowContext
+  country, date, protocols, quantity, sdgNumbers, serialTransaction, type RegistryDefinition, type Row, type RowContext
 } from './registry.ts'
 import { creditTypeNamed } from './credit-types.ts'
 import { cleanText, integerId, parseDate, parseQuantity } from './values.ts'
@@ -100,19 +100,10 @@ export const verra: RegistryDefinition = {
           }, context)
         }
         if (retiredOn !== '' && block > 0) {
-          draft.addTransaction({
-            type: 'retirement',
-            identity: row.get('Serial Number'),
-            date: date(context, 'transactions.date', retiredOn, 'day-first'),
-            vintage,
-            quantity: block,
-            beneficiary: cleanText(row.get('Retirement Beneficiary')),
-            reason: cleanText(row.get('Retirement Reason')),
-            note: cleanText(row.get('Retirement Details')),
-            serials: row.get('Serial Number'),
-            vintageStart: start,
-            vintageEnd: end
-          }, context)
+          draft.addTransaction(serialTransaction(context, row,
+            { type: 'retirement', date: retiredOn, vintage, quantity: block, vintageStart: start, vintageEnd: end },
+            { beneficiary: 'Retirement Beneficiary', reason: 'Retirement Reason', note: 'Retirement Details' }),
+          context)
         }
         draft.addSdgs(sdgNumbers(context, row.get('Sustainable Development Goals')))
         draft.addCertifications(row.get('Additional Certifications').split(';').map(cleanText).filter((c) => c !== ''))
