@@ -165,21 +165,21 @@ function ledgerExports (common: Omit<LedgerColumns, keyof LedgerExport>,
  * An APX registry: its project export, whose rows name the project by the same prefixed id as its ledger exports
  * (`read` gets that id; a row without one is skipped), then its three ledger exports.
  */
-function apxRegistry (named: Pick<RegistryDefinition, 'key' | 'registry'>, projects: {
-  columns: ExportDefinition['columns']
-  read: (row: Row, context: RowContext, id: string) => void
-}, common: Omit<LedgerColumns, keyof LedgerExport>,
-exports: { issuances: LedgerExport, retirements: LedgerExport, cancellations: LedgerExport }): RegistryDefinition {
+function apxRegistry ({ projects, ledger, exports, ...named }: Pick<RegistryDefinition, 'key' | 'registry'> & {
+  projects: { columns: ExportDefinition['columns'], read: (row: Row, context: RowContext, id: string) => void }
+  ledger: Omit<LedgerColumns, keyof LedgerExport>
+  exports: { issuances: LedgerExport, retirements: LedgerExport, cancellations: LedgerExport }
+}): RegistryDefinition {
   return {
     ...named,
     exports: () => [{
       kind: 'projects',
       columns: projects.columns,
       read (row, context) {
-        const id = apxId(context, row, common.id, common.prefix)
+        const id = apxId(context, row, ledger.id, ledger.prefix)
         if (id !== undefined) projects.read(row, context, id)
       }
-    }, ...ledgerExports(common, exports)]
+    }, ...ledgerExports(ledger, exports)]
   }
 }
 
@@ -218,64 +218,70 @@ function acrStatus (row: Row): string | null {
   return (compliance === '' || /^Not ARB or Ecology Eligible$/i.test(compliance) ? voluntary : compliance) || null
 }
 
-export const acr = apxRegistry({ key: 'acr', registry: ACR }, {
-  columns: ['Project ID', 'Project Name', 'Voluntary Status', 'Project Site Country'],
-  read (row, context, id) {
-    const draft = context.drafts.get(id)
-    context.state(draft, {
-      ...acrCommon(context, row, id, row.get('Compliance Program ID (ARB or Ecology)')),
-      date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
-      status: acrStatus(row)
-    })
-    addSdgs(context, row, 'Sustainable Development Goal(s)', draft)
-  }
-}, {
-  id: 'Project ID',
-  prefix: 'ACR',
-  fields: (c, r, id) => ({
-    ...acrCommon(c, r, id, ''),
-    date: r.get('Project Crediting Period Start Date') === ''
-      ? undefined
-      : date(c, 'date', r.get('Project Crediting Period Start Date'), 'month-first')
-  }),
-  certifications: (r) => flagged(r, [['ARB Eligible', 'ARB Eligible'],
-    ['Ecology Eligible', 'Washington Ecology Eligible'], ['CCP Approved', 'ICVCM CCP'],
-    ['Verified Removal', 'Verified Removal']]),
-  sdgs: 'Sustainable Development Goal(s)'
-}, {
-  // Older downloads wrote "Date Issued" (no time zone).
-  issuances: {
-    columns: [['Date Issued (GMT)', 'Date Issued'], 'Vintage', 'Total Credits Issued', 'Project ID'],
-    // Credits issued to the project and to the buffer pool (docs/registries.md, "Issued").
-    quantity: 'Total Credits Issued',
-    date: ['Date Issued (GMT)', 'Date Issued'],
+export const acr = apxRegistry({
+  key: 'acr',
+  registry: ACR,
+  projects: {
+    columns: ['Project ID', 'Project Name', 'Voluntary Status', 'Project Site Country'],
+    read (row, context, id) {
+      const draft = context.drafts.get(id)
+      context.state(draft, {
+        ...acrCommon(context, row, id, row.get('Compliance Program ID (ARB or Ecology)')),
+        date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
+        status: acrStatus(row)
+      })
+      addSdgs(context, row, 'Sustainable Development Goal(s)', draft)
+    }
   },
-  // Older downloads (2021) used the Reserve's spellings: Offset Credit Serial Numbers, Quantity of Offset
-  // Credits, Status Effective, Retirement Reason Details, and no beneficiary column.
-  retirements: {
-    columns: [['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
-      ['Quantity of Credits', 'Quantity of Offset Credits'], 'Project ID',
-      ['Retired on Behalf of', 'Retirement Reason']],
-    quantity: ['Quantity of Credits', 'Quantity of Offset Credits'],
-    serial: ['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
-    date: ['Status Effective (GMT)', 'Status Effective'],
-    beneficiary: 'Retired on Behalf of',
-    reason: ['Retirement Reason'],
-    note: ['Purpose of Retirement', 'Retirement Reason Details'],
-    account: 'Account Holder',
-    vintageStart: 'Vintage Assignment Period Start Date',
-    vintageEnd: 'Vintage Assignment Period End Date'
+  ledger: {
+    id: 'Project ID',
+    prefix: 'ACR',
+    fields: (c, r, id) => ({
+      ...acrCommon(c, r, id, ''),
+      date: r.get('Project Crediting Period Start Date') === ''
+        ? undefined
+        : date(c, 'date', r.get('Project Crediting Period Start Date'), 'month-first')
+    }),
+    certifications: (r) => flagged(r, [['ARB Eligible', 'ARB Eligible'],
+      ['Ecology Eligible', 'Washington Ecology Eligible'], ['CCP Approved', 'ICVCM CCP'],
+      ['Verified Removal', 'Verified Removal']]),
+    sdgs: 'Sustainable Development Goal(s)'
   },
-  cancellations: {
-    columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Cancellation Type'],
-    quantity: 'Quantity of Credits',
-    serial: 'Credit Serial Numbers',
-    date: ['Status Effective (GMT)', 'Status Effective'],
-    reason: ['Cancellation Type'],
-    note: ['Cancellation Details'],
-    account: 'Account Holder',
-    vintageStart: 'Vintage Assignment Period Start Date',
-    vintageEnd: 'Vintage Assignment Period End Date'
+  exports: {
+    // Older downloads wrote "Date Issued" (no time zone).
+    issuances: {
+      columns: [['Date Issued (GMT)', 'Date Issued'], 'Vintage', 'Total Credits Issued', 'Project ID'],
+      // Credits issued to the project and to the buffer pool (docs/registries.md, "Issued").
+      quantity: 'Total Credits Issued',
+      date: ['Date Issued (GMT)', 'Date Issued'],
+    },
+    // Older downloads (2021) used the Reserve's spellings: Offset Credit Serial Numbers, Quantity of Offset
+    // Credits, Status Effective, Retirement Reason Details, and no beneficiary column.
+    retirements: {
+      columns: [['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
+        ['Quantity of Credits', 'Quantity of Offset Credits'], 'Project ID',
+        ['Retired on Behalf of', 'Retirement Reason']],
+      quantity: ['Quantity of Credits', 'Quantity of Offset Credits'],
+      serial: ['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
+      date: ['Status Effective (GMT)', 'Status Effective'],
+      beneficiary: 'Retired on Behalf of',
+      reason: ['Retirement Reason'],
+      note: ['Purpose of Retirement', 'Retirement Reason Details'],
+      account: 'Account Holder',
+      vintageStart: 'Vintage Assignment Period Start Date',
+      vintageEnd: 'Vintage Assignment Period End Date'
+    },
+    cancellations: {
+      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Cancellation Type'],
+      quantity: 'Quantity of Credits',
+      serial: 'Credit Serial Numbers',
+      date: ['Status Effective (GMT)', 'Status Effective'],
+      reason: ['Cancellation Type'],
+      note: ['Cancellation Details'],
+      account: 'Account Holder',
+      vintageStart: 'Vintage Assignment Period Start Date',
+      vintageEnd: 'Vintage Assignment Period End Date'
+    }
   }
 })
 
@@ -304,58 +310,64 @@ function carCommon (context: RowContext, row: Row, id: string, programme: Progra
   }
 }
 
-export const car = apxRegistry({ key: 'car', registry: CAR }, {
-  columns: ['Project ID', 'Project Name', 'Project Type', 'Project Listed Date'],
-  read (row, context, id) {
-    const programme = carProgramme(row.get('Project Type'), row.get('ARB ID'), row.get('WA ECO'))
-    const registered = date(context, 'date', row.get('Project Registered Date'), 'month-first')
-    const listed = date(context, 'listed_date', row.get('Project Listed Date'), 'month-first')
-    const draft = context.drafts.get(id)
-    context.state(draft, {
-      ...carCommon(context, row, id, programme),
-      date: registered ?? listed,
-      listed_date: listed,
-      status: cleanText(row.get('Status')) || null,
-      description: cleanLongText(row.raw('Project Notes'))
-    })
-    addSdgs(context, row, 'SDG Impact', draft)
-    draft.addCertifications(splitLabels(row.get('Additional Certification(s)')))
-  }
-}, {
-  id: 'Project ID',
-  prefix: 'CAR',
-  fields: (c, r, id) => carCommon(c, r, id, carProgramme(r.get('Project Type'), '', '')),
-  certifications: (r) => [
-    ...flagged(r, [['ARB Eligible', 'ARB Eligible'], ['WA ECO Eligible', 'Washington Ecology Eligible'],
-      ['Corresponding Adjustment', 'Corresponding Adjustment'], ['CCP Approved', 'ICVCM CCP']]),
-    ...splitLabels(r.get('Additional Certification(s)'))
-  ],
-  // CORSIA eligibility is stated per issuance (so per vintage), for each compliance period.
-  corsia: (r) => yesNo(r, ['Eligible for CORSIA 2021-2023 Compliance Period',
-    'Eligible for CORSIA 2024-2026 Compliance Period'])
-}, {
-  issuances: {
-    columns: ['Date Issued', 'Project ID', 'Vintage', 'Total Offset Credits Issued'],
-    quantity: 'Total Offset Credits Issued',
-    date: ['Date Issued']
+export const car = apxRegistry({
+  key: 'car',
+  registry: CAR,
+  projects: {
+    columns: ['Project ID', 'Project Name', 'Project Type', 'Project Listed Date'],
+    read (row, context, id) {
+      const programme = carProgramme(row.get('Project Type'), row.get('ARB ID'), row.get('WA ECO'))
+      const registered = date(context, 'date', row.get('Project Registered Date'), 'month-first')
+      const listed = date(context, 'listed_date', row.get('Project Listed Date'), 'month-first')
+      const draft = context.drafts.get(id)
+      context.state(draft, {
+        ...carCommon(context, row, id, programme),
+        date: registered ?? listed,
+        listed_date: listed,
+        status: cleanText(row.get('Status')) || null,
+        description: cleanLongText(row.raw('Project Notes'))
+      })
+      addSdgs(context, row, 'SDG Impact', draft)
+      draft.addCertifications(splitLabels(row.get('Additional Certification(s)')))
+    }
   },
-  retirements: {
-    columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Retirement Reason'],
-    quantity: 'Quantity of Offset Credits',
-    serial: 'Offset Credit Serial Numbers',
-    date: ['Status Effective'],
-    // The Reserve's export names the account holder, not on whose behalf: no beneficiary.
-    reason: ['Retirement Reason'],
-    note: ['Retirement Reason Details'],
-    account: 'Account Holder'
+  ledger: {
+    id: 'Project ID',
+    prefix: 'CAR',
+    fields: (c, r, id) => carCommon(c, r, id, carProgramme(r.get('Project Type'), '', '')),
+    certifications: (r) => [
+      ...flagged(r, [['ARB Eligible', 'ARB Eligible'], ['WA ECO Eligible', 'Washington Ecology Eligible'],
+        ['Corresponding Adjustment', 'Corresponding Adjustment'], ['CCP Approved', 'ICVCM CCP']]),
+      ...splitLabels(r.get('Additional Certification(s)'))
+    ],
+    // CORSIA eligibility is stated per issuance (so per vintage), for each compliance period.
+    corsia: (r) => yesNo(r, ['Eligible for CORSIA 2021-2023 Compliance Period',
+      'Eligible for CORSIA 2024-2026 Compliance Period'])
   },
-  cancellations: {
-    columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Cancellation Reason'],
-    quantity: 'Quantity of Offset Credits',
-    serial: 'Offset Credit Serial Numbers',
-    date: ['Status Effective'],
-    reason: ['Cancellation Reason'],
-    note: ['Export Notes']
+  exports: {
+    issuances: {
+      columns: ['Date Issued', 'Project ID', 'Vintage', 'Total Offset Credits Issued'],
+      quantity: 'Total Offset Credits Issued',
+      date: ['Date Issued']
+    },
+    retirements: {
+      columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Retirement Reason'],
+      quantity: 'Quantity of Offset Credits',
+      serial: 'Offset Credit Serial Numbers',
+      date: ['Status Effective'],
+      // The Reserve's export names the account holder, not on whose behalf: no beneficiary.
+      reason: ['Retirement Reason'],
+      note: ['Retirement Reason Details'],
+      account: 'Account Holder'
+    },
+    cancellations: {
+      columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Cancellation Reason'],
+      quantity: 'Quantity of Offset Credits',
+      serial: 'Offset Credit Serial Numbers',
+      date: ['Status Effective'],
+      reason: ['Cancellation Reason'],
+      note: ['Export Notes']
+    }
   }
 })
 
@@ -387,45 +399,51 @@ function artCommon (context: RowContext, row: Row, id: string) {
   }
 }
 
-export const art = apxRegistry({ key: 'art', registry: ART }, {
-  columns: ['Program ID', 'Program Name', 'Crediting Program and Standard', 'Status'],
-  read (row, context, id) {
-    context.state(context.drafts.get(id), {
-      ...artCommon(context, row, id),
-      date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
-      status: cleanText(row.get('Status')) || null,
-      description: cleanLongText(row.raw('Program Notes'))
-    })
-  }
-}, {
-  id: 'Program ID',
-  prefix: 'ART',
-  fields: artCommon,
-  certifications: (r) => flagged(r, [['CCP Approved', 'ICVCM CCP']]),
-  corsia: (r) => yesNo(r, ['CORSIA Eligible'])
-}, {
-  issuances: {
-    columns: ['Date Approved', 'Program ID', 'Vintage', 'Credits Verified'],
-    // The programme's credits net of the buffer deposit (docs/registries.md, "Issued").
-    quantity: 'Credits Verified',
-    date: ['Date Approved']
+export const art = apxRegistry({
+  key: 'art',
+  registry: ART,
+  projects: {
+    columns: ['Program ID', 'Program Name', 'Crediting Program and Standard', 'Status'],
+    read (row, context, id) {
+      context.state(context.drafts.get(id), {
+        ...artCommon(context, row, id),
+        date: date(context, 'date', row.get('Initial Crediting Period Start Date'), 'month-first'),
+        status: cleanText(row.get('Status')) || null,
+        description: cleanLongText(row.raw('Program Notes'))
+      })
+    }
   },
-  retirements: {
-    columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Retired on Behalf of'],
-    quantity: 'Quantity of Credits',
-    serial: 'Credit Serial Numbers',
-    date: ['Status Effective'],
-    beneficiary: 'Retired on Behalf of',
-    reason: ['Retirement Reason'],
-    note: ['Purpose of Retirement'],
-    account: 'Account Holder'
+  ledger: {
+    id: 'Program ID',
+    prefix: 'ART',
+    fields: artCommon,
+    certifications: (r) => flagged(r, [['CCP Approved', 'ICVCM CCP']]),
+    corsia: (r) => yesNo(r, ['CORSIA Eligible'])
   },
-  cancellations: {
-    columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Cancellation Reason'],
-    quantity: 'Quantity of Credits',
-    serial: 'Credit Serial Numbers',
-    date: ['Status Effective'],
-    reason: ['Cancellation Reason'],
-    note: ['Cancellation Details']
+  exports: {
+    issuances: {
+      columns: ['Date Approved', 'Program ID', 'Vintage', 'Credits Verified'],
+      // The programme's credits net of the buffer deposit (docs/registries.md, "Issued").
+      quantity: 'Credits Verified',
+      date: ['Date Approved']
+    },
+    retirements: {
+      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Retired on Behalf of'],
+      quantity: 'Quantity of Credits',
+      serial: 'Credit Serial Numbers',
+      date: ['Status Effective'],
+      beneficiary: 'Retired on Behalf of',
+      reason: ['Retirement Reason'],
+      note: ['Purpose of Retirement'],
+      account: 'Account Holder'
+    },
+    cancellations: {
+      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Cancellation Reason'],
+      quantity: 'Quantity of Credits',
+      serial: 'Credit Serial Numbers',
+      date: ['Status Effective'],
+      reason: ['Cancellation Reason'],
+      note: ['Cancellation Details']
+    }
   }
 })
