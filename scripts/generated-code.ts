@@ -129,15 +129,32 @@ ${methods.join('\n\n')}
 /** src/explorer/public/js/calculator-categories.js: the categories the explorer's calculator form and result show. */
 export function explorerCategoriesText (document: OpenAPI3): string {
   const categories = calculatorOperations(document).filter((operation) => operation.category !== undefined)
+  // The parameters every category starts with alike (the country, units, boundary) are written once.
+  const first = categories[0]?.parameters ?? []
+  let shared = 0
+  while (shared < first.length && categories.every((c) => literal(c.parameters[shared]) === literal(first[shared]))) {
+    shared++
+  }
+  const list = (parameters: CategoryParameter[], indent: string) =>
+    parameters.map((parameter) => objectLines(parameter, indent)).join(',\n')
   const entries = categories.map(({ endpoint, category, parameters }) => [
     '  {',
     `    id: ${literal(endpoint)},`,
     `    label: ${literal(category)},`,
     '    parameters: [',
-    parameters.map((parameter) => objectLines(parameter, '      ')).join(',\n'),
+    [...(shared > 0 ? ['      ...SHARED_PARAMETERS'] : []), list(parameters.slice(shared), '      ')]
+      .filter((part) => part !== '').join(',\n'),
     '    ]',
     '  }'
   ].join('\n'))
+  const sharedText = shared === 0
+    ? ''
+    : `/** The parameters every category starts with. @type {CategoryParameter[]} */
+const SHARED_PARAMETERS = [
+${list(first.slice(0, shared), '  ')}
+]
+
+`
   return `${HEADER}
 /**
  * @typedef {object} CategoryParameter
@@ -156,7 +173,7 @@ export function explorerCategoriesText (document: OpenAPI3): string {
  * @property {CategoryParameter[]} parameters its query parameters, as the service's schema states them
  */
 
-/**
+${sharedText}/**
  * Every part of a person's footprint the service calculates, in the route table's order.
  * @type {CalculatorCategory[]}
  */

@@ -18,6 +18,13 @@
  * @property {CategoryParameter[]} parameters its query parameters, as the service's schema states them
  */
 
+/** The parameters every category starts with. @type {CategoryParameter[]} */
+const SHARED_PARAMETERS = [
+  { name: 'country_code', type: 'string', required: true },
+  { name: 'measurement_system', type: 'string', required: false, enum: ['metric', 'imperial'] },
+  { name: 'boundary', type: 'string', required: false, enum: ['life_cycle', 'combustion'] }
+]
+
 /**
  * Every part of a person's footprint the service calculates, in the route table's order.
  * @type {CalculatorCategory[]}
@@ -27,9 +34,7 @@ export const CALCULATOR_CATEGORIES = [
     id: 'flight',
     label: 'Flights',
     parameters: [
-      { name: 'country_code', type: 'string', required: true },
-      { name: 'measurement_system', type: 'string', required: false, enum: ['metric', 'imperial'] },
-      { name: 'boundary', type: 'string', required: false, enum: ['life_cycle', 'combustion'] },
+      ...SHARED_PARAMETERS,
       { name: 'frequency', type: 'string', required: false, enum: ['never', 'rare', 'sometimes', 'often'] },
       { name: 'short_haul', type: 'integer', required: false, minimum: 0, maximum: 200 },
       { name: 'medium_haul', type: 'integer', required: false, minimum: 0, maximum: 200 },
@@ -51,9 +56,7 @@ export const CALCULATOR_CATEGORIES = [
     id: 'diet',
     label: 'Food',
     parameters: [
-      { name: 'country_code', type: 'string', required: true },
-      { name: 'measurement_system', type: 'string', required: false, enum: ['metric', 'imperial'] },
-      { name: 'boundary', type: 'string', required: false, enum: ['life_cycle', 'combustion'] },
+      ...SHARED_PARAMETERS,
       {
         name: 'diet_form',
         type: 'string',
@@ -69,9 +72,7 @@ export const CALCULATOR_CATEGORIES = [
     id: 'car',
     label: 'Car and public transport',
     parameters: [
-      { name: 'country_code', type: 'string', required: true },
-      { name: 'measurement_system', type: 'string', required: false, enum: ['metric', 'imperial'] },
-      { name: 'boundary', type: 'string', required: false, enum: ['life_cycle', 'combustion'] },
+      ...SHARED_PARAMETERS,
       { name: 'distance', type: 'number', required: true, minimum: 0, maximum: 1000000 },
       { name: 'mode', type: 'string', required: false, enum: ['car', 'rail', 'bus', 'coach'] },
       {
@@ -101,9 +102,7 @@ export const CALCULATOR_CATEGORIES = [
     id: 'clothes',
     label: 'Clothes',
     parameters: [
-      { name: 'country_code', type: 'string', required: true },
-      { name: 'measurement_system', type: 'string', required: false, enum: ['metric', 'imperial'] },
-      { name: 'boundary', type: 'string', required: false, enum: ['life_cycle', 'combustion'] },
+      ...SHARED_PARAMETERS,
       { name: 'amount', type: 'string', required: false, enum: ['none', 'little', 'average', 'much'] },
       { name: 'spend_usd', type: 'number', required: false, minimum: 0, maximum: 100000 },
       { name: 'new_items', type: 'integer', required: false, minimum: 0, maximum: 1000 },
@@ -114,9 +113,7 @@ export const CALCULATOR_CATEGORIES = [
     id: 'energy',
     label: 'Home energy',
     parameters: [
-      { name: 'country_code', type: 'string', required: true },
-      { name: 'measurement_system', type: 'string', required: false, enum: ['metric', 'imperial'] },
-      { name: 'boundary', type: 'string', required: false, enum: ['life_cycle', 'combustion'] },
+      ...SHARED_PARAMETERS,
       { name: 'household_size', type: 'integer', required: false, minimum: 1, maximum: 20 },
       { name: 'home_size', type: 'number', required: false, exclusiveMinimum: 0, maximum: 60000 },
       { name: 'energy_type', type: 'string', required: false, enum: ['conventional', 'green'] },
