@@ -1,6 +1,6 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import type { TestContext } from 'node:test'
+import { after, before, type TestContext } from 'node:test'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { createKey } from '../src/access/api-keys.service.ts'
 import { buildApp } from '../src/app.ts'
@@ -123,4 +123,22 @@ export async function buildTestApp (t: TestContext, options: TestAppOptions = {}
     return await app.inject({ ...options, headers: { authorization: `Bearer ${key}`, ...options.headers } })
   }
   return { app, store, config, dataDir, key, inject }
+}
+
+/**
+ * One app for the tests of a describe (call it in the describe's body) that only read: built before its first
+ * test, closed after its last. Building an app costs about 40 ms of CPU; a file of read-only tests needs one.
+ * Only for tests that change nothing a later test could see (no writes, no keys, no rate limit run down).
+ */
+export function sharedTestApp (options: TestAppOptions = {}): () => TestApp {
+  let built: TestApp | undefined
+  const cleanups: Array<() => unknown> = []
+  // buildTestApp asks its context only to run clean-ups after it; these run in the order given, as node:test's do.
+  const owner = { after: (fn: () => unknown) => { cleanups.push(fn) } } as unknown as TestContext
+  before(async () => { built = await buildTestApp(owner, options) })
+  after(async () => { for (const cleanup of cleanups) await cleanup() })
+  return () => {
+    if (built === undefined) throw new Error('sharedTestApp: the app is built in the describe\'s before hook')
+    return built
+  }
 }

@@ -4,14 +4,13 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { Kysely, SqliteDialect, sql } from 'kysely'
 import { buildApp } from '../src/app.ts'
-import { loadCalculatorData } from '../src/calculator/calculator.data.ts'
 import { loadConfig } from '../src/config.ts'
 import { MediaStore } from '../src/media/media-store.ts'
 import { MediaSigner } from '../src/media/signing.ts'
 import type { ChangeFeed } from '../src/store/change-feed.ts'
 import type { Store } from '../src/store/connect.ts'
 import type { Database } from '../src/store/database.ts'
-import { tempDir } from './helpers.ts'
+import { tempDir, testCalculatorData } from './helpers.ts'
 
 // Start-up work (startup.ts) reads and writes files and opens connections; buildApp only registers
 // the parts it is given. So an app builds from parts whose files and connections are all gone.
@@ -57,7 +56,7 @@ test('buildApp builds from prepared parts without touching a file, the database 
     changes,
     media,
     signer: new MediaSigner('a-test-secret-of-at-least-32-characters', 3600),
-    calculatorData: loadCalculatorData()
+    calculatorData: testCalculatorData()
   })
   t.after(async () => await app.close())
   await app.ready()

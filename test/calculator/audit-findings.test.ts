@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 import { buildTestApp } from '../helpers.ts'
-import { calculator, type Body } from '../support/calculator.ts'
+import { calculator, sharedCalculator, type Body } from '../support/calculator.ts'
 
 /**
  * The ten findings of the calculator audit (issue 11), each checked through HTTP. The numbers
@@ -17,16 +17,17 @@ const ROOT = path.join(import.meta.dirname, '..', '..')
 const close = (a: number, b: number, tolerance = 0.01): boolean => Math.abs(a - b) <= tolerance + 1e-9
 
 describe('finding 1: home-energy defaults come from the country\'s own data', () => {
+  const shared = sharedCalculator()
   test('India, 80 m2, one person: below India\'s whole per-person CO2 (1.739 t), not 3,163.6 kg of UK gas heating',
-    async (t) => {
-      const get = await calculator(t)
+    async () => {
+      const get = shared
       const india = await get('/energy?country_code=IND&home_size=80&household_size=1')
       assert.ok(india.co2e.kg < 1739, `${india.co2e.kg} kg`)
     })
 
   test('tropical heating is near zero: Brazil\'s default heating for 80 m2 is a small fraction of Germany\'s and ' +
-    'Canada\'s', async (t) => {
-    const get = await calculator(t)
+    'Canada\'s', async () => {
+    const get = shared
     const heating = async (code: string): Promise<number> =>
       (await get(`/energy?country_code=${code}&home_size=80`)).breakdown.find((entry: Body) =>
         entry.category === 'heating').kg_co2e
@@ -34,8 +35,8 @@ describe('finding 1: home-energy defaults come from the country\'s own data', ()
     assert.ok(brazil < 0.1 * germany && brazil < 0.1 * canada, `BRA ${brazil}, DEU ${germany}, CAN ${canada}`)
   })
 
-  test('the answer says which defaults were used and from what', async (t) => {
-    const get = await calculator(t)
+  test('the answer says which defaults were used and from what', async () => {
+    const get = shared
     const body = await get('/energy?country_code=DEU')
     const used = new Map<string, Body>(body.defaults_used.map((entry: Body) => [entry.parameter, entry]))
     assert.equal(used.get('household_size')?.value, 2.14, 'UN DESA: Germany 2.14 people (2011)')
@@ -49,9 +50,10 @@ describe('finding 1: home-energy defaults come from the country\'s own data', ()
 })
 
 describe('finding 2: one boundary for every category', () => {
+  const shared = sharedCalculator()
   test('life cycle by default, with the combustion figure beside it: gas +16.5 %, oil +20.9 %, petrol car +28 %, ' +
-    'long-haul economy +35.5 %', async (t) => {
-    const get = await calculator(t)
+    'long-haul economy +35.5 %', async () => {
+    const get = shared
     const ratio = (body: Body): number => body.co2e_life_cycle.kg / body.co2e_combustion.kg
     const gas = await get('/energy?country_code=GBR&electricity_kwh=0&heating_kwh=10000&household_size=1')
     assert.equal(gas.boundary, 'life_cycle')
@@ -65,8 +67,8 @@ describe('finding 2: one boundary for every category', () => {
     assert.ok(close(ratio(flight), (0.06926 + 0.02461) / 0.06926, 1e-4), 'DESNZ 21_316_3171_11_1 + 22_912_3171_11_1')
   })
 
-  test('boundary=combustion is accepted everywhere and applied the same way', async (t) => {
-    const get = await calculator(t)
+  test('boundary=combustion is accepted everywhere and applied the same way', async () => {
+    const get = shared
     for (const url of ['/flight?country_code=DEU&frequency=rare', '/diet?country_code=DEU&diet_form=vegan',
       '/car?country_code=DEU&distance=100',
       '/clothes?country_code=DEU&amount=average', '/energy?country_code=DEU', '/footprint?country_code=DEU']) {
@@ -92,8 +94,9 @@ describe('finding 3: cabins are in order in every band', () => {
 })
 
 describe('finding 4: no cliff at 3,700 km, and the bands are labelled as Tonne\'s', () => {
-  test('business and first at 3,700 and 3,701 km differ by less than 1 % (were +80 % and +148 %)', async (t) => {
-    const get = await calculator(t)
+  const shared = sharedCalculator()
+  test('business and first at 3,700 and 3,701 km differ by less than 1 % (were +80 % and +148 %)', async () => {
+    const get = shared
     for (const cabin of ['business', 'first', 'economy']) {
       const a = (await get(`/flight?country_code=DEU&distance=3700&cabin_class=${cabin}`)).co2e.kg
       const b = (await get(`/flight?country_code=DEU&distance=3701&cabin_class=${cabin}`)).co2e.kg
@@ -101,8 +104,8 @@ describe('finding 4: no cliff at 3,700 km, and the bands are labelled as Tonne\'
     }
   })
 
-  test('the 3,700 km rule is an assumption in every answer that depends on it, citing DESNZ 8.9', async (t) => {
-    const get = await calculator(t)
+  test('the 3,700 km rule is an assumption in every answer that depends on it, citing DESNZ 8.9', async () => {
+    const get = shared
     const body = await get('/flight?country_code=DEU&distance=5000')
     assert.ok(body.assumptions.some((line: string) =>
       /^Assumption \(tonne:flight\.band\.short_haul_up_to_km = 3700 km\)/.test(line) && /8\.9/.test(line)),
@@ -170,8 +173,9 @@ describe('finding 8: clothes are not scaled by national CO2', () => {
 })
 
 describe('finding 9: coverage', () => {
-  test('Taiwan is supported through the cited region override', async (t) => {
-    const get = await calculator(t)
+  const shared = sharedCalculator()
+  test('Taiwan is supported through the cited region override', async () => {
+    const get = shared
     const countries = await get('/countries') as unknown as Body[]
     const taiwan = countries.find((country) => country.country_code === 'TWN')
     assert.deepEqual(taiwan && { region: taiwan.region, sub_region: taiwan.sub_region },
@@ -181,8 +185,8 @@ describe('finding 9: coverage', () => {
   })
 
   test('impossible grid figures are replaced by a labelled regional value: CAF (0 g), TKM (1,306 g), UZB (1,121 g)',
-    async (t) => {
-      const get = await calculator(t)
+    async () => {
+      const get = shared
       for (const code of ['CAF', 'TKM', 'UZB']) {
         const body = await get(`/energy?country_code=${code}&electricity_kwh=1000&heating_type=none&household_size=1`)
         const grid = body.country_data.find((datum: Body) => datum.figure === 'grid_intensity')
@@ -192,8 +196,8 @@ describe('finding 9: coverage', () => {
       }
     })
 
-  test('every answer names the year of each country figure it used', async (t) => {
-    const get = await calculator(t)
+  test('every answer names the year of each country figure it used', async () => {
+    const get = shared
     const body = await get('/energy?country_code=DEU')
     const years = Object.fromEntries(body.country_data.map((datum: Body) => [datum.figure, datum.year]))
     assert.deepEqual(years,
@@ -239,8 +243,9 @@ describe('finding 10: documented choices and fixed documentation errors', () => 
 })
 
 describe('warnings and ranges', () => {
-  test('a category above the country\'s whole per-person footprint is flagged', async (t) => {
-    const get = await calculator(t)
+  const shared = sharedCalculator()
+  test('a category above the country\'s whole per-person footprint is flagged', async () => {
+    const get = shared
     const often = await get('/flight?country_code=IND&frequency=often')
     assert.equal(often.warnings.length, 1)
     assert.match(often.warnings[0], /India/)
@@ -248,8 +253,8 @@ describe('warnings and ranges', () => {
   })
 
   test('diet range is a percentile interval of the total, not the sum of every group\'s extreme (issue 35)',
-    async (t) => {
-      const get = await calculator(t)
+    async () => {
+      const get = shared
       const usa = await get('/diet?country_code=USA&diet_form=everything')
       // On main the range added every group's lowest and highest product: 2,505-8,994 kg for the USA.
       const sumOfExtremes = usa.breakdown.reduce((sum: number, entry: Body) => sum + entry.range.high_kg, 0)
@@ -261,8 +266,8 @@ describe('warnings and ranges', () => {
       assert.deepEqual(again.range, usa.range)
     })
 
-  test('range is uncertainty only: other method choices have fields of their own (issue 22, finding 6)', async (t) => {
-    const get = await calculator(t)
+  test('range is uncertainty only: other method choices have fields of their own (issue 22, finding 6)', async () => {
+    const get = shared
     // Flights: with or without RF is a method choice (co2e_with_rf / co2e_without_rf); the range with RF is the
     // cited 5-95 % spread of the non-CO2 forcing (issue 35): 96.84 + (148.25 - 96.84) x 21 / 66.6 = 113.05 and
     // x 111 / 66.6 = 182.52 (Lee et al. 2021 via DESNZ 2025 Table 47), never the span to the without-RF figure.

@@ -3,7 +3,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
-import { buildTestApp, REPO_ROOT, tempDir } from '../helpers.ts'
+import { buildTestApp, REPO_ROOT, sharedTestApp, tempDir } from '../helpers.ts'
 
 // Issue 37.2: a calculator answer depends only on the request and the loaded data (and the code that reads it),
 // so it carries a strong validator and cache headers as the catalogue's answers do, and revalidates with a 304.
@@ -12,9 +12,11 @@ const CALC = '/api/v1/co2-calculator'
 const CAR = `${CALC}/car?country_code=DEU&distance=1000`
 
 describe('calculator answers: validators and cache headers', () => {
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp()
   test('a 200 carries a strong ETag and a public Cache-Control; If-None-Match with it is a 304 with no body',
-    async (t) => {
-      const { app } = await buildTestApp(t)
+    async () => {
+      const { app } = shared()
       const first = await app.inject(CAR)
       assert.equal(first.statusCode, 200)
       const etag = first.headers['etag'] as string
@@ -48,7 +50,7 @@ describe('calculator answers: validators and cache headers', () => {
     })
 
   test('another input, another operation or another data set is another ETag', async (t) => {
-    const { app } = await buildTestApp(t)
+    const { app } = shared()
     const tags = new Set<string>()
     for (const url of [CAR, `${CALC}/car?country_code=DEU&distance=1001`, `${CALC}/car?country_code=FRA&distance=1000`,
       `${CALC}/flight?country_code=DEU&distance=1000`, `${CALC}/countries`, `${CALC}/config?country_code=DEU`]) {
@@ -81,8 +83,8 @@ describe('calculator answers: validators and cache headers', () => {
   })
 
   test('each content coding has its own strong tag, and a 304 confirms only the coding the client holds',
-    async (t) => {
-      const { app } = await buildTestApp(t)
+    async () => {
+      const { app } = shared()
       // Large enough to be compressed (over 1 KiB).
       const url = `${CALC}/energy?country_code=DEU&home_size=80&measurement_system=metric`
       const plain = await app.inject({ url, headers: { 'accept-encoding': 'identity' } })
@@ -105,8 +107,8 @@ describe('calculator answers: validators and cache headers', () => {
       assert.equal(switched.headers['content-encoding'], 'gzip')
     })
 
-  test('errors carry no validators, and If-None-Match never turns a 400 into a 304', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('errors carry no validators, and If-None-Match never turns a 400 into a 304', async () => {
+    const { app } = shared()
     const url = `${CALC}/car?country_code=XYZ&distance=10`
     for (const headers of [{}, { 'if-none-match': '*' }]) {
       const response = await app.inject({ url, headers })
@@ -117,16 +119,16 @@ describe('calculator answers: validators and cache headers', () => {
     assert.equal((await app.inject({ url: CAR, headers: { 'if-none-match': '*' } })).statusCode, 304)
   })
 
-  test('the health check is never conditional or kept: every ping reaches the service', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('the health check is never conditional or kept: every ping reaches the service', async () => {
+    const { app } = shared()
     const ping = await app.inject(`${CALC}/ping`)
     assert.equal(ping.statusCode, 200)
     assert.equal(ping.headers['etag'], undefined)
     assert.equal((await app.inject({ url: `${CALC}/ping`, headers: { 'if-none-match': '*' } })).statusCode, 200)
   })
 
-  test('the OpenAPI document lists the ETag and the 304 on every calculator answer but the ping', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('the OpenAPI document lists the ETag and the 304 on every calculator answer but the ping', async () => {
+    const { app } = shared()
     const doc = (await app.inject('/openapi.json')).json() as {
       paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>
     }

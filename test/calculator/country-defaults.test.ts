@@ -2,8 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 import { COUNTRY_DEFAULTS_FILE, countryDefaultsText } from '../../scripts/write-country-defaults.ts'
-import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp, testCalculatorData } from '../helpers.ts'
 
 /**
  * Every supported country's defaults, through HTTP: the default home energy of an average
@@ -14,8 +13,10 @@ import { buildTestApp } from '../helpers.ts'
 const BASE = '/api/v1/co2-calculator'
 
 describe('country defaults, for every supported country', () => {
-  test('default /energy for an average household is within the country\'s CO2 per person', async (t) => {
-    const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '1000000' } })
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp({ env: { RATE_LIMIT_CALCULATOR: '1000000' } })
+  test('default /energy for an average household is within the country\'s CO2 per person', async () => {
+    const { app } = shared()
     const get = async (path: string): Promise<Record<string, any>> => {
       const response = await app.inject(`${BASE}${path}`)
       assert.equal(response.statusCode, 200, `${path}: ${response.body}`)
@@ -47,8 +48,8 @@ describe('country defaults, for every supported country', () => {
   })
 
   test('tropical countries get little heating: under a tenth of Germany\'s and Canada\'s for an 80 m2 home',
-    async (t) => {
-      const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+    async () => {
+      const { app } = shared()
       const heating = async (code: string): Promise<number> => {
         const body = (await app.inject(`${BASE}/energy?country_code=${code}&home_size=80`)).json()
         return body.breakdown.find((entry: { category: string }) => entry.category === 'heating').kg_co2e
@@ -62,7 +63,7 @@ describe('country defaults, for every supported country', () => {
     })
 
   test('docs/country-defaults.md is exactly what `npm run docs:countries` writes from the shipped data', () => {
-    assert.ok(readFileSync(COUNTRY_DEFAULTS_FILE, 'utf8') === countryDefaultsText(loadCalculatorData()),
+    assert.ok(readFileSync(COUNTRY_DEFAULTS_FILE, 'utf8') === countryDefaultsText(testCalculatorData()),
       'docs/country-defaults.md is stale: run `npm run docs:countries` and commit the result')
   })
 })

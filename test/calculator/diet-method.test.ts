@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp } from '../helpers.ts'
 
 /**
  * Issue 35, finding 3: one diet method for the default and every form (the country's supply mix, intake with a
@@ -12,8 +12,10 @@ const BASE = '/api/v1/co2-calculator'
 interface DietBody { co2e: { kg: number }, inputs: { calories: number }, assumptions: string[] }
 
 describe('one diet method (issue 35, finding 3)', () => {
-  test('vegan <= vegetarian <= default <= high_meat in every supported country', async (t) => {
-    const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp({ env: { RATE_LIMIT_CALCULATOR: '1000000' } })
+  test('vegan <= vegetarian <= default <= high_meat in every supported country', async () => {
+    const { app } = shared()
     const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
     assert.ok(countries.length > 150)
     const off: string[] = []
@@ -29,8 +31,8 @@ describe('one diet method (issue 35, finding 3)', () => {
     assert.deepEqual(off, [])
   })
 
-  test('the audit\'s cases: USA everything below high_meat, India vegetarian below its default', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('the audit\'s cases: USA everything below high_meat, India vegetarian below its default', async () => {
+    const { app } = shared()
     const kg = async (code: string, form: string): Promise<number> =>
       ((await app.inject(`${BASE}/diet?country_code=${code}&diet_form=${form}`)).json() as DietBody).co2e.kg
     // On main: USA everything 3,906 kg > high_meat 3,738 kg; India vegetarian 1,518 kg, 48 % above its default.
@@ -38,8 +40,8 @@ describe('one diet method (issue 35, finding 3)', () => {
     assert.ok(await kg('IND', 'vegetarian') < await kg('IND', 'everything'))
   })
 
-  test('the default intake is the supply less the UNEP waste share, and the waste is counted', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('the default intake is the supply less the UNEP waste share, and the waste is counted', async () => {
+    const { app } = shared()
     const body = (await app.inject(`${BASE}/diet?country_code=GBR&diet_form=everything`)).json() as DietBody
     // FAO GBR 2020 supply 3,423.68 kcal x (1 - 0.17) = 2,841.65, rounded to 2,842 kcal eaten (UNEP 2021: 17 % of
     // food available to consumers is wasted by households, food service and retail).
@@ -47,8 +49,8 @@ describe('one diet method (issue 35, finding 3)', () => {
     assert.ok(body.assumptions.some((line) => line.includes('UNEP') && line.includes('2842 / (1 - 0.17)')))
   })
 
-  test('/config advertises the diet\'s real default intake, not a fixed 2,000 kcal (issue 37)', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('/config advertises the diet\'s real default intake, not a fixed 2,000 kcal (issue 37)', async () => {
+    const { app } = shared()
     // Germany, FAO via OWID 2020: 798.33496 + 6.0327578 + 124.676994 + 447.42953 + 910.9464 + 362.97092 +
     // 532.8936 + 202.09738 + 222.20657 + 39.212925 = 3,646.80 kcal supplied, x (1 - 0.17) = 3,026.85 -> 3,027.
     const config = (await app.inject(`${BASE}/config?country_code=DEU`)).json() as

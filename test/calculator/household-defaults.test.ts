@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { buildTestApp } from '../helpers.ts'
+import { buildTestApp, sharedTestApp } from '../helpers.ts'
 
 /**
  * Issue 22, findings 1-3 and 5: a person who gives only a country gets their household's energy, not a
@@ -18,9 +18,11 @@ interface EnergyBody {
 }
 
 describe('home energy follows the household (issue 22)', () => {
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp({ env: { RATE_LIMIT_CALCULATOR: '1000000' } })
   test('per person, a one-person home uses 1.4-3x the energy of a four-person home, in every country',
-    async (t) => {
-      const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+    async () => {
+      const { app } = shared()
       const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
       assert.ok(countries.length > 150)
       const off: string[] = []
@@ -34,8 +36,8 @@ describe('home energy follows the household (issue 22)', () => {
     })
 
   test('Germany: one person and four people, by hand from the RECS 2015 household-size elasticities',
-    async (t) => {
-      const { app } = await buildTestApp(t)
+    async () => {
+      const { app } = shared()
       // Average German household (2.14 people, UN DESA). Germany has no cited household figure, so the model
       // calibrated on Europe's anchored countries stands in (issue 35):
       // electricity: 6167.385 kWh/person demand x (1 - 0.0503515465508585) x 2.14 = 12533.5 kWh, x the mean of
@@ -59,8 +61,8 @@ describe('home energy follows the household (issue 22)', () => {
         'the survey is named')
     })
 
-  test('home_size changes the result, and home energy grows with floor area', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('home_size changes the result, and home energy grows with floor area', async () => {
+    const { app } = shared()
     const kg = async (m2: number): Promise<number> =>
       ((await app.inject(`${BASE}/energy?country_code=DEU&household_size=2&home_size=${m2}`)).json() as EnergyBody)
         .co2e.kg
@@ -73,8 +75,8 @@ describe('home energy follows the household (issue 22)', () => {
   })
 
   test('the US default household electricity is within 20 % of EIA\'s 10,715 kWh per customer (2020)',
-    async (t) => {
-      const { app } = await buildTestApp(t)
+    async () => {
+      const { app } = shared()
       // The US average household is 2.49 people (UN DESA), so the default household is the average one.
       const body = (await app.inject(`${BASE}/energy?country_code=USA`)).json() as EnergyBody
       const kwh = body.inputs.electricity_kwh
@@ -103,8 +105,10 @@ describe('warnings compare like with like (issue 22, finding 5)', () => {
 })
 
 describe('the default diet is the country\'s diet (issue 22, finding 4)', () => {
-  test('diet_form=everything gives four different answers in the USA, Germany, India and Ethiopia', async (t) => {
-    const { app } = await buildTestApp(t)
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp({ env: { RATE_LIMIT_CALCULATOR: '1000000' } })
+  test('diet_form=everything gives four different answers in the USA, Germany, India and Ethiopia', async () => {
+    const { app } = shared()
     const kg: number[] = []
     for (const code of ['USA', 'DEU', 'IND', 'ETH']) {
       const body = (await app.inject(`${BASE}/diet?country_code=${code}&diet_form=everything`)).json() as EnergyBody
@@ -115,8 +119,8 @@ describe('the default diet is the country\'s diet (issue 22, finding 4)', () => 
     assert.ok((kg[0] as number) > (kg[2] as number) * 2, kg.join(', '))
   })
 
-  test('Ethiopia, by hand from the FAO food supply and Poore and Nemecek\'s factors', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('Ethiopia, by hand from the FAO food supply and Poore and Nemecek\'s factors', async () => {
+    const { app } = shared()
     // FAO via OWID, ETH 2020, kcal a day: cereals 1677.4998, pulses 215.8187, roots 86.32748, sugar 61.802624,
     // oils 97.11841, meat 42.182743, dairy and eggs 67.68859, fruit and vegetables 33.353798, drinks 27.467833,
     // other 50.030697 (sum 2359.290675). Poore and Nemecek kg CO2e per 1,000 kcal, group medians: cereals
@@ -131,8 +135,8 @@ describe('the default diet is the country\'s diet (issue 22, finding 4)', () => 
     assert.ok(Math.abs(body.co2e.kg - 907.90) <= 0.01, String(body.co2e.kg))
   })
 
-  test('no country\'s defaults produce a warning', async (t) => {
-    const { app } = await buildTestApp(t, { env: { RATE_LIMIT_CALCULATOR: '100000' } })
+  test('no country\'s defaults produce a warning', async () => {
+    const { app } = shared()
     const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
     const warned: string[] = []
     for (const { country_code: code } of countries) {

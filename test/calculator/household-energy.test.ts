@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp } from '../helpers.ts'
 
 /**
  * Issue 35, findings 1 and 2: a home's default electricity and heating come from residential data (a cited
@@ -22,8 +22,10 @@ interface EnergyBody {
 const within = (value: number, target: number, share: number): boolean => Math.abs(value / target - 1) <= share
 
 describe('home heating from residential data (issue 35, finding 1)', () => {
-  test('US and GB default heating are within 25 % of RECS 2020 and Ofgem\'s gas TDCV', async (t) => {
-    const { app } = await buildTestApp(t)
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp()
+  test('US and GB default heating are within 25 % of RECS 2020 and Ofgem\'s gas TDCV', async () => {
+    const { app } = shared()
     const get = async (query: string): Promise<EnergyBody> =>
       (await app.inject(`${BASE}/energy?${query}`)).json() as EnergyBody
     // RECS 2020: 76.8 MMBtu of site energy per household (EIA press release, 29 March 2023); 1 MMBtu =
@@ -38,8 +40,8 @@ describe('home heating from residential data (issue 35, finding 1)', () => {
     assert.match(gbr.defaults_used.find((d) => d.parameter === 'heating_kwh')?.basis ?? '', /Ofgem/)
   })
 
-  test('a 2,000 ft2 US home for two gets under 2x RECS heating; the typical dwelling gets the default', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('a 2,000 ft2 US home for two gets under 2x RECS heating; the typical dwelling gets the default', async () => {
+    const { app } = shared()
     const get = async (query: string): Promise<EnergyBody> =>
       (await app.inject(`${BASE}/energy?${query}`)).json() as EnergyBody
     // RECS 2015: 238 billion ft2 / 118 million homes = 2,012 ft2 per home. 11,792.86 kWh / 2,012 ft2 x 2,000 ft2 =
@@ -57,8 +59,8 @@ describe('home heating from residential data (issue 35, finding 1)', () => {
     assert.ok(typicalGb.assumptions.some((line) => line.includes('90.4 m2')))
   })
 
-  test('without a national figure, heating is the calibrated model, with its range', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('without a national figure, heating is the calibrated model, with its range', async () => {
+    const { app } = shared()
     const body = (await app.inject(`${BASE}/energy?country_code=DEU&electricity_kwh=0`)).json() as EnergyBody
     // Germany: 1.4576374 t buildings CO2 per person / 0.18296 kg per kWh of gas x 1000 x 2.14 people = 17,049.3 kWh;
     // Europe's one anchored country for heat is GBR: 11,500 / (1.2935063 / 0.18296 x 1000 x 2.35 = 16,614.2) =
@@ -76,6 +78,8 @@ describe('home heating from residential data (issue 35, finding 1)', () => {
 })
 
 describe('household electricity per country (issue 35, finding 2)', () => {
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp()
   // Each national figure, per household a year, computed by hand from its cited source:
   const cited: Array<[string, number, string]> = [
     // EIA: 10,715 kWh per residential customer (2020).
@@ -97,8 +101,8 @@ describe('household electricity per country (issue 35, finding 2)', () => {
     ['IND', 1080, 'Centre for Policy Research']
   ]
   for (const [code, kwh, publisher] of cited) {
-    test(`${code}: the default household electricity is within 30 % of ${kwh} kWh (${publisher})`, async (t) => {
-      const { app } = await buildTestApp(t)
+    test(`${code}: the default household electricity is within 30 % of ${kwh} kWh (${publisher})`, async () => {
+      const { app } = shared()
       const body = (await app.inject(`${BASE}/energy?country_code=${code}`)).json() as EnergyBody
       assert.ok(within(body.inputs.electricity_kwh, kwh, 0.3), `${body.inputs.electricity_kwh} kWh`)
       assert.ok(Math.abs(body.inputs.electricity_kwh - kwh) < 0.5, 'the average household is the cited household')
@@ -107,8 +111,8 @@ describe('household electricity per country (issue 35, finding 2)', () => {
     })
   }
 
-  test('no world residential share: a modelled country uses its region\'s anchored ratio, stated', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('no world residential share: a modelled country uses its region\'s anchored ratio, stated', async () => {
+    const { app } = shared()
     const body = (await app.inject(`${BASE}/energy?country_code=DEU&heating_type=none`)).json() as EnergyBody
     // Europe's anchored ratios: GBR 0.272484 and RUS 0.135182 (see household-defaults.test.ts), mean 0.203833;
     // Germany: 6167.385 x (1 - 0.0503515465508585) x 2.14 x 0.203833 = 2,554.77 kWh (3,334.0 with 26.6 % on main).

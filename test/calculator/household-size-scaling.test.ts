@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 import { parseCsv } from '../../src/reference/csv.ts'
-import { buildTestApp } from '../helpers.ts'
+import { buildTestApp, sharedTestApp } from '../helpers.ts'
 
 /**
  * Issue 35, item 3: household-size scaling from survey data. The US figure comes from EIA's Residential Energy
@@ -42,6 +42,8 @@ const fuelKwh = (members: string): number =>
     cell(members, 'propane_kbtu')) * 0.29307107
 
 describe('household size scales home energy as RECS measured it (issue 35, item 3)', () => {
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp()
   test('the exponents in parameters.csv are the slopes fitted on the RECS 2015 household-size groups', () => {
     const groups = recs.rows.filter((row) => row.household_members !== 'all')
     assert.equal(groups.length, 5)
@@ -76,8 +78,8 @@ describe('household size scales home energy as RECS measured it (issue 35, item 
     assert.ok(Math.abs(mean / cell('all', 'electricity_kwh') - 1) < 0.001, String(mean))
   })
 
-  test('USA, one person and four people: worked by hand from RECS and the cited anchors', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('USA, one person and four people: worked by hand from RECS and the cited anchors', async () => {
+    const { app } = shared()
     // The average US household is 2.49 people (UN DESA); its electricity 10,715 kWh (EIA) and heating fuel
     // 76.8 MMBtu x 293.07107 - 10,715 = 11,792.86 kWh (RECS 2020).
     // One person: electricity x (1 / 2.49) ^ 0.397 = x 0.696160 -> 7,459.35 kWh;
@@ -94,8 +96,8 @@ describe('household size scales home energy as RECS measured it (issue 35, item 
     assert.ok(one.sources.some((source) => source.id === 'eia-recs-2015-microdata'), 'the survey is a source')
   })
 
-  test('USA: one person against four is what RECS shows, not the square-root scale\'s 2.0x', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('USA: one person against four is what RECS shows, not the square-root scale\'s 2.0x', async () => {
+    const { app } = shared()
     const one = await energy(app, 'country_code=USA&household_size=1')
     const four = await energy(app, 'country_code=USA&household_size=4')
     // RECS 2015, per person: electricity 7,339.5 / (13,353.4 / 4) = 2.20x; heating fuel 2.47x.
@@ -115,8 +117,8 @@ describe('household size scales home energy as RECS measured it (issue 35, item 
     assert.ok(Math.abs(one.inputs.electricity_kwh / expected - 1) < 0.03, `${one.inputs.electricity_kwh} ${expected}`)
   })
 
-  test('elsewhere the US survey stands in, and the answer says so', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('elsewhere the US survey stands in, and the answer says so', async () => {
+    const { app } = shared()
     const body = await energy(app, 'country_code=DEU&household_size=1')
     const line = body.assumptions.find((entry) => entry.includes('Residential Energy Consumption Survey')) ?? ''
     assert.match(line, /no survey of home energy by household size is cited for Germany/)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp } from '../helpers.ts'
 
 /**
  * Issue 35, finding 6: /footprint gives a person's whole footprint (their answers, the country's defaults for the
@@ -24,8 +24,10 @@ interface Body {
 const sum = (body: Body): number => body.breakdown.reduce((total, entry) => total + entry.kg_co2e, 0)
 
 describe('a person\'s whole footprint (issue 35, finding 6)', () => {
-  test('with no answers, the person is the average resident: the national CO2e footprint, in parts', async (t) => {
-    const { app } = await buildTestApp(t)
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp()
+  test('with no answers, the person is the average resident: the national CO2e footprint, in parts', async () => {
+    const { app } = shared()
     const response = await app.inject(`${BASE}/footprint?country_code=DEU&scope=person`)
     assert.equal(response.statusCode, 200, response.body)
     const body = response.json() as Body
@@ -42,8 +44,8 @@ describe('a person\'s whole footprint (issue 35, finding 6)', () => {
   })
 
   test('a vegan who flies often and drives 10,000 km: their parts, the rest unchanged, the differences shown',
-    async (t) => {
-      const { app } = await buildTestApp(t)
+    async () => {
+      const { app } = shared()
       const get = async (path: string): Promise<Body> => (await app.inject(`${BASE}${path}`)).json() as Body
       const body = await get('/footprint?country_code=DEU&diet_form=vegan&flight_frequency=often&car_distance=10000')
       const vegan = await get('/diet?country_code=DEU&diet_form=vegan')
@@ -62,8 +64,8 @@ describe('a person\'s whole footprint (issue 35, finding 6)', () => {
     })
 
   test('the national average stays the default, and a person\'s answer with scope=national is refused',
-    async (t) => {
-      const { app } = await buildTestApp(t)
+    async () => {
+      const { app } = shared()
       const national = (await app.inject(`${BASE}/footprint?country_code=DEU`)).json() as Body
       assert.equal(national.co2e.kg, 9957, 'consumption CO2, 9.957 t (GCB 2023 via OWID)')
       assert.equal(national.person, null)

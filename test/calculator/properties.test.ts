@@ -81,14 +81,18 @@ describe('property: flights', () => {
           const next = flightKg(d + 1, cabin, rf, b)
           return Math.abs(next - here) <= 0.01 * here + 0.01
         }), runs)
-      // Every whole km across both transitions, where a jump would hide.
+      // Every whole km across both transitions, where a jump would hide. Each km is asked once: it is the next of
+      // one step and the here of the following.
       for (const cabin of [...CABINS, 'average']) {
-        for (const km of [...Array.from({ length: 801 }, (_, i) => 100 + i),
-          ...Array.from({ length: 801 }, (_, i) => 3300 + i)]) {
-          const here = flightKg(km, cabin, true, 'life_cycle')
-          const next = flightKg(km + 1, cabin, true, 'life_cycle')
-          assert.ok(next >= here - 0.01 && next - here <= 0.01 * here + 0.01,
-          `${cabin}: ${km} km ${here} kg, ${km + 1} km ${next} kg`)
+        for (const start of [100, 3300]) {
+          const kg = Array.from({ length: 802 }, (_, i) => flightKg(start + i, cabin, true, 'life_cycle'))
+          for (let i = 0; i < 801; i++) {
+            const km = start + i
+            const here = kg[i] as number
+            const next = kg[i + 1] as number
+            assert.ok(next >= here - 0.01 && next - here <= 0.01 * here + 0.01,
+            `${cabin}: ${km} km ${here} kg, ${km + 1} km ${next} kg`)
+          }
         }
       }
     })

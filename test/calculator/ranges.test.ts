@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp } from '../helpers.ts'
 
 /**
  * Issue 35, finding 5: ranges that are real uncertainty, on every category where the value rests on an
@@ -16,8 +16,10 @@ const strictlyAround = (body: Body): boolean => body.range.low.kg < body.range.h
   body.range.low.kg <= body.co2e.kg && body.co2e.kg <= body.range.high.kg
 
 describe('ranges that are real uncertainty (issue 35, finding 5)', () => {
-  test('every category\'s default answer has a non-degenerate range with its basis', async (t) => {
-    const { app } = await buildTestApp(t)
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp()
+  test('every category\'s default answer has a non-degenerate range with its basis', async () => {
+    const { app } = shared()
     const paths = ['/flight?frequency=sometimes', '/diet?diet_form=everything', '/car?distance=10000',
       '/car?distance=10000&mode=rail', '/clothes?amount=average', '/energy?heating_type=natural_gas',
       '/footprint?scope=person']
@@ -30,8 +32,8 @@ describe('ranges that are real uncertainty (issue 35, finding 5)', () => {
     }
   })
 
-  test('a car of unknown size spans DESNZ\'s small and large car of its fuel', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('a car of unknown size spans DESNZ\'s small and large car of its fuel', async () => {
+    const { app } = shared()
     const body = (await app.inject(`${BASE}/car?country_code=GBR&distance=10000&fuel_type=petrol&` +
       'boundary=combustion')).json() as Body
     // DESNZ 2025: average petrol car 0.16272, small 0.14308, large 0.26828 kg CO2e per km.
@@ -39,8 +41,8 @@ describe('ranges that are real uncertainty (issue 35, finding 5)', () => {
     assert.deepEqual([body.range.low.kg, body.range.high.kg], [1430.8, 2682.8])
   })
 
-  test('clothes span the two global estimates\' 1.9-fold spread, centred on the EEA figure', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('clothes span the two global estimates\' 1.9-fold spread, centred on the EEA figure', async () => {
+    const { app } = shared()
     const body = (await app.inject(`${BASE}/clothes?country_code=DEU&amount=average`)).json() as Body
     // sqrt(3990 / 2100) = 1.378405; value / 1.378405 and x 1.378405.
     const spread = Math.sqrt(3990 / 2100)

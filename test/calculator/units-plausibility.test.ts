@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp } from '../helpers.ts'
 
 /**
  * Issue 35, finding 7: every answer states the unit it read, and a floor area that is implausible in that unit
@@ -16,8 +16,10 @@ interface Body {
 }
 
 describe('units and plausibility (issue 35, finding 7)', () => {
-  test('every category answer states the units it read: the country\'s, or the one asked for', async (t) => {
-    const { app } = await buildTestApp(t)
+  // The calculator only reads the shipped data: these tests share one app.
+  const shared = sharedTestApp()
+  test('every category answer states the units it read: the country\'s, or the one asked for', async () => {
+    const { app } = shared()
     const paths = ['/flight?distance=1000', '/diet?diet_form=vegan', '/car?distance=1000', '/clothes?amount=average',
       '/energy?home_size=1000', '/footprint?basis=consumption']
     for (const path of paths) {
@@ -30,8 +32,8 @@ describe('units and plausibility (issue 35, finding 7)', () => {
     }
   })
 
-  test('home_size under 30 in an ft2 country is flagged, naming ft2', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('home_size under 30 in an ft2 country is flagged, naming ft2', async () => {
+    const { app } = shared()
     // 80 ft2 x 0.09290304 = 7.432 m2: the audit's case.
     const body = (await app.inject(`${BASE}/energy?country_code=USA&home_size=25&household_size=1`)).json() as Body
     assert.ok(body.warnings.some((line) => /home_size 25 was read in ft2 \(2\.32258 m2\)/.test(line)),
@@ -47,8 +49,8 @@ describe('units and plausibility (issue 35, finding 7)', () => {
     assert.ok(!metric.warnings.some((line) => line.includes('home_size')), metric.warnings.join(' | '))
   })
 
-  test('a home under 10 m2 per person is flagged, naming m2', async (t) => {
-    const { app } = await buildTestApp(t)
+  test('a home under 10 m2 per person is flagged, naming m2', async () => {
+    const { app } = shared()
     // The audit's case: 1 m2 for 20 people.
     const body = (await app.inject(`${BASE}/energy?country_code=DEU&home_size=1&household_size=20`)).json() as Body
     assert.ok(body.warnings.some((line) => /home_size 1 m2 \(1 m2\) for 20 people is under 10 m2 per person/

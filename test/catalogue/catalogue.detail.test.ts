@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { forEachDatabase } from '../databases.ts'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 
 const DETAIL = '/api/v1/commerce/products'
 
 forEachDatabase((database) => {
   describe(`catalogue detail (rules 1, 6, 7) [${database}]`, () => {
-    test('answers with and without the trailing slash, with external_id; list items leave it out', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    // The tests below that only read share one app.
+    const shared = sharedTestApp({ database, records: fixtureProjects() })
+    test('answers with and without the trailing slash, with external_id; list items leave it out', async () => {
+      const { inject } = shared()
       const withSlash = await inject(`${DETAIL}/11/`)
       const without = await inject(`${DETAIL}/11`)
       assert.equal(withSlash.statusCode, 200)
@@ -22,8 +24,8 @@ forEachDatabase((database) => {
       assert.deepEqual(list.results[0], rest)
     })
 
-    test('fields have the types and exact content of spec section 2.1', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('fields have the types and exact content of spec section 2.1', async () => {
+      const { inject } = shared()
       const p = (await inject({ url: `${DETAIL}/1/`, headers: { host: 'tonne.test' } })).json()
       assert.deepEqual(Object.keys(p),
         ['id', 'external_id', 'name', 'symbol', 'vintages', 'registry', 'standard', 'credit_type',
@@ -70,8 +72,8 @@ forEachDatabase((database) => {
       assert.deepEqual((await inject(`${DETAIL}/10/`)).json().bundles, [{ id: 1 }, { id: 2 }])
     })
 
-    test('the SDG icon link serves an SVG of that goal', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('the SDG icon link serves an SVG of that goal', async () => {
+      const { inject } = shared()
       const icon = (await inject(`${DETAIL}/1/`)).json().sustainable_development_goals[1].icon as string
       const url = new URL(icon)
       const response = await inject(`${url.pathname}${url.search}`)
@@ -84,8 +86,8 @@ forEachDatabase((database) => {
     })
 
     for (const id of ['999', '0', 'abc', '1.5', '-3', '99999999999999999999', '2147483648']) {
-      test(`id ${id} is a 404 in the error shape`, async (t) => {
-        const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      test(`id ${id} is a 404 in the error shape`, async () => {
+        const { inject } = shared()
         const response = await inject(`${DETAIL}/${id}/`)
         assert.equal(response.statusCode, 404)
         assert.match(response.headers['content-type'] as string, /^application\/problem\+json/)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { forEachDatabase } from '../databases.ts'
-import { buildTestApp } from '../helpers.ts'
+import { buildTestApp, sharedTestApp } from '../helpers.ts'
 import { fixtureProjects, project } from '../fixtures/projects.ts'
 
 const LIST = '/api/v1/commerce/products/'
@@ -18,8 +18,10 @@ const ids = (p: Page) => p.results.map((r) => r['id'])
 
 forEachDatabase((database) => {
   describe(`catalogue list: paths and pages (rules 1-2) [${database}]`, () => {
-    test('answers with and without the trailing slash', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    // The tests below that only read share one app.
+    const shared = sharedTestApp({ database, records: fixtureProjects() })
+    test('answers with and without the trailing slash', async () => {
+      const { inject } = shared()
       for (const url of ['/api/v1/commerce/products/', '/api/v1/commerce/products']) {
         const body = await page(inject, url)
         assert.equal(body.count, 12)
@@ -27,8 +29,8 @@ forEachDatabase((database) => {
       }
     })
 
-    test('the spec example: limit=1 gives one result, next carries limit=1&offset=1, previous is null', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('the spec example: limit=1 gives one result, next carries limit=1&offset=1, previous is null', async () => {
+      const { inject } = shared()
       const body = await page(inject, `${LIST}?limit=1`)
       assert.equal(body.results.length, 1)
       assert.equal(body.count, 12)
@@ -41,8 +43,8 @@ forEachDatabase((database) => {
     })
 
     test('next and previous keep every other parameter; previous drops offset at 0; next is null at the end',
-      async (t) => {
-        const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      async () => {
+        const { inject } = shared()
         const first = await page(inject, `${LIST}?location=brazil&ordering=-name&limit=1`)
         assert.equal(first.count, 2)
         const second = await page(inject, first.next!.replace('http://tonne.test', ''))
@@ -56,8 +58,8 @@ forEachDatabase((database) => {
         assert.deepEqual(ids(second), [3])
       })
 
-    test('walking next links visits every project once; previous from a middle page steps back by limit', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('walking next links visits every project once; previous from a middle page steps back by limit', async () => {
+      const { inject } = shared()
       const seen: unknown[] = []
       let url: string | null = `${LIST}?limit=5`
       let pages = 0
@@ -78,8 +80,8 @@ forEachDatabase((database) => {
       assert.equal(last.next, null)
     })
 
-    test('previous points at offset 0 (no offset parameter) when 0 < offset < limit', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('previous points at offset 0 (no offset parameter) when 0 < offset < limit', async () => {
+      const { inject } = shared()
       for (const offset of [1, 3, 4]) {
         const body = await page(inject, `${LIST}?registry=REGISTRY_A&limit=5&offset=${offset}`)
         assert.notEqual(body.previous, null, `offset ${offset}`)
@@ -198,6 +200,8 @@ forEachDatabase((database) => {
   })
 
   describe(`catalogue list: search and ordering (rule 5) [${database}]`, () => {
+    // The tests below that only read share one app.
+    const shared = sharedTestApp({ database, records: fixtureProjects() })
     const searches: Array<[string, number[]]> = [
       ['kariba', [1, 11]],
       ['KARIBA FOREST', [1, 11]],
@@ -209,7 +213,7 @@ forEachDatabase((database) => {
       ['a_b', []]
     ]
     test('search over the fixture projects', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      const { inject } = shared()
       for (const [term, expected] of searches) {
         await t.test(`search=${term}`, async () => {
           assert.deepEqual(ids(await page(inject, `${LIST}?search=${encodeURIComponent(term)}`)), expected)
@@ -217,8 +221,8 @@ forEachDatabase((database) => {
       }
     })
 
-    test('ordering by one or more fields, nulls last, id breaking ties', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('ordering by one or more fields, nulls last, id breaking ties', async () => {
+      const { inject } = shared()
       assert.deepEqual(ids(await page(inject, `${LIST}?ordering=-id`)), [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
       assert.deepEqual(ids(await page(inject, `${LIST}?ordering=date`)), [2, 1, 3, 5, 4, 6, 7, 8, 9, 10, 11, 12])
       assert.deepEqual(ids(await page(inject, `${LIST}?ordering=-date`)), [4, 3, 5, 1, 2, 6, 7, 8, 9, 10, 11, 12])
@@ -241,7 +245,7 @@ forEachDatabase((database) => {
     })
 
     test('an unknown or repeated ordering is a 400', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+      const { inject } = shared()
       for (const ordering of ['colour', '-description', 'name,name', 'id;drop table projects']) {
         await t.test(`ordering=${ordering} is a 400`, async () => {
           const response = await inject(`${LIST}?ordering=${encodeURIComponent(ordering)}`)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { importProjects } from '../../src/ingest/projects.import.ts'
 import { forEachDatabase } from '../databases.ts'
-import { buildTestApp } from '../helpers.ts'
+import { buildTestApp, sharedTestApp } from '../helpers.ts'
 import { creditedProjects, project } from '../fixtures/projects.ts'
 
 const LIST = '/api/v1/commerce/products/'
@@ -30,8 +30,10 @@ async function problem (inject: Inject, query: string, parameter: string): Promi
 
 forEachDatabase((database) => {
   describe(`credits per vintage [${database}]`, () => {
-    test('the detail has credits per vintage and totals; list items have the totals', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
+    // The tests below that only read share one app.
+    const shared = sharedTestApp({ database, records: creditedProjects() })
+    test('the detail has credits per vintage and totals; list items have the totals', async () => {
+      const { inject } = shared()
       const fiji = (await inject(`${LIST}1/`)).json()
       assert.deepEqual(fiji.vintages, [2019, 2020])
       assert.deepEqual(fiji.credits, {
@@ -67,8 +69,8 @@ forEachDatabase((database) => {
       assert.equal('credits' in list.results[0], false, 'credits per vintage are in the detail only')
     })
 
-    test('vintage, certification and sdg filters', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
+    test('vintage, certification and sdg filters', async () => {
+      const { inject } = shared()
       assert.deepEqual(await ids(inject, 'vintage=2019'), [1, 5])
       assert.deepEqual(await ids(inject, 'vintage=2020'), [1, 2, 7])
       assert.deepEqual(await ids(inject, 'vintage=1999'), [])
@@ -84,8 +86,8 @@ forEachDatabase((database) => {
       await problem(inject, 'vintage=twenty', 'vintage')
     })
 
-    test('ordering by the totals, nulls last both ways', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
+    test('ordering by the totals, nulls last both ways', async () => {
+      const { inject } = shared()
       assert.deepEqual(await ids(inject, 'ordering=credits_issued'), [7, 2, 1, 3, 4, 5, 6])
       assert.deepEqual(await ids(inject, 'ordering=-credits_issued'), [3, 1, 2, 7, 4, 5, 6])
       assert.deepEqual(await ids(inject, 'ordering=-credits_retired,name'), [2, 1, 3, 7, 5, 6, 4])
@@ -153,8 +155,10 @@ forEachDatabase((database) => {
   })
 
   describe(`location: names, ISO codes and aliases [${database}]`, () => {
-    test('each project carries the canonical name and its ISO codes, whatever the import called it', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
+    // The tests below that only read share one app.
+    const shared = sharedTestApp({ database, records: creditedProjects() })
+    test('each project carries the canonical name and its ISO codes, whatever the import called it', async () => {
+      const { inject } = shared()
       const list = (await inject(`${LIST}?ordering=id`)).json()
       assert.deepEqual(list.results.map((p: { location: string }) => p.location),
         ['Fiji', 'Samoa', 'Kenya', 'United States', 'Vietnam', 'Türkiye', "Côte d'Ivoire"])
@@ -171,7 +175,7 @@ forEachDatabase((database) => {
       [3, ['Kenya', 'KE', 'KEN']]
     ]
     test('every spelling of a country finds its project', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
+      const { inject } = shared()
       for (const [id, names] of spellings) {
         await t.test(`${names.join(' = ')}`, async () => {
           for (const name of names) {
@@ -181,8 +185,8 @@ forEachDatabase((database) => {
       }
     })
 
-    test('an unknown country lists the canonical names once each and suggests the closest', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: creditedProjects() })
+    test('an unknown country lists the canonical names once each and suggests the closest', async () => {
+      const { inject } = shared()
       const body = await problem(inject, 'location=Untied%20States', 'location')
       assert.match(body.detail, /did you mean "United States"\?/)
       const allowed = body.allowed_values!

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync'
 import type { TransactionRecord } from '../../src/catalogue/catalogue.schemas.ts'
 import { forEachDatabase } from '../databases.ts'
 import { project } from '../fixtures/projects.ts'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp } from '../helpers.ts'
 
 // The OffsetsDB project fields in the project API (issue 21): list and detail fields, filters, facets,
 // orderings and CSV columns. Expected values are worked out by hand from the records below.
@@ -58,8 +58,10 @@ interface Item {
 
 forEachDatabase((database) => {
   describe(`the OffsetsDB project fields in the API [${database}]`, () => {
-    test('list items and the detail carry them; the detail has cancelled credits per vintage', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: records() })
+    // The tests below that only read share one app.
+    const shared = sharedTestApp({ database, records: records() })
+    test('list items and the detail carry them; the detail has cancelled credits per vintage', async () => {
+      const { inject } = shared()
       const one = (await inject(`${LIST}1/`)).json()
       assert.deepEqual(
         [one.protocol, one.category, one.project_type, one.status, one.is_compliance, one.listed_date],
@@ -86,8 +88,8 @@ forEachDatabase((database) => {
       assert.deepEqual(items[0]!.protocol, ['VM0007', 'VM0015'])
     })
 
-    test('filters status, category, protocol and is_compliance ignore case; unknown values are a 400', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: records() })
+    test('filters status, category, protocol and is_compliance ignore case; unknown values are a 400', async () => {
+      const { inject } = shared()
       const ids = async (query: string) => ((await inject(`${LIST}?${query}`)).json().results as Item[])
         .map((p) => p.id)
       assert.deepEqual(await ids('status=registered'), [1, 2])
@@ -107,8 +109,8 @@ forEachDatabase((database) => {
       assert.equal((await inject(`${LIST}?protocol=VM0007&protocol=VM0015`)).statusCode, 400)
     })
 
-    test('facets count status, category, protocol and compliance, each without its own filter', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: records() })
+    test('facets count status, category, protocol and compliance, each without its own filter', async () => {
+      const { inject } = shared()
       const { facets, with_value: withValue } = (await inject(`${FACETS}?category=forest`)).json()
       assert.deepEqual(facets.status, [
         { value: 'Listed', label: 'Listed', count: 1 },
@@ -135,8 +137,8 @@ forEachDatabase((database) => {
         [1, 1, 1])
     })
 
-    test('orderings by credits_cancelled and the first dates put projects without a value last', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: records() })
+    test('orderings by credits_cancelled and the first dates put projects without a value last', async () => {
+      const { inject } = shared()
       const ids = async (ordering: string) => ((await inject(`${LIST}?ordering=${ordering}`)).json()
         .results as Item[]).map((p) => p.id)
       assert.deepEqual(await ids('-credits_cancelled'), [2, 1, 3, 4])
@@ -145,8 +147,8 @@ forEachDatabase((database) => {
       assert.deepEqual(await ids('-first_retirement_date'), [1, 2, 3, 4])
     })
 
-    test('the CSV has a column for each new field', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: records() })
+    test('the CSV has a column for each new field', async () => {
+      const { inject } = shared()
       const csv = (await inject(`${LIST}?format=csv&ordering=id`)).body
       const rows = parse(csv, { columns: true }) as Array<Record<string, string>>
       assert.deepEqual(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { forEachDatabase } from '../databases.ts'
-import { buildTestApp } from '../helpers.ts'
+import { sharedTestApp } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 
 const LIST = '/api/v1/commerce/products/'
@@ -12,8 +12,10 @@ const CONTROLS = ['%00', '%09', '%0A', '%1B', '%7F', '%C2%85']
 
 forEachDatabase((database) => {
   describe(`query values with control characters are a 400 naming the parameter [${database}]`, () => {
-    test('the outside test\'s cases: NUL in search, location, registry, credit_type and rating', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    // The tests below that only read share one app.
+    const shared = sharedTestApp({ database, records: fixtureProjects() })
+    test('the outside test\'s cases: NUL in search, location, registry, credit_type and rating', async () => {
+      const { inject } = shared()
       const cases = [['search', '%00'], ['search', 'a%00b'], ['search', 'kariba%00forest'], ['location', 'a%00'],
         ['registry', '%00'], ['credit_type', '%00'], ['rating', 'x%00'], ['ordering', 'name%00'], ['limit', '5%00'],
         ['in_sale', 'true%00']]
@@ -27,8 +29,8 @@ forEachDatabase((database) => {
       }
     })
 
-    test('every control character, in every area, in known and unknown parameters', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('every control character, in every area, in known and unknown parameters', async () => {
+      const { inject } = shared()
       const urls: Array<[string, string]> = [
         [`${LIST}?search=forest%CONTROL%`, 'search'],
         [`${LIST}1/?note=a%CONTROL%`, 'note'],
@@ -49,8 +51,8 @@ forEachDatabase((database) => {
       }
     })
 
-    test('a path not validly percent-encoded is a 400, an over-long path segment a 404, as problems', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('a path not validly percent-encoded is a 400, an over-long path segment a 404, as problems', async () => {
+      const { inject } = shared()
       for (const [url, status] of [[`${LIST}%FF%FE/`, 400], ['/media/%ED%A0%80', 400],
         ['/media/%C0%80.svg?expires=1&signature=0', 400],
         [`${LIST}${'9'.repeat(300)}/`, 404]] as const) {
@@ -62,8 +64,8 @@ forEachDatabase((database) => {
       }
     })
 
-    test('numbers must be plain decimals: Infinity, 1e400, 0x10 are a 400 (a 404 as a path id)', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('numbers must be plain decimals: Infinity, 1e400, 0x10 are a 400 (a 404 as a path id)', async () => {
+      const { inject } = shared()
       const queries = ['limit=Infinity', 'offset=Infinity', 'offset=-Infinity', 'offset=1e400', 'limit=0x10',
         'limit=1e1', 'limit=NaN']
       for (const query of queries) {
@@ -80,8 +82,8 @@ forEachDatabase((database) => {
       assert.equal((await inject(`${LIST}1/`)).statusCode, 200)
     })
 
-    test('ordinary text (accents, symbols, emoji, spaces) is still accepted', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('ordinary text (accents, symbols, emoji, spaces) is still accepted', async () => {
+      const { inject } = shared()
       assert.deepEqual((await inject(`${LIST}?search=${encodeURIComponent('énergie verte')}`)).json().count, 1)
       assert.equal((await inject(`${LIST}?search=${encodeURIComponent('🌳 ½ € \u00a0')}`)).statusCode, 200)
       assert.equal((await inject(`${LIST}?location=${encodeURIComponent('Åland Islands')}`)).json().count, 1)

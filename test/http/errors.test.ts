@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
 import { forEachDatabase } from '../databases.ts'
-import { buildTestApp } from '../helpers.ts'
+import { buildTestApp, sharedTestApp } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 
 const PROBLEM_KEYS = ['type', 'title', 'status', 'code', 'detail']
@@ -22,22 +22,24 @@ function assertProblem (response: LightMyRequestResponse, status: number, code: 
 
 forEachDatabase((database) => {
   describe(`one error shape for the whole service (rule 8) [${database}]`, () => {
-    test('400: a bad parameter', async (t) => {
-      const { inject } = await buildTestApp(t, { database })
+    // The tests that only read share one app (projects 1 to 12: the unknown ids below are still unknown).
+    const shared = sharedTestApp({ database, records: fixtureProjects() })
+    test('400: a bad parameter', async () => {
+      const { inject } = shared()
       const body = assertProblem(await inject('/api/v1/commerce/products/?limit=0'), 400, 'invalid_parameter')
       assert.equal(body.title, 'Bad Request')
       assert.equal(body.parameter, 'limit')
     })
 
-    test('404: an unknown path and an unknown project', async (t) => {
-      const { inject } = await buildTestApp(t, { database })
+    test('404: an unknown path and an unknown project', async () => {
+      const { inject } = shared()
       assertProblem(await inject('/api/v1/nothing-here'), 404, 'not_found')
       assertProblem(await inject('/api/v1/commerce/products/42/'), 404, 'not_found')
       assertProblem(await inject('/api/v1/commerce/products/42/extra'), 404, 'not_found')
     })
 
-    test('405 with Allow: the API is read-only', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('405 with Allow: the API is read-only', async () => {
+      const { inject } = shared()
       for (const [method, url] of [['POST', '/api/v1/commerce/products/'], ['DELETE', '/api/v1/commerce/products/1'],
         ['PUT', '/api/v1/commerce/products/1/'], ['PATCH', '/api/v1/commerce/products']] as const) {
         const response = await inject({ method, url })
@@ -47,8 +49,8 @@ forEachDatabase((database) => {
       assertProblem(await inject({ method: 'POST', url: '/no/such/path' }), 404, 'not_found')
     })
 
-    test('HEAD answers like GET without a body', async (t) => {
-      const { inject } = await buildTestApp(t, { database, records: fixtureProjects() })
+    test('HEAD answers like GET without a body', async () => {
+      const { inject } = shared()
       const response = await inject({ method: 'HEAD', url: '/api/v1/commerce/products/1/' })
       assert.equal(response.statusCode, 200)
       assert.equal(response.body, '')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import net from 'node:net'
-import { test, type TestContext } from 'node:test'
+import { describe, test, type TestContext } from 'node:test'
 import { startService } from '../support/service.ts'
 
 const PING = '/api/v1/co2-calculator/ping'
@@ -51,59 +51,63 @@ function trickle (connection: Connection, chunk: string): void {
 
 const SETTINGS = { REQUEST_TIMEOUT: '2', HEADERS_TIMEOUT: '1', KEEP_ALIVE_TIMEOUT: '1' }
 
-test('a request body trickled a byte at a time is cut off at REQUEST_TIMEOUT with a 408', async (t) => {
-  const connect = client(t)
-  const { port } = await startService(t, { env: SETTINGS })
-  const connections = await Promise.all(Array.from({ length: 5 }, async () => await connect(port)))
-  for (const connection of connections) {
-    connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\nContent-Length: 100000\r\n\r\nA`)
-    trickle(connection, 'A')
-  }
-  for (const connection of connections) {
+// Each test waits a second or two of real time for a server setting to cut a connection off; each has a service
+// of its own, so they wait together rather than one after another.
+describe('slow and idle connections', { concurrency: true }, () => {
+  test('a request body trickled a byte at a time is cut off at REQUEST_TIMEOUT with a 408', async (t) => {
+    const connect = client(t)
+    const { port } = await startService(t, { env: SETTINGS })
+    const connections = await Promise.all(Array.from({ length: 5 }, async () => await connect(port)))
+    for (const connection of connections) {
+      connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\nContent-Length: 100000\r\n\r\nA`)
+      trickle(connection, 'A')
+    }
+    for (const connection of connections) {
+      await connection.closed
+      assert.match(connection.received(), /HTTP\/1\.1 408 Request Timeout/)
+      assert.match(connection.received(), /"code":"request_timeout"/)
+    }
+  })
+
+  test('headers trickled a line at a time are cut off at HEADERS_TIMEOUT', async (t) => {
+    const connect = client(t)
+    const { port } = await startService(t, { env: SETTINGS })
+    const connection = await connect(port)
+    connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\n`)
+    trickle(connection, 'X-Padding: a\r\n')
     await connection.closed
-    assert.match(connection.received(), /HTTP\/1\.1 408 Request Timeout/)
-    assert.match(connection.received(), /"code":"request_timeout"/)
-  }
-})
+    assert.match(connection.received(), /^HTTP\/1\.1 408 /)
+  })
 
-test('headers trickled a line at a time are cut off at HEADERS_TIMEOUT', async (t) => {
-  const connect = client(t)
-  const { port } = await startService(t, { env: SETTINGS })
-  const connection = await connect(port)
-  connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\n`)
-  trickle(connection, 'X-Padding: a\r\n')
-  await connection.closed
-  assert.match(connection.received(), /^HTTP\/1\.1 408 /)
-})
+  test('an idle keep-alive connection is closed after KEEP_ALIVE_TIMEOUT', async (t) => {
+    const connect = client(t)
+    const { port } = await startService(t, { env: SETTINGS })
+    const connection = await connect(port)
+    connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\n\r\n`)
+    await connection.closed
+    assert.match(connection.received(), /^HTTP\/1\.1 200 OK[\s\S]*keep-alive[\s\S]*"pong"/i)
+  })
 
-test('an idle keep-alive connection is closed after KEEP_ALIVE_TIMEOUT', async (t) => {
-  const connect = client(t)
-  const { port } = await startService(t, { env: SETTINGS })
-  const connection = await connect(port)
-  connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\n\r\n`)
-  await connection.closed
-  assert.match(connection.received(), /^HTTP\/1\.1 200 OK[\s\S]*keep-alive[\s\S]*"pong"/i)
-})
+  test('connections past MAX_CONNECTIONS are refused; a slot frees when one closes', async (t) => {
+    const connect = client(t)
+    const { port, baseUrl } = await startService(t, { env: { MAX_CONNECTIONS: '3', KEEP_ALIVE_TIMEOUT: '60' } })
+    // Three clients each hold a connection open (a request in flight, its body still coming).
+    const held = await Promise.all(Array.from({ length: 3 }, async () => await connect(port)))
+    for (const connection of held) {
+      connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\nContent-Length: 10\r\n\r\n`)
+    }
+    await Promise.all(held.map(async (c) => { while (!c.received().includes('pong')) await once(c.socket, 'data') }))
 
-test('connections past MAX_CONNECTIONS are refused; a slot frees when one closes', async (t) => {
-  const connect = client(t)
-  const { port, baseUrl } = await startService(t, { env: { MAX_CONNECTIONS: '3', KEEP_ALIVE_TIMEOUT: '60' } })
-  // Three clients each hold a connection open (a request in flight, its body still coming).
-  const held = await Promise.all(Array.from({ length: 3 }, async () => await connect(port)))
-  for (const connection of held) {
-    connection.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\nContent-Length: 10\r\n\r\n`)
-  }
-  await Promise.all(held.map(async (c) => { while (!c.received().includes('pong')) await once(c.socket, 'data') }))
+    const fourth = await connect(port)
+    fourth.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\n\r\n`)
+    await fourth.closed
+    assert.equal(fourth.received(), '', 'the fourth connection got nothing')
 
-  const fourth = await connect(port)
-  fourth.socket.write(`GET ${PING} HTTP/1.1\r\nHost: tonne.test\r\n\r\n`)
-  await fourth.closed
-  assert.equal(fourth.received(), '', 'the fourth connection got nothing')
-
-  held[0]!.socket.destroy()
-  let status = 0
-  for (const deadline = Date.now() + BOUND_MS; status !== 200 && Date.now() < deadline;) {
-    status = await fetch(`${baseUrl}${PING}`, { headers: { connection: 'close' } }).then((r) => r.status, () => 0)
-  }
-  assert.equal(status, 200)
+    held[0]!.socket.destroy()
+    let status = 0
+    for (const deadline = Date.now() + BOUND_MS; status !== 200 && Date.now() < deadline;) {
+      status = await fetch(`${baseUrl}${PING}`, { headers: { connection: 'close' } }).then((r) => r.status, () => 0)
+    }
+    assert.equal(status, 200)
+  })
 })

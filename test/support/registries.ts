@@ -82,13 +82,21 @@ export interface Detail {
 
 /** The projects with these external ids, as the API shows them. */
 export async function projects (ws: Workspace, externalIds: string[]): Promise<Map<string, Detail>> {
-  // Two app builds in all (every search, then every detail they list), not two per project.
+  // One app build in all (every search, then every detail they list), not one per project.
   const searches = externalIds.map((id) => `/api/v1/commerce/products/?search=${encodeURIComponent(id)}&limit=1000`)
-  const listed = (await ws.api(searches))
-    .map((page) => (JSON.parse(page) as { results: Array<{ id: number }> }).results.map((p) => p.id))
-  // Each listed project once, though several searches may list it.
-  const details = (await ws.api([...new Set(listed.flat())].map((id) => `/api/v1/commerce/products/${id}/`)))
-    .map((body) => JSON.parse(body) as Detail)
+  const { listed, details } = await ws.read(async (get) => {
+    // One at a time, as one key's client should (searches are expensive reads).
+    const listed: number[][] = []
+    for (const url of searches) {
+      listed.push((JSON.parse(await get(url)) as { results: Array<{ id: number }> }).results.map((p) => p.id))
+    }
+    // Each listed project once, though several searches may list it.
+    const details: Detail[] = []
+    for (const id of new Set(listed.flat())) {
+      details.push(JSON.parse(await get(`/api/v1/commerce/products/${id}/`)) as Detail)
+    }
+    return { listed, details }
+  })
   const byId = new Map(details.map((detail) => [detail.id, detail]))
   const found = new Map<string, Detail>()
   externalIds.forEach((externalId, i) => {

@@ -18,6 +18,11 @@ export interface Workspace {
   write: (name: string, text: string) => string
   /** GETs these catalogue URLs through the real app over the workspace's database (signed links made comparable). */
   api: (urls: string[]) => Promise<string[]>
+  /**
+   * As api, for reads that depend on each other: `work` GETs through one app, built for it and closed after (so it
+   * sees the database as it is now, as api's apps do).
+   */
+  read: <T>(work: (get: (url: string) => Promise<string>) => Promise<T>) => Promise<T>
 }
 
 /**
@@ -35,7 +40,7 @@ export async function workspace (t: TestContext, database: TestDatabase,
     writeFileSync(file, text)
     return file
   }
-  const api = async (urls: string[]): Promise<string[]> => {
+  const read = async <T>(work: (get: (url: string) => Promise<string>) => Promise<T>): Promise<T> => {
     // As buildTestApp's apps (test/databases.ts).
     const config = loadConfig({ SQLITE_READ_WORKERS: TEST_READ_WORKERS, ...env, LOG_LEVEL: 'silent' })
     const store = await openStore(config)
@@ -46,14 +51,17 @@ export async function workspace (t: TestContext, database: TestDatabase,
       const headers = { host: 'tonne.test', authorization: `Bearer ${key}` }
       // Signed links differ by key and second; compare what they point at.
       const unsigned = (body: string) => body.replace(/\?expires=\d+&signature=[0-9a-f]{64}/g, '?signed')
-      // One at a time, as one key's client should: searches are expensive reads, one at a time per key (429 past it).
-      const bodies: string[] = []
-      for (const url of urls) bodies.push(unsigned((await app.inject({ url, headers })).body))
-      return bodies
+      return await work(async (url) => unsigned((await app.inject({ url, headers })).body))
     } finally {
       await app.close()
       await store.close()
     }
   }
-  return { dir, env, write, api }
+  const api = async (urls: string[]): Promise<string[]> => await read(async (get) => {
+    // One at a time, as one key's client should: searches are expensive reads, one at a time per key (429 past it).
+    const bodies: string[] = []
+    for (const url of urls) bodies.push(await get(url))
+    return bodies
+  })
+  return { dir, env, write, api, read }
 }
