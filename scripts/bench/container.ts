@@ -362,7 +362,10 @@ function report (free: Side, limited: Side, cgroup: MemoryCgroup, start: Awaited
     '',
     '## Start to first answer',
     '',
-    `Spawn to the first 200, median of ${STARTS} alternated starts: \`tonne serve\` (a project's detail, over ` +
+    // `--starts 0` (trying settings): no medians to give, rather than NaN.
+    STARTS === 0
+      ? 'Not measured in this run (`--starts 0`).'
+      : `Spawn to the first 200, median of ${STARTS} alternated starts: \`tonne serve\` (a project's detail, over ` +
       `the first side's data folder) **${start.tonne} ms**, a bare Fastify app ` +
       `(scripts/bench/fastify-floor-server.ts) **${start.floor} ms**: a ratio of ` +
       `**${(start.tonne / start.floor).toFixed(1)}**. Tonne in the ${LIMIT_MB} MB ` +
