@@ -31,14 +31,14 @@ async function importWith (t: TestContext, nodeOptions: string): Promise<string[
 }
 
 test('tonne import --from runs with a small young generation, no pretenuring and a slower-growing heap',
-  { timeout: 60_000 }, async (t) => {
+  { timeout: 180_000 }, async (t) => {
     const flags = await importWith(t, '')
     assert.ok(flags.some((flag) => /^--max-semi-space-size=[12]$/.test(flag)), flags.join(' '))
     assert.ok(flags.includes('--no-allocation-site-pretenuring'), flags.join(' '))
     assert.ok(flags.some((flag) => flag.startsWith('--heap-growing-percent=')), flags.join(' '))
   })
 
-test('the operator\'s own young-generation flag wins over the import\'s', { timeout: 60_000 }, async (t) => {
+test('the operator\'s own young-generation flag wins over the import\'s', { timeout: 180_000 }, async (t) => {
   const flags = await importWith(t, '--max-semi-space-size=8')
   assert.deepEqual(flags.filter((flag) => flag.startsWith('--max-semi-space-size')), [])
   assert.ok(flags.includes('--no-allocation-site-pretenuring'), flags.join(' '))

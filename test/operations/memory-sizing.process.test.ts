@@ -18,7 +18,7 @@ interface Logged {
 // What only a process shows: V8 takes heap sizes as it starts, so `tonne serve` must start with them. The choices
 // themselves are unit-tested in test/sizing.test.ts.
 test('tonne serve under a memory limit starts with the V8 heap sized for it, logs its choices, and keeps the ' +
-  'operator\'s own settings', { timeout: 60_000 }, async (t) => {
+  'operator\'s own settings', { timeout: 180_000 }, async (t) => {
   const server = await startServerProcess(t, {
     DATA_DIR: tempDir(t),
     CREATE_INITIAL_API_KEY: 'false',
