@@ -155,10 +155,9 @@ if (recordDir !== undefined) {
   // The fast set alone deals its two processes better by its own times than by its share of a whole run, where
   // the browser and PostgreSQL suites run beside it; `--fast-costs` keeps each file's `all` from the table.
   if (level === '--fast-costs') {
-    for (const [file, cost] of Object.entries(measured)) {
+    for (const [file, cost] of Object.entries({ ...costs, ...measured })) {
       measured[file] = { all: costs[file]?.all ?? cost.all, sqlite: cost.sqlite }
     }
-    for (const [file, cost] of Object.entries(costs)) measured[file] ??= cost
   }
   const sorted = Object.fromEntries(Object.entries(measured).sort(([a], [b]) => a.localeCompare(b)))
   writeFileSync(COSTS_FILE, `${JSON.stringify(sorted, null, 2)}\n`)
