@@ -15,47 +15,43 @@ interface Layout {
   issued: { date: string, quantity: string }
   /** The retirement and cancellation exports' quantity, serial and date columns. */
   ledger: { quantity: string, serial: string, date: string }
-  retiredReason: string
   cancelledReason: string
-  projects: { date: string, columns: Record<string, string> }
+  projectDate: string
+  /** The project export's other columns, with a value each. */
+  projects: Record<string, string>
+}
+
+/** The columns the three registries' exports name alike (docs/registries.md); each layout says where it differs. */
+const APX_COLUMNS = {
+  idColumn: 'Project ID',
+  ledger: { quantity: 'Quantity of Credits', serial: 'Credit Serial Numbers', date: 'Status Effective' },
+  cancelledReason: 'Cancellation Reason',
+  projectDate: 'Initial Crediting Period Start Date'
 }
 
 const LAYOUTS: Layout[] = [{
+  ...APX_COLUMNS,
   registry: acr,
   id: 'ACR586',
-  idColumn: 'Project ID',
   issued: { date: 'Date Issued (GMT)', quantity: 'Total Credits Issued' },
-  ledger: { quantity: 'Quantity of Credits', serial: 'Credit Serial Numbers', date: 'Status Effective (GMT)' },
-  retiredReason: 'Retirement Reason',
+  ledger: { ...APX_COLUMNS.ledger, date: 'Status Effective (GMT)' },
   cancelledReason: 'Cancellation Type',
-  projects: {
-    date: 'Initial Crediting Period Start Date',
-    columns: { 'Project Name': 'Forest', 'Voluntary Status': 'Registered', 'Project Site Country': 'United States' }
-  }
+  projects: { 'Project Name': 'Forest', 'Voluntary Status': 'Registered', 'Project Site Country': 'United States' }
 }, {
+  ...APX_COLUMNS,
   registry: car,
   id: 'CAR1335',
-  idColumn: 'Project ID',
   issued: { date: 'Date Issued', quantity: 'Total Offset Credits Issued' },
-  ledger: { quantity: 'Quantity of Offset Credits', serial: 'Offset Credit Serial Numbers', date: 'Status Effective' },
-  retiredReason: 'Retirement Reason',
-  cancelledReason: 'Cancellation Reason',
-  projects: {
-    date: 'Project Registered Date',
-    columns: { 'Project Name': 'Nitric acid', 'Project Type': 'Nitric Acid N2O', 'Project Listed Date': '1/2/2012' }
-  }
+  ledger: { ...APX_COLUMNS.ledger, quantity: 'Quantity of Offset Credits', serial: 'Offset Credit Serial Numbers' },
+  projectDate: 'Project Registered Date',
+  projects: { 'Project Name': 'Nitric acid', 'Project Type': 'Nitric Acid N2O', 'Project Listed Date': '1/2/2012' }
 }, {
+  ...APX_COLUMNS,
   registry: art,
   id: 'ART130',
   idColumn: 'Program ID',
   issued: { date: 'Date Approved', quantity: 'Credits Verified' },
-  ledger: { quantity: 'Quantity of Credits', serial: 'Credit Serial Numbers', date: 'Status Effective' },
-  retiredReason: 'Retirement Reason',
-  cancelledReason: 'Cancellation Reason',
-  projects: {
-    date: 'Initial Crediting Period Start Date',
-    columns: { 'Program Name': 'Acre', 'Crediting Program and Standard': 'ART - TREES', Status: 'Listed' }
-  }
+  projects: { 'Program Name': 'Acre', 'Crediting Program and Standard': 'ART - TREES', Status: 'Listed' }
 }]
 
 for (const layout of LAYOUTS) {
@@ -69,7 +65,7 @@ for (const layout of LAYOUTS) {
     [layout.ledger.serial]: serial,
     [layout.ledger.quantity]: quantity,
     [layout.ledger.date]: date,
-    [layout.retiredReason]: 'Voluntary',
+    'Retirement Reason': 'Voluntary',
     [layout.cancelledReason]: 'Reversal'
   })
 
@@ -107,7 +103,7 @@ for (const layout of LAYOUTS) {
 
     test('the project export\'s date is read month first (1/2/2012 is 2 January)', () => {
       const read = readRows(layout.registry, 'projects', [{
-        [layout.idColumn]: layout.id, ...layout.projects.columns, [layout.projects.date]: '1/2/2012'
+        [layout.idColumn]: layout.id, ...layout.projects, [layout.projectDate]: '1/2/2012'
       }])
       assert.equal(read.draft(layout.id).fields().date, '2012-01-02')
     })
