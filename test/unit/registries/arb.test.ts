@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { arb } from '../../../src/ingest/registries/arb.ts'
-import { ledger, perVintage, readRows } from './read-rows.ts'
+import { ledger, perVintage, readRows, sampleRows } from './read-rows.ts'
 
 // CARB's issuance table (nc-arboc_issuance_sheet3) writes dates month first, as US agencies do ("12/31/2019").
 // Each row is one issuance to an ACR, CAR or Verra project, with the credits retired from it by column.
 
-const issuance = (values: Record<string, string>) => ({
+const issuance = sampleRows({
   'OPR Project ID': 'CAR1011',
   'Offset Project Name': 'Forest project',
   'Offset Project Operator': 'Operator',
@@ -16,8 +16,7 @@ const issuance = (values: Record<string, string>) => ({
   Vintage: '2019',
   'ARB Offset Credits Issued': '1,000',
   'Issuance Date': '4/5/2020',
-  'CARB Issuance ID': 'CAFR1011-A',
-  ...values
+  'CARB Issuance ID': 'CAFR1011-A'
 })
 
 describe('CARB reader: date order (month first) and type mapping', () => {

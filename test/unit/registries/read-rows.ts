@@ -89,3 +89,9 @@ export function perVintage (draft: ProjectDraft): Record<number, [number | null,
 export function retiredTotal (draft: ProjectDraft): number {
   return (draft.credits()?.vintages ?? []).reduce((sum, v) => sum + (v.retired ?? 0), 0)
 }
+
+/** Sample rows of one export: these columns' values, with the few a test is about given in `values`. */
+export function sampleRows (defaults: Readonly<Record<string, string>>):
+(values?: Readonly<Record<string, string>>) => Record<string, string> {
+  return (values = {}) => ({ ...defaults, ...values })
+}

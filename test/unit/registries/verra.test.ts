@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { verra } from '../../../src/ingest/registries/verra.ts'
-import { ledger, perVintage, readRows } from './read-rows.ts'
+import { ledger, perVintage, readRows, sampleRows } from './read-rows.ts'
 
 // Verra writes slashed dates day first ("31/12/2019", as its web export and OffsetsDB read them) and does not tell
 // retirements from cancellations: a block with a Retirement/Cancellation Date is retired (docs/registries.md).
 
-const block = (values: Record<string, string>) => ({
+const block = sampleRows({
   ID: '1340',
   Name: 'Bale Mountains Eco-region REDD+ project',
   'Country/Area': 'Kenya',
@@ -18,8 +18,7 @@ const block = (values: Record<string, string>) => ({
   'Quantity Issued': '400',
   'Issuance Date': '05/04/2021',
   'Serial Number': '',
-  'Retirement/Cancellation Date': '',
-  ...values
+  'Retirement/Cancellation Date': ''
 })
 
 describe('Verra reader: date order (day first) and type mapping', () => {
