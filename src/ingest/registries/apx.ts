@@ -141,24 +141,34 @@ function readTransaction (type: TransactionType, columns: LedgerColumns, row: Ro
 type LedgerExport = Pick<LedgerColumns, 'quantity' | 'date' | 'serial' | 'identity' | 'beneficiary' | 'reason' |
   'note' | 'account' | 'vintageStart' | 'vintageEnd'> & { columns: ExportDefinition['columns'] }
 
+/**
+ * A retirement or cancellation export. Both name the serial range, the quantity and the project's id; `own` is the
+ * column that tells the one from the other (the reason column unless given).
+ */
+type TransferExport = Omit<LedgerExport, 'columns' | 'serial' | 'reason'> & {
+  serial: NonNullable<LedgerExport['serial']>
+  reason: readonly string[]
+  own?: ExportDefinition['columns'][number]
+}
+
+interface LedgerExports { issuances: LedgerExport, retirements: TransferExport, cancellations: TransferExport }
+
 /** The three ledger exports of an APX registry, told apart by their quantity and reason columns. */
-function ledgerExports (common: Omit<LedgerColumns, keyof LedgerExport>,
-  exports: { issuances: LedgerExport, retirements: LedgerExport, cancellations: LedgerExport }): ExportDefinition[] {
+function ledgerExports (common: Omit<LedgerColumns, keyof LedgerExport>, exports: LedgerExports): ExportDefinition[] {
+  const transfer = (kind: 'retirements' | 'cancellations', type: TransactionType): ExportDefinition => {
+    const { own, ...columns } = exports[kind]
+    return {
+      kind,
+      columns: [columns.serial, columns.quantity, common.id, own ?? columns.reason],
+      read: (row, context) => readTransaction(type,
+        { ...common, ...columns, certifications: undefined, sdgs: undefined }, row, context)
+    }
+  }
   return [{
     kind: 'issuances',
     columns: exports.issuances.columns,
     read: (row, context) => readTransaction('issuance', { ...common, ...exports.issuances }, row, context)
-  }, {
-    kind: 'retirements',
-    columns: exports.retirements.columns,
-    read: (row, context) => readTransaction('retirement',
-      { ...common, ...exports.retirements, certifications: undefined, sdgs: undefined }, row, context)
-  }, {
-    kind: 'cancellations',
-    columns: exports.cancellations.columns,
-    read: (row, context) => readTransaction('cancellation',
-      { ...common, ...exports.cancellations, certifications: undefined, sdgs: undefined }, row, context)
-  }]
+  }, transfer('retirements', 'retirement'), transfer('cancellations', 'cancellation')]
 }
 
 /**
@@ -168,7 +178,7 @@ function ledgerExports (common: Omit<LedgerColumns, keyof LedgerExport>,
 function apxRegistry ({ projects, ledger, exports, ...named }: Pick<RegistryDefinition, 'key' | 'registry'> & {
   projects: { columns: ExportDefinition['columns'], read: (row: Row, context: RowContext, id: string) => void }
   ledger: Omit<LedgerColumns, keyof LedgerExport>
-  exports: { issuances: LedgerExport, retirements: LedgerExport, cancellations: LedgerExport }
+  exports: LedgerExports
 }): RegistryDefinition {
   return {
     ...named,
@@ -218,6 +228,14 @@ function acrStatus (row: Row): string | null {
   return (compliance === '' || /^Not ARB or Ecology Eligible$/i.test(compliance) ? voluntary : compliance) || null
 }
 
+/** What ACR's retirement and cancellation exports name alike. */
+const ACR_TRANSFERS = {
+  date: ['Status Effective (GMT)', 'Status Effective'],
+  account: 'Account Holder',
+  vintageStart: 'Vintage Assignment Period Start Date',
+  vintageEnd: 'Vintage Assignment Period End Date'
+}
+
 export const acr = apxRegistry({
   key: 'acr',
   registry: ACR,
@@ -258,29 +276,20 @@ export const acr = apxRegistry({
     // Older downloads (2021) used the Reserve's spellings: Offset Credit Serial Numbers, Quantity of Offset
     // Credits, Status Effective, Retirement Reason Details, and no beneficiary column.
     retirements: {
-      columns: [['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
-        ['Quantity of Credits', 'Quantity of Offset Credits'], 'Project ID',
-        ['Retired on Behalf of', 'Retirement Reason']],
+      ...ACR_TRANSFERS,
+      own: ['Retired on Behalf of', 'Retirement Reason'],
       quantity: ['Quantity of Credits', 'Quantity of Offset Credits'],
       serial: ['Credit Serial Numbers', 'Offset Credit Serial Numbers'],
-      date: ['Status Effective (GMT)', 'Status Effective'],
       beneficiary: 'Retired on Behalf of',
       reason: ['Retirement Reason'],
-      note: ['Purpose of Retirement', 'Retirement Reason Details'],
-      account: 'Account Holder',
-      vintageStart: 'Vintage Assignment Period Start Date',
-      vintageEnd: 'Vintage Assignment Period End Date'
+      note: ['Purpose of Retirement', 'Retirement Reason Details']
     },
     cancellations: {
-      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Project ID', 'Cancellation Type'],
+      ...ACR_TRANSFERS,
       quantity: 'Quantity of Credits',
       serial: 'Credit Serial Numbers',
-      date: ['Status Effective (GMT)', 'Status Effective'],
       reason: ['Cancellation Type'],
-      note: ['Cancellation Details'],
-      account: 'Account Holder',
-      vintageStart: 'Vintage Assignment Period Start Date',
-      vintageEnd: 'Vintage Assignment Period End Date'
+      note: ['Cancellation Details']
     }
   }
 })
@@ -308,6 +317,11 @@ function carCommon (context: RowContext, row: Row, id: string, programme: Progra
     protocol_version: protocolVersion(row.get('Protocol and Version')),
     ...offsetsDbFields(context, type, row.get('Protocol and Version'), programme, true)
   }
+}
+
+/** What the Reserve's retirement and cancellation exports name alike. */
+const CAR_TRANSFERS = {
+  quantity: 'Quantity of Offset Credits', serial: 'Offset Credit Serial Numbers', date: ['Status Effective']
 }
 
 export const car = apxRegistry({
@@ -351,23 +365,13 @@ export const car = apxRegistry({
       date: ['Date Issued']
     },
     retirements: {
-      columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Retirement Reason'],
-      quantity: 'Quantity of Offset Credits',
-      serial: 'Offset Credit Serial Numbers',
-      date: ['Status Effective'],
+      ...CAR_TRANSFERS,
       // The Reserve's export names the account holder, not on whose behalf: no beneficiary.
       reason: ['Retirement Reason'],
       note: ['Retirement Reason Details'],
       account: 'Account Holder'
     },
-    cancellations: {
-      columns: ['Offset Credit Serial Numbers', 'Quantity of Offset Credits', 'Project ID', 'Cancellation Reason'],
-      quantity: 'Quantity of Offset Credits',
-      serial: 'Offset Credit Serial Numbers',
-      date: ['Status Effective'],
-      reason: ['Cancellation Reason'],
-      note: ['Export Notes']
-    }
+    cancellations: { ...CAR_TRANSFERS, reason: ['Cancellation Reason'], note: ['Export Notes'] }
   }
 })
 
@@ -399,6 +403,9 @@ function artCommon (context: RowContext, row: Row, id: string) {
   }
 }
 
+/** What ART's retirement and cancellation exports name alike. */
+const ART_TRANSFERS = { quantity: 'Quantity of Credits', serial: 'Credit Serial Numbers', date: ['Status Effective'] }
+
 export const art = apxRegistry({
   key: 'art',
   registry: ART,
@@ -428,22 +435,13 @@ export const art = apxRegistry({
       date: ['Date Approved']
     },
     retirements: {
-      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Retired on Behalf of'],
-      quantity: 'Quantity of Credits',
-      serial: 'Credit Serial Numbers',
-      date: ['Status Effective'],
+      ...ART_TRANSFERS,
+      own: 'Retired on Behalf of',
       beneficiary: 'Retired on Behalf of',
       reason: ['Retirement Reason'],
       note: ['Purpose of Retirement'],
       account: 'Account Holder'
     },
-    cancellations: {
-      columns: ['Credit Serial Numbers', 'Quantity of Credits', 'Program ID', 'Cancellation Reason'],
-      quantity: 'Quantity of Credits',
-      serial: 'Credit Serial Numbers',
-      date: ['Status Effective'],
-      reason: ['Cancellation Reason'],
-      note: ['Cancellation Details']
-    }
+    cancellations: { ...ART_TRANSFERS, reason: ['Cancellation Reason'], note: ['Cancellation Details'] }
   }
 })
