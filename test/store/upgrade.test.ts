@@ -12,7 +12,10 @@ import * as searchAndJson0003 from '../../src/store/migrations/2026_11_22_0003_s
 import { databaseEnv, forEachDatabase } from '../databases.ts'
 import { tempDir } from '../helpers.ts'
 
-/** Rows as the importer before migration 0005 wrote them: locations as given, unknown names added as countries. */
+/**
+ * Rows as the importer before migration 0005 wrote them: locations as given, unknown names added as countries.
+ * Only the columns migration 0001 requires (and the JSON ones later migrations rewrite): the others stay null.
+ */
 function oldProject (id: number, location: string, vintages: number[]) {
   return {
     id,
@@ -22,25 +25,16 @@ function oldProject (id: number, location: string, vintages: number[]) {
     vintages: JSON.stringify(vintages),
     registry: 'VERRA',
     standard: 'VERRA_VCS',
-    credit_type: null,
-    rating: null,
-    short_description: null,
-    description: '',
-    url: null,
-    is_bundle: false,
-    bundles: '[]',
-    inventory_price: null,
     location,
     location_key: location.toLowerCase(),
-    latitude: null,
-    longitude: null,
-    date: null,
-    area: null,
-    estimated_annual_reductions: null,
+    search_text: `old project ${id}`,
+    // A project that gave no text, bundle or sale: what the importer wrote for none.
+    description: '',
     project_developer: '',
     co_benefits: '',
+    is_bundle: false,
     in_sale: false,
-    search_text: `old project ${id}`,
+    bundles: '[]',
     item_json: '{"stale":true}'
   }
 }
