@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TProperties } from 'typebox'
-import { StringEnum } from '../http/schemas.ts'
+import { Nullable, NullableDate, PageSchema, StringEnum } from '../http/schemas.ts'
 import type { CsvColumn } from '../http/csv.ts'
 
 /** Largest id the catalogue stores: a 32-bit signed integer, the same on SQLite and PostgreSQL. */
@@ -39,8 +39,6 @@ const NamedValue = (description: string, example?: { name_id: string, verbose_na
   verbose_name: Type.String(example === undefined ? {} : { examples: [example.verbose_name] })
 }, { description })
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
-
 const ProjectFields = {
   id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'Unique identifier of the project.' }),
   name: Type.String(),
@@ -63,7 +61,7 @@ const ProjectFields = {
   location: Type.String({ description: 'Country where the project is located; may be empty.' }),
   latitude: Nullable(Type.Number()),
   longitude: Nullable(Type.Number()),
-  date: Nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD.' })),
+  date: NullableDate('YYYY-MM-DD.'),
   area: Nullable(Type.Number({ description: 'Hectares.' })),
   estimated_annual_reductions: Nullable(Type.Number({ description: 'Tonnes per year.' })),
   project_developer: Type.String({ description: 'May be empty.' }),
@@ -116,16 +114,11 @@ const ProjectFields = {
     description: 'Whether the project issues credits for a compliance market (e.g. California\'s); null when ' +
       'unknown (addition).'
   })),
-  listed_date: Nullable(Type.String({
-    format: 'date', description: 'When the registry listed the project (addition).'
-  })),
-  first_issuance_date: Nullable(Type.String({
-    format: 'date', description: 'Date of the earliest issuance in the project\'s ledger; null without one (addition).'
-  })),
-  first_retirement_date: Nullable(Type.String({
-    format: 'date',
-    description: 'Date of the earliest retirement in the project\'s ledger; null without one (addition).'
-  })),
+  listed_date: NullableDate('When the registry listed the project (addition).'),
+  first_issuance_date: NullableDate(
+    'Date of the earliest issuance in the project\'s ledger; null without one (addition).'),
+  first_retirement_date: NullableDate(
+    'Date of the earliest retirement in the project\'s ledger; null without one (addition).'),
   created_at: Type.String({
     format: 'date-time', description: 'When this catalogue first had the project (ISO 8601, UTC).'
   }),
@@ -241,16 +234,13 @@ export const FacetsSchema = Type.Object({
   })
 }, { title: 'ProjectFacets' })
 
-export const ProjectPageSchema = Type.Object({
-  count: Type.Integer({ description: 'Total number of projects matching the filters.' }),
-  next: Nullable(Type.String({ description: 'Absolute URL of the next page; null on the last page.' })),
-  previous: Nullable(Type.String({ description: 'Absolute URL of the previous page; null on the first page.' })),
-  results: Type.Array(ProjectListItemSchema),
-  facets: Type.Optional(Type.Omit(FacetsSchema, ['count'], {
-    description: 'With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a ' +
-      'filter panel needs one request, not two (addition).'
-  }))
-}, { title: 'ProjectPage' })
+export const ProjectPageSchema = PageSchema('ProjectPage',
+  Type.Integer({ description: 'Total number of projects matching the filters.' }), ProjectListItemSchema, {
+    facets: Type.Optional(Type.Omit(FacetsSchema, ['count'], {
+      description: 'With `include=facets`: the facets of the same filters, as GET /facets/ gives them, so that a ' +
+        'filter panel needs one request, not two (addition).'
+    }))
+  })
 
 const filter = (description: string, example?: string) =>
   Type.Optional(Type.String({ maxLength: 200, description, ...(example !== undefined && { examples: [example] }) }))
@@ -403,7 +393,7 @@ const TransactionRecordSchema = strictObject({
       'row when the export gives none; unique within the registry.'
   }),
   type: StringEnum(TRANSACTION_TYPES),
-  date: Nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD.' })),
+  date: NullableDate('YYYY-MM-DD.'),
   vintage: Nullable(Type.Integer({ minimum: 1000, maximum: 9999 })),
   quantity: Type.Number({ minimum: 0, description: 'Credits (tonnes CO2e).' }),
   beneficiary: Nullable(Type.String({ maxLength: 2000, description: 'For retirements: on whose behalf.' })),
@@ -418,8 +408,8 @@ const TransactionRecordSchema = strictObject({
   serials: Type.Optional(Nullable(Type.String({
     maxLength: 2000, description: 'Serial numbers or block range, as the registry writes them.'
   }))),
-  vintage_start: Type.Optional(Nullable(Type.String({ format: 'date', description: 'The vintage\'s first day.' }))),
-  vintage_end: Type.Optional(Nullable(Type.String({ format: 'date', description: 'The vintage\'s last day.' }))),
+  vintage_start: Type.Optional(NullableDate('The vintage\'s first day.')),
+  vintage_end: Type.Optional(NullableDate('The vintage\'s last day.')),
   source: Nullable(strictObject({
     file: Type.String({ minLength: 1, maxLength: 500 }),
     line: Nullable(Type.Integer({ minimum: 1, description: 'Its line (1 is the header); null when not known.' }))
@@ -485,7 +475,7 @@ export const ImportRecordSchema = strictObject({
   project_type: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   category: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   is_compliance: Type.Optional(Nullable(Type.Boolean())),
-  listed_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+  listed_date: Type.Optional(NullableDate()),
   transactions: Type.Optional(Type.Array(TransactionRecordSchema, {
     description: 'The project\'s ledger. Upserted by `identity` within the registry: a re-import never duplicates or ' +
       'removes a transaction (only --replace removes those the file lacks). When given, the project\'s credit totals ' +

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox'
+import { Type, type TProperties, type TSchema } from 'typebox'
 
 /**
  * A string that must be one of `values`. Emitted as a plain JSON Schema `enum`, so a
@@ -8,6 +8,30 @@ export function StringEnum<const T extends readonly string[]> (
   values: T, options: { description?: string, default?: T[number] } = {}
 ) {
   return Type.Enum([...values] as T[number][], options)
+}
+
+/** A value of this schema, or null. */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()])
+
+/** A calendar date (YYYY-MM-DD), or null. */
+export const NullableDate = (description?: string) =>
+  Nullable(Type.String({ format: 'date', ...(description !== undefined && { description }) }))
+
+/**
+ * A page of a list, as every paginated route answers (the original API's shape): `count` (all that match), the
+ * links to the pages either side, this page's `results`, then any more fields.
+ */
+export function PageSchema<Count extends TSchema, Item extends TSchema, More extends TProperties> (
+  title: string, count: Count, item: Item, more: More
+) {
+  return Type.Object({
+    count,
+    next: Nullable(Type.String({ description: 'Absolute URL of the next page; null on the last page.' })),
+    previous: Nullable(Type.String({ description: 'Absolute URL of the previous page; null on the first page.' })),
+    results: Type.Array(item),
+    ...more
+  }, { title })
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

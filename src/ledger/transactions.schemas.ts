@@ -1,6 +1,6 @@
 import type { CsvColumn } from '../http/csv.ts'
 import { Type, type Static } from 'typebox'
-import { StringEnum } from '../http/schemas.ts'
+import { Nullable, NullableDate, PageSchema, StringEnum } from '../http/schemas.ts'
 import { MAX_PROJECT_ID, TRANSACTION_TYPES } from '../catalogue/catalogue-shared.ts'
 
 const LEDGER_LIMIT_DEFAULT = 50
@@ -12,8 +12,6 @@ const LEDGER_OFFSET_MAX = Number.MAX_SAFE_INTEGER
 const LEDGER_ORDERINGS = ['date', '-date', 'quantity', '-quantity'] as const
 type LedgerOrdering = typeof LEDGER_ORDERINGS[number]
 export const LEDGER_ORDERING_DEFAULT: LedgerOrdering = '-date'
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 
 // Examples are values of the bundled catalogue's ledger, so that they work when tried.
 const TransactionSchema = Type.Object({
@@ -28,9 +26,7 @@ const TransactionSchema = Type.Object({
   }),
   project_id: Type.Integer({ minimum: 1, maximum: MAX_PROJECT_ID, description: 'The project (`/products/{id}/`).' }),
   type: StringEnum(TRANSACTION_TYPES, { description: 'What happened to the credits.' }),
-  date: Nullable(Type.String({
-    format: 'date', description: 'YYYY-MM-DD, as the registry dates the transaction; null when it gives none.'
-  })),
+  date: NullableDate('YYYY-MM-DD, as the registry dates the transaction; null when it gives none.'),
   vintage: Nullable(Type.Integer({ minimum: 1000, maximum: 9999, description: 'The credits\' vintage year.' })),
   quantity: Type.Number({ minimum: 0, description: 'Credits (tonnes CO2e).' }),
   beneficiary: Nullable(Type.String({
@@ -49,12 +45,8 @@ const TransactionSchema = Type.Object({
   serials: Nullable(Type.String({
     description: 'Serial numbers or block range of the credits, as the registry writes them; null when not given.'
   })),
-  vintage_start: Nullable(Type.String({
-    format: 'date', description: 'First day of the vintage (monitoring or assignment period); null when not given.'
-  })),
-  vintage_end: Nullable(Type.String({
-    format: 'date', description: 'Last day of the vintage (monitoring or assignment period); null when not given.'
-  })),
+  vintage_start: NullableDate('First day of the vintage (monitoring or assignment period); null when not given.'),
+  vintage_end: NullableDate('Last day of the vintage (monitoring or assignment period); null when not given.'),
   source: Nullable(Type.Object({
     file: Type.String({ description: 'The file the import read (e.g. offsets-db-data/verra/transactions.csv).' }),
     line: Nullable(Type.Integer({ minimum: 1, description: 'Its line (1 is the header); null when not known.' }))
@@ -72,12 +64,8 @@ const LedgerItemSchema = Type.Object({
 }, { title: 'LedgerItem' })
 export type LedgerItem = Static<typeof LedgerItemSchema>
 
-export const TransactionPageSchema = Type.Object({
-  count: Type.Integer({ minimum: 0, description: 'Transactions matching every filter.' }),
-  next: Nullable(Type.String({ description: 'Absolute URL of the next page; null on the last page.' })),
-  previous: Nullable(Type.String({ description: 'Absolute URL of the previous page; null on the first page.' })),
-  results: Type.Array(LedgerItemSchema)
-}, { title: 'TransactionPage' })
+export const TransactionPageSchema = PageSchema('TransactionPage',
+  Type.Integer({ minimum: 0, description: 'Transactions matching every filter.' }), LedgerItemSchema, {})
 
 /** The filters both ledger routes take (the per-project route has no `project`). */
 const FilterFields = {
