@@ -85,48 +85,52 @@ CategoryParameter {
   return found
 }
 
-/** client/src/calculator.ts: the client's `calculator`, one method per operation, typed from ./openapi.ts. */
+/**
+ * client/src/calculator.ts: the client's `calculator`, one method per operation, typed from ./openapi.ts. Each method
+ * is declared, with its doc and types, in an interface, and made by calculator-methods.ts from a table of endpoints,
+ * rather than written out as the same three lines per endpoint.
+ */
 export function clientCalculatorText (document: OpenAPI3): string {
-  const methods = calculatorOperations(document).map((operation) => {
+  const operations = calculatorOperations(document)
+  const declarations = operations.map((operation) => {
     const { endpoint, method, parameters } = operation
     // No parameters: no argument; none required: the argument may be left out; else it must be given.
     const query = parameters.length === 0
       ? ''
-      : parameters.some((p) => p.required)
-        ? `query: CalculatorQuery<'${endpoint}'>, `
-        : `query: CalculatorQuery<'${endpoint}'> = {}, `
-    const signature = `  async ${method} (${query}options?: CallOptions): Promise<CalculatorResult<'${endpoint}'>> {`
+      : `query${parameters.some((p) => p.required) ? '' : '?'}: CalculatorQuery<'${endpoint}'>, `
+    const signature = `  ${method} (${query}options?: CallOptions): Promise<CalculatorResult<'${endpoint}'>>`
     return [
       docComment(operation.summary, operation.description, '  '),
       signature.length <= 120
         ? signature
-        : `  async ${method} (\n    ${query}options?: CallOptions\n  ): Promise<CalculatorResult<'${endpoint}'>> {`,
-      `    return await this.#get('${endpoint}', ${query === '' ? '{}' : 'query'}, options)`,
-      '  }'
+        : `  ${method} (\n    ${query}options?: CallOptions\n  ): Promise<CalculatorResult<'${endpoint}'>>`
     ].join('\n')
   })
-  return `${HEADER}import type { CalculatorQuery, CalculatorResult } from './types.ts'
-import type { CallOptions, QueryValue, Transport } from './transport.ts'
+  const table = operations.map(({ endpoint, method, parameters }) =>
+    `  ${method}: [${literal(endpoint)}, ${parameters.length > 0}]`)
+  return `${HEADER}import { calculatorClass } from './calculator-methods.ts'
+import type { CalculatorQuery, CalculatorResult } from './types.ts'
+import type { CallOptions } from './transport.ts'
 
 /**
  * The footprint calculator: one method per endpoint, named after its path (${CALCULATOR_PATH}<name>), each
  * taking that endpoint's query parameters. No API key needed.
  */
-export class CalculatorApi {
-  readonly #transport: Transport
-  constructor (transport: Transport) { this.#transport = transport }
-
-  async #get<T> (endpoint: string, query: object, options: CallOptions | undefined): Promise<T> {
-    return await this.#transport.get<T>(\`${CALCULATOR_PATH}\${endpoint}\`,
-      query as Readonly<Record<string, QueryValue>>, options)
-  }
-
-${methods.join('\n\n')}
+export interface CalculatorApi {
+${declarations.join('\n\n')}
 }
+
+/** Each method GETs its endpoint (${CALCULATOR_PATH}<endpoint>), with a query where it takes one. */
+export const CalculatorApi = calculatorClass<CalculatorApi>(${literal(CALCULATOR_PATH)}, {
+${table.join(',\n')}
+})
 `
 }
 
-/** src/explorer/public/js/calculator-categories.js: the categories the explorer's calculator form and result show. */
+/**
+ * src/explorer/public/js/calculator-categories.js: the categories the explorer's calculator form and result show,
+ * each made by one function from its id, label and own parameters (after the ones every category starts with).
+ */
 export function explorerCategoriesText (document: OpenAPI3): string {
   const categories = calculatorOperations(document).filter((operation) => operation.category !== undefined)
   // The parameters every category starts with alike (the country, units, boundary) are written once.
@@ -137,24 +141,14 @@ export function explorerCategoriesText (document: OpenAPI3): string {
   }
   const list = (parameters: CategoryParameter[], indent: string) =>
     parameters.map((parameter) => objectLines(parameter, indent)).join(',\n')
-  const entries = categories.map(({ endpoint, category, parameters }) => [
-    '  {',
-    `    id: ${literal(endpoint)},`,
-    `    label: ${literal(category)},`,
-    '    parameters: [',
-    [...(shared > 0 ? ['      ...SHARED_PARAMETERS'] : []), list(parameters.slice(shared), '      ')]
-      .filter((part) => part !== '').join(',\n'),
-    '    ]',
-    '  }'
-  ].join('\n'))
-  const sharedText = shared === 0
-    ? ''
-    : `/** The parameters every category starts with. @type {CategoryParameter[]} */
-const SHARED_PARAMETERS = [
-${list(first.slice(0, shared), '  ')}
-]
-
-`
+  const entries = categories.map(({ endpoint, category, parameters }) => {
+    const own = parameters.slice(shared)
+    const head = `  category(${literal(endpoint)}, ${literal(category)}, [`
+    const opening = head.length <= 120
+      ? head
+      : `  category(\n    ${literal(endpoint)},\n    ${literal(category)},\n    [`
+    return own.length === 0 ? `${opening}])` : `${opening}\n${list(own, '    ')}\n  ])`
+  })
   return `${HEADER}
 /**
  * @typedef {object} CategoryParameter
@@ -173,7 +167,19 @@ ${list(first.slice(0, shared), '  ')}
  * @property {CategoryParameter[]} parameters its query parameters, as the service's schema states them
  */
 
-${sharedText}/**
+/** The parameters every category starts with. @type {CategoryParameter[]} */
+const SHARED_PARAMETERS = [${shared === 0 ? '' : `\n${list(first.slice(0, shared), '  ')}\n`}]
+
+/**
+ * A category: its query parameters are the shared ones, then its own.
+ * @param {string} id
+ * @param {string} label
+ * @param {CategoryParameter[]} own
+ * @returns {CalculatorCategory}
+ */
+const category = (id, label, own) => ({ id, label, parameters: [...SHARED_PARAMETERS, ...own] })
+
+/**
  * Every part of a person's footprint the service calculates, in the route table's order.
  * @type {CalculatorCategory[]}
  */

@@ -26,106 +26,89 @@ const SHARED_PARAMETERS = [
 ]
 
 /**
+ * A category: its query parameters are the shared ones, then its own.
+ * @param {string} id
+ * @param {string} label
+ * @param {CategoryParameter[]} own
+ * @returns {CalculatorCategory}
+ */
+const category = (id, label, own) => ({ id, label, parameters: [...SHARED_PARAMETERS, ...own] })
+
+/**
  * Every part of a person's footprint the service calculates, in the route table's order.
  * @type {CalculatorCategory[]}
  */
 export const CALCULATOR_CATEGORIES = [
-  {
-    id: 'flight',
-    label: 'Flights',
-    parameters: [
-      ...SHARED_PARAMETERS,
-      { name: 'frequency', type: 'string', required: false, enum: ['never', 'rare', 'sometimes', 'often'] },
-      { name: 'short_haul', type: 'integer', required: false, minimum: 0, maximum: 200 },
-      { name: 'medium_haul', type: 'integer', required: false, minimum: 0, maximum: 200 },
-      { name: 'long_haul', type: 'integer', required: false, minimum: 0, maximum: 200 },
-      { name: 'legs', type: 'string', required: false },
-      { name: 'distance', type: 'number', required: false, exclusiveMinimum: 0, maximum: 20038 },
-      { name: 'trips', type: 'integer', required: false, minimum: 1, maximum: 500 },
-      { name: 'round_trip', type: 'boolean', required: false },
-      {
-        name: 'cabin_class',
-        type: 'string',
-        required: false,
-        enum: ['economy', 'premium_economy', 'business', 'first', 'average']
-      },
-      { name: 'radiative_forcing', type: 'boolean', required: false }
-    ]
-  },
-  {
-    id: 'diet',
-    label: 'Food',
-    parameters: [
-      ...SHARED_PARAMETERS,
-      {
-        name: 'diet_form',
-        type: 'string',
-        required: true,
-        enum: ['everything', 'pescetarian', 'pescatarian', 'vegetarian', 'vegan', 'low_meat', 'medium_meat',
-          'high_meat']
-      },
-      { name: 'calories', type: 'integer', required: false, minimum: 1200, maximum: 4000 },
-      { name: 'study', type: 'string', required: false, enum: ['scarborough_2023', 'scarborough_2014'] }
-    ]
-  },
-  {
-    id: 'car',
-    label: 'Car and public transport',
-    parameters: [
-      ...SHARED_PARAMETERS,
-      { name: 'distance', type: 'number', required: true, minimum: 0, maximum: 1000000 },
-      { name: 'mode', type: 'string', required: false, enum: ['car', 'rail', 'bus', 'coach'] },
-      {
-        name: 'fuel_type',
-        type: 'string',
-        required: false,
-        enum: ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'electric', 'lpg', 'cng', 'unknown']
-      },
-      { name: 'car_size', type: 'string', required: false, enum: ['small', 'medium', 'large', 'average'] },
-      { name: 'occupancy', type: 'integer', required: false, minimum: 1, maximum: 9 },
-      { name: 'fuel_economy', type: 'number', required: false, exclusiveMinimum: 0, maximum: 1000 },
-      {
-        name: 'fuel_economy_unit',
-        type: 'string',
-        required: false,
-        enum: ['l_per_100km', 'mpg_us', 'mpg_uk', 'kwh_per_100km', 'kwh_per_100mi']
-      },
-      {
-        name: 'rail_type',
-        type: 'string',
-        required: false,
-        enum: ['national', 'international', 'light_rail', 'underground']
-      }
-    ]
-  },
-  {
-    id: 'clothes',
-    label: 'Clothes',
-    parameters: [
-      ...SHARED_PARAMETERS,
-      { name: 'amount', type: 'string', required: false, enum: ['none', 'little', 'average', 'much'] },
-      { name: 'spend_usd', type: 'number', required: false, minimum: 0, maximum: 100000 },
-      { name: 'new_items', type: 'integer', required: false, minimum: 0, maximum: 1000 },
-      { name: 'secondhand_items', type: 'integer', required: false, minimum: 0, maximum: 1000 }
-    ]
-  },
-  {
-    id: 'energy',
-    label: 'Home energy',
-    parameters: [
-      ...SHARED_PARAMETERS,
-      { name: 'household_size', type: 'integer', required: false, minimum: 1, maximum: 20 },
-      { name: 'home_size', type: 'number', required: false, exclusiveMinimum: 0, maximum: 60000 },
-      { name: 'energy_type', type: 'string', required: false, enum: ['conventional', 'green'] },
-      { name: 'electricity_method', type: 'string', required: false, enum: ['location_based', 'market_based'] },
-      {
-        name: 'heating_type',
-        type: 'string',
-        required: false,
-        enum: ['natural_gas', 'heating_oil', 'lpg', 'electric', 'heat_pump', 'district_heating', 'wood', 'none']
-      },
-      { name: 'electricity_kwh', type: 'number', required: false, minimum: 0, maximum: 200000 },
-      { name: 'heating_kwh', type: 'number', required: false, minimum: 0, maximum: 200000 }
-    ]
-  }
+  category('flight', 'Flights', [
+    { name: 'frequency', type: 'string', required: false, enum: ['never', 'rare', 'sometimes', 'often'] },
+    { name: 'short_haul', type: 'integer', required: false, minimum: 0, maximum: 200 },
+    { name: 'medium_haul', type: 'integer', required: false, minimum: 0, maximum: 200 },
+    { name: 'long_haul', type: 'integer', required: false, minimum: 0, maximum: 200 },
+    { name: 'legs', type: 'string', required: false },
+    { name: 'distance', type: 'number', required: false, exclusiveMinimum: 0, maximum: 20038 },
+    { name: 'trips', type: 'integer', required: false, minimum: 1, maximum: 500 },
+    { name: 'round_trip', type: 'boolean', required: false },
+    {
+      name: 'cabin_class',
+      type: 'string',
+      required: false,
+      enum: ['economy', 'premium_economy', 'business', 'first', 'average']
+    },
+    { name: 'radiative_forcing', type: 'boolean', required: false }
+  ]),
+  category('diet', 'Food', [
+    {
+      name: 'diet_form',
+      type: 'string',
+      required: true,
+      enum: ['everything', 'pescetarian', 'pescatarian', 'vegetarian', 'vegan', 'low_meat', 'medium_meat', 'high_meat']
+    },
+    { name: 'calories', type: 'integer', required: false, minimum: 1200, maximum: 4000 },
+    { name: 'study', type: 'string', required: false, enum: ['scarborough_2023', 'scarborough_2014'] }
+  ]),
+  category('car', 'Car and public transport', [
+    { name: 'distance', type: 'number', required: true, minimum: 0, maximum: 1000000 },
+    { name: 'mode', type: 'string', required: false, enum: ['car', 'rail', 'bus', 'coach'] },
+    {
+      name: 'fuel_type',
+      type: 'string',
+      required: false,
+      enum: ['petrol', 'diesel', 'hybrid', 'plug_in_hybrid', 'electric', 'lpg', 'cng', 'unknown']
+    },
+    { name: 'car_size', type: 'string', required: false, enum: ['small', 'medium', 'large', 'average'] },
+    { name: 'occupancy', type: 'integer', required: false, minimum: 1, maximum: 9 },
+    { name: 'fuel_economy', type: 'number', required: false, exclusiveMinimum: 0, maximum: 1000 },
+    {
+      name: 'fuel_economy_unit',
+      type: 'string',
+      required: false,
+      enum: ['l_per_100km', 'mpg_us', 'mpg_uk', 'kwh_per_100km', 'kwh_per_100mi']
+    },
+    {
+      name: 'rail_type',
+      type: 'string',
+      required: false,
+      enum: ['national', 'international', 'light_rail', 'underground']
+    }
+  ]),
+  category('clothes', 'Clothes', [
+    { name: 'amount', type: 'string', required: false, enum: ['none', 'little', 'average', 'much'] },
+    { name: 'spend_usd', type: 'number', required: false, minimum: 0, maximum: 100000 },
+    { name: 'new_items', type: 'integer', required: false, minimum: 0, maximum: 1000 },
+    { name: 'secondhand_items', type: 'integer', required: false, minimum: 0, maximum: 1000 }
+  ]),
+  category('energy', 'Home energy', [
+    { name: 'household_size', type: 'integer', required: false, minimum: 1, maximum: 20 },
+    { name: 'home_size', type: 'number', required: false, exclusiveMinimum: 0, maximum: 60000 },
+    { name: 'energy_type', type: 'string', required: false, enum: ['conventional', 'green'] },
+    { name: 'electricity_method', type: 'string', required: false, enum: ['location_based', 'market_based'] },
+    {
+      name: 'heating_type',
+      type: 'string',
+      required: false,
+      enum: ['natural_gas', 'heating_oil', 'lpg', 'electric', 'heat_pump', 'district_heating', 'wood', 'none']
+    },
+    { name: 'electricity_kwh', type: 'number', required: false, minimum: 0, maximum: 200000 },
+    { name: 'heating_kwh', type: 'number', required: false, minimum: 0, maximum: 200000 }
+  ])
 ]
