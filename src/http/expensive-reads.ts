@@ -65,10 +65,11 @@ interface Waiter {
 /**
  * Caps the expensive reads (search, CSV, deep pages) that run at once: `perKey` for one key and `total` for all,
  * fewer than the database's read slots, so that however many expensive reads one key sends, cheap reads still
- * find a connection or a read worker (issue 34, N1 and N2). A read past a cap waits for a slot, first come first
- * served, up to WAIT_MS, and at most WAITING_PER_KEY of one key's wait: a page that asks for its list and its
- * facets at once (the explorer does) is answered in turn, while a key that floods gets 429 and Retry-After: 1 at
- * once, holding nothing.
+ * find a connection or a read worker (issue 34, N1 and N2). A read past a cap waits for a slot up to WAIT_MS, and
+ * at most WAITING_PER_KEY of one key's wait: a page that asks for its list and its facets at once (the explorer
+ * does) is answered in turn, while a key that floods gets 429 and Retry-After: 1 at once, holding nothing. A freed
+ * slot goes to the waiting key served longest ago (round robin across keys; first come first served within a
+ * key), so one key's queue never holds another key's read back by more than one read of each waiting key.
  */
 export class ExpensiveReads {
   readonly #perKey: number
@@ -76,6 +77,9 @@ export class ExpensiveReads {
   readonly #waitMs: number
   readonly #running = new Map<string, number>()
   readonly #waiting: Waiter[] = []
+  /** The turn at which each key with reads running or waiting last took a slot (a key not in it: never yet). */
+  readonly #servedAt = new Map<string, number>()
+  #turns = 0
   #all = 0
 
   constructor (options: { perKey: number, total: number, waitMs?: number }) {
@@ -101,6 +105,7 @@ export class ExpensiveReads {
         reject,
         timer: setTimeout(() => {
           this.#waiting.splice(this.#waiting.indexOf(waiter), 1)
+          this.#forgetIdle(key)
           reject(this.#refusal(key))
         }, this.#waitMs)
       }
@@ -126,6 +131,7 @@ export class ExpensiveReads {
 
   #take (key: string): () => void {
     this.#running.set(key, (this.#running.get(key) ?? 0) + 1)
+    this.#servedAt.set(key, ++this.#turns)
     this.#all++
     let released = false
     return () => {
@@ -136,17 +142,32 @@ export class ExpensiveReads {
       if (left === 0) this.#running.delete(key)
       else this.#running.set(key, left)
       this.#next()
+      this.#forgetIdle(key)
     }
   }
 
-  /** Hands freed slots to the longest-waiting reads that may take them. */
+  /** A key with nothing running or waiting is forgotten: the turns kept are only those of keys in play. */
+  #forgetIdle (key: string): void {
+    if (!this.#running.has(key) && !this.#waiting.some((w) => w.key === key)) this.#servedAt.delete(key)
+  }
+
+  /** Hands freed slots to waiting reads that may take them: each to the key served longest ago, in its own order. */
   #next (): void {
-    for (let i = 0; i < this.#waiting.length && this.#all < this.#total;) {
-      const waiter = this.#waiting[i]!
-      if (!this.#free(waiter.key)) { i++; continue }
-      this.#waiting.splice(i, 1)
-      clearTimeout(waiter.timer)
-      waiter.resolve(this.#take(waiter.key))
+    while (this.#all < this.#total) {
+      let chosen: number | undefined
+      for (let i = 0; i < this.#waiting.length; i++) {
+        const key = this.#waiting[i]!.key
+        if (!this.#free(key)) continue
+        if (chosen === undefined || this.#turnOf(key) < this.#turnOf(this.#waiting[chosen]!.key)) chosen = i
+      }
+      if (chosen === undefined) return
+      const [waiter] = this.#waiting.splice(chosen, 1)
+      clearTimeout(waiter!.timer)
+      waiter!.resolve(this.#take(waiter!.key))
     }
+  }
+
+  #turnOf (key: string): number {
+    return this.#servedAt.get(key) ?? 0
   }
 }

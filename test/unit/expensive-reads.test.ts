@@ -34,3 +34,26 @@ test('past the queue a key is refused at once, and a wait past its time is refus
   other()
   assert.equal(slots.running, 0)
 })
+
+test('a freed slot goes to the waiting key served longest ago, not to the first in the queue', async () => {
+  // First come first served let one key's queue of searches hold back every other key's (issue 34: no key can deny
+  // others); now a key that has waited without a turn goes before one that just had one.
+  const slots = new ExpensiveReads({ perKey: 1, total: 1 })
+  const order: string[] = []
+  const releases: Array<() => void> = []
+  const take = async (key: string) => {
+    releases.push(await slots.acquire(key))
+    order.push(key)
+  }
+  await take('key:a')
+  const waits = [take('key:a'), take('key:a'), take('key:b')]
+  for (let turn = 0; turn < 3; turn++) {
+    releases[turn]!()
+    // The slot is handed on in a promise: one turn of the event loop lets its holder record itself.
+    await new Promise(setImmediate)
+  }
+  await Promise.all(waits)
+  assert.deepEqual(order, ['key:a', 'key:b', 'key:a', 'key:a'])
+  releases[3]!()
+  assert.equal(slots.running, 0)
+})
