@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { acr, car } from '../../../src/ingest/registries/apx.ts'
 import { cercarbono } from '../../../src/ingest/registries/cercarbono.ts'
 import { goldStandard } from '../../../src/ingest/registries/gold-standard.ts'
 import { isometric } from '../../../src/ingest/registries/isometric.ts'
+import { ProjectDraft } from '../../../src/ingest/registries/project-draft.ts'
 import { parseSdgs } from '../../../src/ingest/registries/values.ts'
 import { readFiles, readRows } from './read-rows.ts'
 
@@ -26,6 +28,61 @@ describe('Gold Standard reader: the monitoring period', () => {
     const [issued] = read.draft('GS11603').transactions() ?? []
     assert.deepEqual([issued?.vintage_start, issued?.vintage_end], ['2023-04-05', '2023-05-04'])
     assert.deepEqual(read.warnings, [])
+  })
+})
+
+describe('American Carbon Registry reader: the vintage assignment period', () => {
+  test('Vintage Assignment Period Start and End are read month first, as every APX date: 1/5/2019 is 5 January', () => {
+    const read = readRows(acr, 'retirements', [{
+      'Project ID': 'ACR586',
+      Vintage: '2019',
+      'Credit Serial Numbers': 'ACR-US-586-2019-1-100',
+      'Quantity of Credits': '100',
+      'Retired on Behalf of': 'A buyer',
+      'Status Effective (GMT)': '3/24/2026 9:08:01 PM',
+      'Vintage Assignment Period Start Date': '1/5/2019',
+      'Vintage Assignment Period End Date': '12/31/2019'
+    }])
+    const [retired] = read.draft('ACR586').transactions() ?? []
+    assert.deepEqual([retired?.date, retired?.vintage_start, retired?.vintage_end],
+      ['2026-03-24', '2019-01-05', '2019-12-31'])
+    assert.deepEqual(read.warnings, [])
+  })
+})
+
+describe('Climate Action Reserve reader: the compliance programme', () => {
+  const standardOf = (columns: Record<string, string>) => readRows(car, 'projects', [{
+    'Project ID': 'CAR1335',
+    'Project Name': 'A forest',
+    'Project Type': 'U.S. Forest',
+    'Project Listed Date': '1/15/2020',
+    ...columns
+  }]).draft('CAR1335').fields().standard?.verbose_name
+
+  test('a project with a WA ECO id is a Washington compliance project, whatever its type says; without one, voluntary',
+    () => {
+      assert.equal(standardOf({ 'WA ECO': 'ECYOD0001' }), 'Washington Compliance Offset Protocol')
+      assert.equal(standardOf({ 'ARB ID': 'CAOD0001' }), 'California Compliance Offset Protocol')
+      assert.equal(standardOf({}), 'Climate Action Reserve Offset Protocols')
+    })
+})
+
+describe('Gold Standard reader: Article 6 authorisation', () => {
+  const issuance = (authorisation: string) => readRows(goldStandard, 'issuances', [{
+    Vintage: '2023',
+    'Credit Status': 'Issued',
+    Quantity: '1,000',
+    GSID: '11603',
+    'Project Name': 'Efficient cooking in Kenya',
+    Country: 'Kenya',
+    'Issuance Date': '2024-03-31',
+    'Serial Number': 'GS1-1-KE-GS11603-16-2023-1-1000',
+    'Article Six Authorization': authorisation
+  }]).draft('GS11603').certifications()?.map((c) => c.verbose_name)
+
+  test('"No", "Not Applicable" or blank is no authorisation; "Yes" is "Article 6 Authorized"', () => {
+    for (const no of ['No', 'NO', 'Not Applicable', 'N/A', '']) assert.deepEqual(issuance(no), [], no)
+    assert.deepEqual(issuance('Yes'), ['Article 6 Authorized'])
   })
 })
 
@@ -75,5 +132,17 @@ describe('SDG columns: goals 1 to 17', () => {
     assert.deepEqual(parseSdgs('01: No Poverty; 17: Partnerships for the Goals'), { numbers: [1, 17], invalid: [] })
     assert.deepEqual(parseSdgs('13,17'), { numbers: [13, 17], invalid: [] })
     assert.deepEqual(parseSdgs('0,18'), { numbers: [], invalid: ['0', '18'] })
+  })
+})
+
+describe('CORSIA eligibility of a vintage', () => {
+  test('a vintage is eligible when any of its issuance rows says so, whatever the rows\' order', () => {
+    for (const order of [[true, false], [false, true]]) {
+      const draft = new ProjectDraft('ACR586')
+      draft.addTransaction({ type: 'issuance', identity: 'I', date: null, vintage: 2020, quantity: 1000 },
+        { file: 'issuances.csv', line: 2 })
+      for (const eligible of order) draft.corsiaEligible(2020, eligible)
+      assert.deepEqual(draft.credits()?.vintages.map((v) => [v.vintage, v.corsia_eligible]), [[2020, true]], `${order}`)
+    }
   })
 })
