@@ -5,6 +5,7 @@ import { carAnswer } from '../../src/calculator/car.ts'
 import { gridFactor } from '../../src/calculator/electricity.ts'
 import { footprintAnswer } from '../../src/calculator/footprint.ts'
 import type { CarQuery } from '../../src/calculator/calculator.schemas.ts'
+import { triangular } from '../../src/calculator/uncertainty.ts'
 import { fuelEconomyPerKm } from '../../src/calculator/units.ts'
 
 // Rules of the calculator that a planted mutant once changed without any test noticing (a hand-run mutation
@@ -66,5 +67,16 @@ describe('a national footprint beside the world\'s', () => {
     const answer = footprintAnswer(data, { country_code: 'DEU' })
     assert.equal(answer.basis, 'consumption')
     assert.equal(answer.ratio_to_world, 2.139)
+  })
+})
+
+describe('ranges: a triangular draw (inverse CDF) over low 0, mode 1, high 4', () => {
+  // The mode is a quarter of the way: below u = 1/4 a draw is 0 + sqrt(u x 4 x 1), above it 4 - sqrt((1 - u) x 4 x 3).
+  const draw = (u: number) => triangular(() => u, 0, 1, 4)
+
+  test('u = 0.1 draws sqrt(0.4) = 0.632456; u = 1/4 the mode; u = 0.75 draws 4 - sqrt(3) = 2.267949', () => {
+    close6(draw(0.1), 0.632456)
+    close6(draw(0.25), 1)
+    close6(draw(0.75), 2.267949)
   })
 })

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import type { FastifyRequest } from 'fastify'
 import { AnswerCache } from '../../src/http/answer-cache.ts'
+import { wantsCsv } from '../../src/http/csv.ts'
 import { isExpensivePage, offsetPrice } from '../../src/http/expensive-reads.ts'
 import { MediaSigner } from '../../src/media/signing.ts'
 
@@ -62,5 +64,16 @@ describe('deep pages: price and slot', () => {
     assert.equal(isExpensivePage({ offset: 9_999 }), false)
     assert.equal(isExpensivePage({ search: '  ' }), false)
     assert.equal(isExpensivePage({ search: 'cookstove' }), true)
+  })
+})
+
+describe('CSV by Accept: only when text/csv is preferred to JSON (docs/api.md, "CSV")', () => {
+  const wants = (accept: string) => wantsCsv({ headers: { accept } } as FastifyRequest, undefined)
+
+  test('text/csv and JSON at the same quality is JSON; text/csv above JSON is CSV', () => {
+    assert.equal(wants('text/csv, application/json'), false)
+    assert.equal(wants('text/csv;q=0.5, */*;q=0.5'), false)
+    assert.equal(wants('text/csv, application/json;q=0.9'), true)
+    assert.equal(wants('text/csv'), true)
   })
 })

@@ -5,7 +5,7 @@ import { cercarbono } from '../../../src/ingest/registries/cercarbono.ts'
 import { goldStandard } from '../../../src/ingest/registries/gold-standard.ts'
 import { isometric } from '../../../src/ingest/registries/isometric.ts'
 import { ProjectDraft } from '../../../src/ingest/registries/project-draft.ts'
-import { parseSdgs } from '../../../src/ingest/registries/values.ts'
+import { firstSentence, parseSdgs } from '../../../src/ingest/registries/values.ts'
 import { readFiles, readRows } from './read-rows.ts'
 
 // Rules of the registry readers that a planted mutant once changed without any test noticing (a hand-run mutation
@@ -144,5 +144,38 @@ describe('CORSIA eligibility of a vintage', () => {
       for (const eligible of order) draft.corsiaEligible(2020, eligible)
       assert.deepEqual(draft.credits()?.vintages.map((v) => [v.vintage, v.corsia_eligible]), [[2020, true]], `${order}`)
     }
+  })
+})
+
+describe('a short description: the first sentence when it has at most 240 characters', () => {
+  test('a first sentence of exactly 240 characters is kept; of 241 it is not', () => {
+    const of = (length: number) => `${'a'.repeat(length - 1)}. And a second sentence.`
+    assert.equal(firstSentence(of(240))?.length, 240)
+    assert.equal(firstSentence(of(241)), null)
+  })
+})
+
+describe('coordinates: latitude -90 to 90, longitude -180 to 180, the ends included', () => {
+  const position = (latitude: string, longitude: string) => {
+    const read = readFiles(isometric, [{
+      kind: 'projects',
+      rows: [{
+        id: 'prj_1',
+        name: 'A removal project',
+        short_code: 'TS26',
+        protocol_slug: 'biochar',
+        pathway: 'biochar',
+        'location.latitude': latitude,
+        'location.longitude': longitude
+      }]
+    }])
+    const fields = read.draft('TS26').fields()
+    return { at: [fields.latitude, fields.longitude], warnings: read.warnings.length }
+  }
+
+  test('-90 and 180 are a position (the South Pole on the antimeridian); 90.5 and -180.5 are not', () => {
+    assert.deepEqual(position('-90', '180'), { at: [-90, 180], warnings: 0 })
+    assert.deepEqual(position('90', '-180'), { at: [90, -180], warnings: 0 })
+    assert.deepEqual(position('90.5', '-180.5'), { at: [null, null], warnings: 2 })
   })
 })
