@@ -11,19 +11,22 @@ import { readFiles, readRows } from './read-rows.ts'
 // Rules of the registry readers that a planted mutant once changed without any test noticing (a hand-run mutation
 // campaign): each test here fails with that mutant and passes without it. docs/registries.md has the mappings.
 
+/** A row of Gold Standard's issuances export. */
+const GS_ISSUED = {
+  Vintage: '2023',
+  'Credit Status': 'Issued',
+  Quantity: '1,000',
+  GSID: '11603',
+  'Project Name': 'Efficient cooking in Kenya',
+  Country: 'Kenya',
+  'Issuance Date': '2024-03-31',
+  'Serial Number': 'GS1-1-KE-GS11603-16-2023-1-1000',
+}
+
 describe('Gold Standard reader: the monitoring period', () => {
   test('Monitoring Period Start and End are read day first, as every Gold Standard date: 05/04/2023 is 5 April', () => {
     const read = readRows(goldStandard, 'issuances', [{
-      Vintage: '2023',
-      'Credit Status': 'Issued',
-      Quantity: '1,000',
-      GSID: '11603',
-      'Project Name': 'Efficient cooking in Kenya',
-      Country: 'Kenya',
-      'Issuance Date': '2024-03-31',
-      'Serial Number': 'GS1-1-KE-GS11603-16-2023-1-1000',
-      'Monitoring Period Start': '05/04/2023',
-      'Monitoring Period End': '04/05/2023'
+      ...GS_ISSUED, 'Monitoring Period Start': '05/04/2023', 'Monitoring Period End': '04/05/2023'
     }])
     const [issued] = read.draft('GS11603').transactions() ?? []
     assert.deepEqual([issued?.vintage_start, issued?.vintage_end], ['2023-04-05', '2023-05-04'])
@@ -69,15 +72,7 @@ describe('Climate Action Reserve reader: the compliance programme', () => {
 
 describe('Gold Standard reader: Article 6 authorisation', () => {
   const issuance = (authorisation: string) => readRows(goldStandard, 'issuances', [{
-    Vintage: '2023',
-    'Credit Status': 'Issued',
-    Quantity: '1,000',
-    GSID: '11603',
-    'Project Name': 'Efficient cooking in Kenya',
-    Country: 'Kenya',
-    'Issuance Date': '2024-03-31',
-    'Serial Number': 'GS1-1-KE-GS11603-16-2023-1-1000',
-    'Article Six Authorization': authorisation
+    ...GS_ISSUED, 'Article Six Authorization': authorisation
   }]).draft('GS11603').certifications()?.map((c) => c.verbose_name)
 
   test('"No", "Not Applicable" or blank is no authorisation; "Yes" is "Article 6 Authorized"', () => {
