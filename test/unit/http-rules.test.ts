@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { FastifyRequest } from 'fastify'
 import { AnswerCache } from '../../src/http/answer-cache.ts'
+import { EncodedBody } from '../../src/http/compression.ts'
 import { wantsCsv } from '../../src/http/csv.ts'
 import { isExpensivePage, offsetPrice } from '../../src/http/expensive-reads.ts'
 import { MediaSigner } from '../../src/media/signing.ts'
@@ -75,5 +76,15 @@ describe('CSV by Accept: only when text/csv is preferred to JSON (docs/api.md, "
     assert.equal(wants('text/csv;q=0.5, */*;q=0.5'), false)
     assert.equal(wants('text/csv, application/json;q=0.9'), true)
     assert.equal(wants('text/csv'), true)
+  })
+})
+
+// The compress plugin's threshold is 1,024 bytes: it leaves a shorter payload alone and compresses the rest.
+describe('kept answers: compressed from 1 KiB on, as the compress plugin compresses the others', () => {
+  const gzip = { headers: { 'accept-encoding': 'gzip' } } as unknown as FastifyRequest
+
+  test('a body of exactly 1,024 bytes goes out gzipped; one of 1,023 bytes as it is', () => {
+    assert.equal(new EncodedBody('x'.repeat(1024)).codingFor(gzip), 'gzip')
+    assert.equal(new EncodedBody('x'.repeat(1023)).codingFor(gzip), undefined)
   })
 })
