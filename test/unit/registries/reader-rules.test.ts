@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { acr, car } from '../../../src/ingest/registries/apx.ts'
+import { arb } from '../../../src/ingest/registries/arb.ts'
 import { cercarbono } from '../../../src/ingest/registries/cercarbono.ts'
 import { goldStandard } from '../../../src/ingest/registries/gold-standard.ts'
 import { isometric } from '../../../src/ingest/registries/isometric.ts'
 import { ProjectDraft } from '../../../src/ingest/registries/project-draft.ts'
 import { firstSentence, parseSdgs } from '../../../src/ingest/registries/values.ts'
-import { readFiles, readRows } from './read-rows.ts'
+import { ledger, readFiles, readRows } from './read-rows.ts'
 
 // Rules of the registry readers that a planted mutant once changed without any test noticing (a hand-run mutation
 // campaign): each test here fails with that mutant and passes without it. docs/registries.md has the mappings.
@@ -172,5 +173,23 @@ describe('coordinates: latitude -90 to 90, longitude -180 to 180, the ends inclu
     assert.deepEqual(position('-90', '180'), { at: [-90, 180], warnings: 0 })
     assert.deepEqual(position('90', '-180'), { at: [90, -180], warnings: 0 })
     assert.deepEqual(position('90.5', '-180.5'), { at: [null, null], warnings: 2 })
+  })
+})
+
+describe('CARB reader: a row that issued nothing', () => {
+  test('0 ARB Offset Credits Issued is no issuance; the row\'s retirements still count', () => {
+    const read = readRows(arb, 'issuances', [{
+      'OPR Project ID': 'CAR1011',
+      'Offset Project Name': 'Forest project',
+      'Project Type': 'U.S. Forest',
+      'Reporting Period Start Date': '1/1/2019',
+      'Reporting Period End Date': '12/31/2019',
+      Vintage: '2019',
+      'ARB Offset Credits Issued': '0',
+      'Issuance Date': '4/5/2020',
+      'CARB Issuance ID': 'CAFR1011-A',
+      'Retired Voluntarily': '250'
+    }])
+    assert.deepEqual(ledger(read.draft('CAR1011')), [['retirement', null, 2019, 250]])
   })
 })
