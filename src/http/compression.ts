@@ -10,7 +10,7 @@ const COMPRESS_THRESHOLD = 1024
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }
 
 /**
- * Bodies over 1 KiB are compressed for clients that ask (Accept-Encoding). Kept answers keep their own compressed
+ * Bodies of 1 KiB or more are compressed for clients that ask (Accept-Encoding). Kept answers keep their own compressed
  * variants (EncodedBody below); the plugin compresses the rest (pages, docs, CSV streams).
  */
 export const compression = fp(async (app) => {

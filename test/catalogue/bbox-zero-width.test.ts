@@ -27,5 +27,16 @@ forEachDatabase((database) => {
       // A box that really crosses it still does.
       assert.deepEqual(await ids('160,-10,-160,10'), [4, 5])
     })
+
+    test('a box across the antimeridian takes in both its edge meridians, as every box does', async (t) => {
+      const records = [project(1, { latitude: 0, longitude: 170 }), project(2, { latitude: 0, longitude: -170 })]
+      const { inject } = await buildTestApp(t, { database, records })
+      const ids = async (bbox: string) =>
+        (await inject(`${GEOJSON}?bbox=${bbox}`)).json<{ features: Array<{ id: number }> }>().features
+          .map((f) => f.id).sort((a, b) => a - b)
+      assert.deepEqual(await ids('170,-10,-170,10'), [1, 2])
+      assert.deepEqual(await ids('170,-10,-175,10'), [1])
+      assert.deepEqual(await ids('175,-10,-170,10'), [2])
+    })
   })
 })

@@ -84,6 +84,21 @@ forEachDatabase((database) => {
         // That page's price (1 + 3) is charged once it is built, so the next answer shows it.
         assert.equal(await remaining(`${PRODUCTS}1/`), before - 5)
       })
+
+    test('a CSV download costs 1 more request per whole 1,000 rows: under 1,000 rows, nothing more', async (t) => {
+      const app = await buildTestApp(t, { database, records: ledgerProjects() })
+      const remaining = async (url: string) => Number((await app.inject(url)).headers['ratelimit-remaining'])
+      // The products' CSV costs what a page without search does (1); the ledger's what a search does (5).
+      for (const [csv, price] of [[`${PRODUCTS}?format=csv`, 1], [`${LEDGER}?format=csv`, 5]] as const) {
+        const before = await remaining(`${PRODUCTS}1/`)
+        const download = await app.inject(csv)
+        assert.equal(download.statusCode, 200)
+        const rows = download.body.trimEnd().split('\r\n').length - 1
+        assert.ok(rows > 0 && rows < 1000, `${rows} rows`)
+        // The download and the request that shows its charge (1).
+        assert.equal(await remaining(`${PRODUCTS}1/`), before - price - 1, csv)
+      }
+    })
   })
 })
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import Fastify from 'fastify'
 import { createKey } from '../../src/access/api-keys.service.ts'
+import { RateLimitCounters, registerRateLimit } from '../../src/http/rate-limit.ts'
 import { forEachDatabase } from '../databases.ts'
 import { buildTestApp } from '../helpers.ts'
 
@@ -62,3 +64,18 @@ forEachDatabase((database) => {
     })
   })
 })
+
+test('a failed answer is charged its time less the request already counted: one quicker than a work unit costs 1',
+  async (t) => {
+    const app = Fastify()
+    t.after(async () => await app.close())
+    const counters = new RateLimitCounters({ redis: undefined, policy: 'local', log: app.log })
+    // A work unit of a minute: no answer here takes that long, so a failure is one unit, the request itself.
+    await registerRateLimit(app, { name: 'test', counters, key: () => 'k', max: () => 100, workUnitMs: 60_000 })
+    app.get('/ok', async () => ({ ok: true }))
+    app.get('/fails', async () => { throw new Error('a statement timeout') })
+    const remaining = async (url: string) => Number((await app.inject(url)).headers['ratelimit-remaining'])
+    assert.equal(await remaining('/ok'), 99)
+    assert.equal((await app.inject('/fails')).statusCode, 500)
+    assert.equal(await remaining('/ok'), 97, 'the failure counted once, as any request')
+  })

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
+import { carAnswer } from '../../src/calculator/car.ts'
+import { gridFactor } from '../../src/calculator/electricity.ts'
+import { footprintAnswer } from '../../src/calculator/footprint.ts'
+import type { CarQuery } from '../../src/calculator/calculator.schemas.ts'
+import { triangular } from '../../src/calculator/uncertainty.ts'
+import { fuelEconomyPerKm } from '../../src/calculator/units.ts'
+
+// Rules of the calculator that a planted mutant once changed without any test noticing (a hand-run mutation
+// campaign): each test here fails with that mutant and passes without it. Expected values are worked by hand from
+// the legal definitions: 1 mile = 1.609344 km, 1 US gallon = 3.785411784 L, 1 UK gallon = 4.54609 L.
+
+const close = (actual: number, expected: number) =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`)
+const close6 = (actual: number, expected: number) =>
+  assert.ok(Math.abs(actual - expected) < 5e-7, `${actual} is not ${expected}`)
+
+describe('fuel economy per km', () => {
+  test('30 kWh per 100 miles is 30 / 160.9344 = 0.18641 kWh per km; 18 kWh per 100 km is 0.18', () => {
+    close(fuelEconomyPerKm(30, 'kwh_per_100mi'), 0.186411358)
+    close(fuelEconomyPerKm(18, 'kwh_per_100km'), 0.18)
+  })
+
+  test('30 mpg (US) is 3.785411784 / 48.28032 = 0.078405 L per km; 30 mpg (UK) 4.54609 / 48.28032 = 0.094160', () => {
+    close(fuelEconomyPerKm(30, 'mpg_us'), 0.0784048611)
+    close(fuelEconomyPerKm(30, 'mpg_uk'), 0.0941603121)
+  })
+})
+
+const data = loadCalculatorData()
+
+describe('a car of measured consumption', () => {
+  const car = (query: Partial<CarQuery>) =>
+    carAnswer(data, { country_code: 'GBR', distance: 100, fuel_economy_unit: 'l_per_100km', ...query } as CarQuery)
+
+  test('a hybrid burns petrol: 100 km at 5 L/100 km is 5 L x (2.06916 + 0.58094) = 13.25 kg (DESNZ 2025 petrol)',
+    () => {
+      assert.equal(car({ fuel_type: 'hybrid', fuel_economy: 5 }).co2e.kg, 13.25)
+    })
+
+  test('1 and 50 L/100 km, the plausible range\'s ends, are accepted: 100 km at 1 L/100 km of petrol is 2.65 kg',
+    () => {
+      assert.equal(car({ fuel_type: 'petrol', fuel_economy: 1 }).co2e.kg, 2.65)
+      assert.equal(car({ fuel_type: 'petrol', fuel_economy: 50 }).co2e.kg, 132.51)
+      assert.throws(() => car({ fuel_type: 'petrol', fuel_economy: 0.99 }), /plausible range of 1 to 50 L/)
+    })
+})
+
+describe('grid electricity on the life-cycle boundary', () => {
+  // United Kingdom: 210.9 g CO2e/kWh (Ember, 2024); transmission losses 8.80, 8.53 and 9.87 % (World Bank WDI,
+  // 2021-2023), so the low run divides by (1 - 0.0852798) and the central and high ones by (1 - 0.0987246).
+  const gbr = data.countryList.find((country) => country.code === 'GBR')!
+  const factor = (bound: 'low' | 'central' | 'high') =>
+    gridFactor(gbr, { boundary: 'life_cycle', bound, radiativeForcing: false, method: 'location_based' }).factor.value
+
+  test('the low run takes the lowest losses of the years: 0.2109 / (1 - 0.0852798) = 0.230562 kg per kWh', () => {
+    close6(factor('low'), 0.230562)
+    close6(factor('central'), 0.234002)
+    close6(factor('high'), 0.234002)
+  })
+})
+
+describe('a national footprint beside the world\'s', () => {
+  test('the ratio to the world has three decimals: Germany 9.957 t / world 4.655 t (consumption, 2021) = 2.139', () => {
+    const answer = footprintAnswer(data, { country_code: 'DEU' })
+    assert.equal(answer.basis, 'consumption')
+    assert.equal(answer.ratio_to_world, 2.139)
+  })
+})
+
+describe('ranges: a triangular draw (inverse CDF) over low 0, mode 1, high 4', () => {
+  // The mode is a quarter of the way: below u = 1/4 a draw is 0 + sqrt(u x 4 x 1), above it 4 - sqrt((1 - u) x 4 x 3).
+  const draw = (u: number) => triangular(() => u, 0, 1, 4)
+
+  test('u = 0.1 draws sqrt(0.4) = 0.632456; u = 1/4 the mode; u = 0.75 draws 4 - sqrt(3) = 2.267949', () => {
+    close6(draw(0.1), 0.632456)
+    close6(draw(0.25), 1)
+    close6(draw(0.75), 2.267949)
+  })
+})
