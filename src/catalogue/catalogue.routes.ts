@@ -116,6 +116,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
     if (wantsCsv(request, request.query.format)) {
       // A bad filter is refused (400, by the error handler) before anything streams.
       await resolveProjectFilters(db, request.query)
+      // It reads every match, as a search does, and is priced so (the ledger's CSV alike).
+      await charge(request, BUILD_COST.search - 1)
       const filename = csvFilename('projects', request.query, PROJECT_CSV_NAMING.names, PROJECT_CSV_NAMING.bare)
       // A download holds its expensive read's slot until its answer ends or its client goes.
       const release = await expensive(request)
