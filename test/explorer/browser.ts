@@ -8,11 +8,13 @@ import {
 import { findChromium } from '../../scripts/chromium.ts'
 import { REPO_ROOT, type TestAppOptions } from '../helpers.ts'
 import { startService, type RunningService } from '../support/service.ts'
+import { ledgerProjects } from './ledger-fixture.ts'
 
 /** Where the test run saves its screenshots (git-ignored). */
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
-// Screenshots are for a person to look at, never compared, and cost: 28 of them took 4.7 of views.browser's
-// 11.1 s of CPU (2026-11-28, load average 20). So they are taken only when asked for (README, "Web explorer").
+// Screenshots are for a person to look at, never compared, and cost: 28 of them took 4.7 of views.browser's (now
+// in every-view.browser) 11.1 s of CPU (2026-11-28, load average 20). So they are taken only when asked for
+// (README, "Web explorer").
 const SCREENSHOTS = process.env['TONNE_TEST_SCREENSHOTS'] === '1'
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -75,7 +77,7 @@ export async function launchBrowser (t: TestContext): Promise<Browser> {
 
 /** A browser test's start: the service (as `startService` starts it), a fresh browser and one page of `viewport`. */
 export async function serviceAndPage (t: TestContext, options: TestAppOptions,
-  viewport: { width: number, height: number }): Promise<RunningService & { browser: Browser, page: Page }> {
+  viewport: { width: number, height: number }): Promise<Opened> {
   const service = await startService(t, options)
   const browser = await launchBrowser(t)
   return { ...service, browser, page: await browser.newPage(viewport) }
@@ -112,6 +114,22 @@ export async function accessibilityProblems (page: Page): Promise<string[]> {
 /** The two screens every view is checked on: a laptop and a phone. */
 export const DESKTOP = { width: 1440, height: 900 }
 export const PHONE = { width: 390, height: 844 }
+
+/** What `serviceAndPage` and `openWithKeyRemembered` give: the running service, a browser and its first page. */
+type Opened = RunningService & { browser: Browser, page: Page }
+
+/**
+ * The service with `records` (ledger-fixture.ts's projects unless given) and a page that has the key already, as
+ * "Remember this key on this device" leaves it, opened at `hash`; with `trackShift`, counting its layout shifts.
+ */
+export async function openWithKeyRemembered (t: TestContext, viewport = DESKTOP, hash = '#/projects/1',
+  trackShift = false, records: readonly object[] = ledgerProjects()): Promise<Opened> {
+  const opened = await serviceAndPage(t, { records }, viewport)
+  await opened.page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(opened.key)})`)
+  if (trackShift) await trackLayoutShift(opened.page)
+  await opened.page.goto(`${opened.baseUrl}/${hash}`)
+  return opened
+}
 
 const require = createRequire(import.meta.url)
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')

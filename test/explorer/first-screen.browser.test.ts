@@ -8,6 +8,11 @@ import { fixtureProjects } from '../fixtures/projects.ts'
 import { REPO_ROOT, tempDir } from '../helpers.ts'
 import { DESKTOP, inPage, PHONE, screenshot, serviceAndPage } from './browser.ts'
 
+// The first screen (#/): what Tonne is, the calculator without a key, how to get a key; and the key form a person
+// meets next on the catalogue (a refused key, remembered or not). Only a browser can check what is here: the page
+// as rendered on a phone, a click through to the calculator, and the key kept in the browser's storage. The test
+// of the explorer's address reads the README and the start-up log and needs no browser.
+
 // Issue 15, findings 14 and 16: what a newcomer sees first, and where they learn the explorer's address.
 
 test('first screen: what this is, the calculator without a key, how to get a key, and a choice to remember it',

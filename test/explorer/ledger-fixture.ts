@@ -1,8 +1,9 @@
 import type { ImportRecord, TransactionRecord } from '../../src/catalogue/catalogue.schemas.ts'
 import { project } from '../fixtures/projects.ts'
 
-// Four projects with a ledger for the explorer's credit views. Every expected figure in credits.browser.test.ts is
-// summed by hand from the transactions below (the sums are written next to each project).
+// Four projects with a ledger for the explorer's credit views. Every expected figure of credits in
+// project.browser.test.ts and catalogue.browser.test.ts is summed by hand from the transactions below (the sums are
+// written next to each project).
 
 type Kind = TransactionRecord['type']
 

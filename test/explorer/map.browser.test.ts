@@ -3,6 +3,11 @@ import { test } from 'node:test'
 import { project } from '../fixtures/projects.ts'
 import { axeViolations, DESKTOP, inPage, PHONE, screenshot, serviceAndPage } from './browser.ts'
 
+// The map: not a view of its own but the same drawing beside the catalogue's list (every matching project) and on a
+// project's page (zoomed to it); its country outline for a project without coordinates is in
+// project.browser.test.ts. Only a browser can check what is here: the markers as drawn and their size as targets,
+// clusters, zoom and pan by click, drag and arrow keys, and hover linking list and map.
+
 // Issue 15, finding 13: a map of every matching project, not just the page's.
 
 /** 30 projects close together in Gabon, 10 spread over the western hemisphere, 5 unlocated, 3 at one place. */

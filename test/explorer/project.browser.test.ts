@@ -1,30 +1,25 @@
 import assert from 'node:assert/strict'
-import { test, type TestContext } from 'node:test'
-import type { Locator, Page } from 'playwright-core'
+import { readFileSync } from 'node:fs'
+import { test } from 'node:test'
+import type { Locator } from 'playwright-core'
+import { fixtureProjects, project } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
 import {
-  accessibilityProblems, axeViolations, cutOffTexts, DESKTOP, inPage, launchBrowser, layoutShift, PHONE, screenshot,
-  trackLayoutShift, type Browser, serviceAndPage
+  accessibilityProblems, axeViolations, DESKTOP, imagesSettled, inPage, launchBrowser, layoutShift, openWithKey,
+  openWithKeyRemembered as open, PHONE, screenshot, serviceAndPage, trackLayoutShift
 } from './browser.ts'
 import {
   issuedOnlyProject, largeLedgerProject, ledgerProjects, totalsOnlyProject, undatedRetirementsProject
 } from './ledger-fixture.ts'
 
+// A project's page (#/projects/42): its fields, SDG icons, map, credit totals, charts per year and per vintage, and
+// its ledger. Only a browser can check what is here: the charts and tables as drawn, the page's own requests (the
+// ledger's pages and searches), focus after Next, layout shift while the map and icons load, and a phone's screen.
+// (The catalogue's tests also open a project page on their way: catalogue.browser.test.ts.)
+
 // Issue 21, "the explorer shows credits": totals, charts per year and per vintage with tables of the same numbers,
-// the ledger paged and searched, credits on the list cards and in "Order by". Every expected figure is summed by
-// hand from test/explorer/ledger-fixture.ts (the sums are written there).
-
-interface Opened { baseUrl: string, browser: Browser, page: Page }
-
-/** The service with the ledger fixture imported, and a page that has the key already (remembered on the device). */
-async function open (t: TestContext, viewport = DESKTOP, hash = '#/projects/1', trackShift = false,
-  records = ledgerProjects()): Promise<Opened> {
-  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records }, viewport)
-  await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
-  if (trackShift) await trackLayoutShift(page)
-  await page.goto(`${baseUrl}/${hash}`)
-  return { baseUrl, browser, page }
-}
+// the ledger paged and searched. Every expected figure is summed by hand from test/explorer/ledger-fixture.ts (the
+// sums are written there).
 
 /** A description list as label → value. */
 async function pairs (list: Locator): Promise<Record<string, string>> {
@@ -40,8 +35,6 @@ async function rowsOf (table: Locator): Promise<string[][]> {
     Array.from((row as unknown as { cells: ArrayLike<{ textContent: string }> }).cells,
       (cell) => cell.textContent.trim())))
 }
-
-const names = async (page: Page) => await page.locator('.project-card h2').allTextContents()
 
 test('project page: issued, retired and cancelled totals, with their unit and where they come from', async (t) => {
   const { baseUrl, browser, page } = await open(t, DESKTOP, '#/projects/1', false,
@@ -303,94 +296,6 @@ test('project page: when the ledger is refused (429), the totals stay and the le
     assert.deepEqual(browser.problems, [])
   })
 
-test('list cards show credits issued and retired in the reader\'s language; none at all in one plain sentence',
-  async (t) => {
-    const { browser, page } = await open(t, DESKTOP, '#/projects?ordering=name')
-    await page.locator('.project-card').first().waitFor()
-    const card = (name: string) => page.locator('.project-card', { hasText: name }).locator('.credits')
-    assert.equal(await card('Mangrove Coast Restoration').textContent(), 'Issued: 5,300 t CO₂e · Retired: 1,800 t CO₂e')
-    assert.equal(await card('Coastal Wind Farm').textContent(), 'Issued: 4,000 t CO₂e · Retired: 3,900 t CO₂e')
-    assert.equal(await card('Savanna Fire Management').textContent(),
-      'No credit figures in the imported registry data.')
-
-    const german = await browser.newPage(DESKTOP)
-    await german.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(await inPage(page,
-      'localStorage.getItem("tonne.apiKey")'))})
-      Object.defineProperty(navigator, 'languages', { get: () => ['de-DE', 'de'] })`)
-    await german.goto(page.url())
-    const mangrove = german.locator('.project-card', { hasText: 'Mangrove Coast Restoration' }).locator('.credits')
-    await mangrove.waitFor()
-    assert.equal(await mangrove.textContent(), 'Issued: 5.300 t CO₂e · Retired: 1.800 t CO₂e')
-    assert.deepEqual(browser.problems, [])
-  })
-
-test('the catalogue filters by market, methodology, status and category, with counts', async (t) => {
-  const { browser, page } = await open(t, DESKTOP, '#/projects')
-  await page.locator('.project-card').first().waitFor()
-  // Market: Coastal Wind Farm is compliance; Mangrove Coast Restoration and Hill Country Cookstoves voluntary (the
-  // service lists the most frequent first).
-  assert.deepEqual(await page.getByLabel('Market').locator('option').allTextContents(),
-    ['Compliance or voluntary', 'Voluntary (2)', 'Compliance (1)'])
-  await page.getByLabel('Market').selectOption('false')
-  await page.locator('#summary').filter({ hasText: 'Showing 1–2 of 2 projects.' }).waitFor()
-  assert.deepEqual((await names(page)).sort(), ['Hill Country Cookstoves', 'Mangrove Coast Restoration'])
-  await page.getByRole('button', { name: 'Remove filter Market: Voluntary' }).click()
-  await page.locator('#summary').filter({ hasText: 'Showing 1–4 of 4 projects.' }).waitFor()
-  await page.getByLabel('Methodology').selectOption('ACM0002')
-  await page.locator('#summary').filter({ hasText: 'Showing 1–1 of 1 project.' }).waitFor()
-  assert.deepEqual(await names(page), ['Coastal Wind Farm'])
-  for (const label of ['Status', 'Category']) {
-    assert.equal(await page.getByRole('combobox', { name: label }).count(), 1, `${label} is offered`)
-  }
-  assert.deepEqual(browser.problems, [])
-})
-
-test('"Order by" offers the credit totals both ways and the first issuance date, and orders the list by them',
-  async (t) => {
-    // From another order: "Most credits issued" is the default (issue 36, item 1), and its URL does not spell it.
-    const { browser, page } = await open(t, DESKTOP, '#/projects?ordering=name')
-    const orderBy = page.getByLabel('Order by')
-    await page.locator('.project-card').first().waitFor()
-    const offered = await orderBy.locator('option').allTextContents()
-    for (const text of ['Most credits issued', 'Fewest credits issued', 'Most credits retired',
-      'Fewest credits retired', 'Most credits cancelled', 'Fewest credits cancelled', 'Earliest first issuance',
-      'Latest first issuance']) {
-      assert.ok(offered.includes(text), `${text} in ${offered.join(', ')}`)
-    }
-    const orderedBy = async (label: string, value: string, expected: string[]) => {
-      // The results are marked busy before the list is asked for, and unmarked once the answer is drawn.
-      const answer = page.waitForResponse((response) =>
-        new URL(response.url()).searchParams.get('ordering') === value && response.url().includes('/products/?'))
-      await orderBy.selectOption({ label })
-      await answer
-      await page.locator('#results:not([aria-busy])').waitFor()
-      if (value === '-credits_issued') assert.doesNotMatch(page.url(), /ordering=/)
-      else assert.match(page.url(), new RegExp(`ordering=${value.replace('-', '\\-')}$`))
-      assert.deepEqual((await names(page)).slice(0, expected.length), expected, label)
-    }
-    await orderedBy('Most credits issued', '-credits_issued',
-      ['Mangrove Coast Restoration', 'Coastal Wind Farm', 'Hill Country Cookstoves'])
-    await orderedBy('Fewest credits issued', 'credits_issued',
-      ['Hill Country Cookstoves', 'Coastal Wind Farm', 'Mangrove Coast Restoration'])
-    await orderedBy('Most credits retired', '-credits_retired',
-      ['Coastal Wind Farm', 'Mangrove Coast Restoration', 'Hill Country Cookstoves'])
-    await orderedBy('Fewest credits retired', 'credits_retired',
-      ['Hill Country Cookstoves', 'Mangrove Coast Restoration', 'Coastal Wind Farm'])
-    await orderedBy('Most credits cancelled', '-credits_cancelled',
-      ['Hill Country Cookstoves', 'Mangrove Coast Restoration'])
-    await orderedBy('Earliest first issuance', 'first_issuance_date',
-      ['Hill Country Cookstoves', 'Mangrove Coast Restoration', 'Coastal Wind Farm'])
-    await orderedBy('Latest first issuance', '-first_issuance_date',
-      ['Coastal Wind Farm', 'Mangrove Coast Restoration', 'Hill Country Cookstoves'])
-    assert.deepEqual(await cutOffTexts(page), [])
-    const phone = await browser.newPage(PHONE)
-    await phone.goto(page.url())
-    await phone.locator('.project-card').first().waitFor()
-    await phone.locator('#filter-panel > summary').click()
-    assert.deepEqual(await cutOffTexts(phone), [], 'every ordering fits its select on a phone')
-    assert.deepEqual(browser.problems, [])
-  })
-
 test('credits on a phone and in dark mode: no sideways scrolling, no layout shift, axe finds nothing', async (t) => {
   const { browser, page } = await open(t, PHONE, '#/projects/1', true)
   const url = page.url()
@@ -418,4 +323,57 @@ test('credits on a phone and in dark mode: no sideways scrolling, no layout shif
     await screenshot(dark, `credits-dark-${viewport.width}`)
   }
   assert.deepEqual(browser.problems, [])
+})
+
+// Issue 25, item 11: the project page on a phone does not move under the reader as its map and icons arrive.
+
+test('project page on a phone: cumulative layout shift under 0.1 while the map and SDG icons load', async (t) => {
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, PHONE)
+  // The key as "remember this key on this device" leaves it: the page opens straight on the project.
+  await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
+  await trackLayoutShift(page)
+  await page.goto(`${baseUrl}/#/projects/1`)
+  await page.locator('.map[data-loaded="true"]').waitFor()
+  await imagesSettled(page, '.sdgs img')
+  const shift = await layoutShift(page)
+  assert.ok(shift < 0.1, `layout shift ${shift}`)
+  assert.deepEqual(browser.problems, [])
+})
+
+// Issue 25: a project without coordinates shows its country on the map.
+
+test('a project without coordinates shows its country, outlined and framed; one without a known country says so',
+  async (t) => {
+    const { baseUrl, key } = await startService(t, {
+      records: [project(1, { name: 'Peru Stoves', location: 'Peru' }), project(2, { name: 'Nowhere', location: '' })]
+    })
+    const browser = await launchBrowser(t)
+    const page = await browser.newPage(DESKTOP)
+    await openWithKey(page, `${baseUrl}/#/projects/1`, key)
+    await page.locator('.map[data-country]').waitFor()
+    // Peru is ISO 3166-1 numeric 604.
+    assert.equal(await page.locator('.map').getAttribute('data-country'), '604')
+    assert.equal(await page.locator('.map .country-highlight').count(), 1)
+    assert.match(await page.locator('.map figcaption, .map').first().textContent() ?? '', /Peru/)
+    // Peru spans about 81.3° W to 68.7° W and 18.4° S to 0.0°: centred near x = -75 + 180, y = 84 + 9.2.
+    const [x, y, w, h] = (await page.locator('.map svg').first().getAttribute('viewBox') ?? '').split(' ').map(Number)
+    assert.ok(Math.abs(x! + w! / 2 - 105) < 2 && Math.abs(y! + h! / 2 - 93.2) < 2, `${x} ${y} ${w} ${h}`)
+    assert.ok(w! < 90, `framed on the country, not the world (360): width ${w}`)
+    assert.match(await page.locator('main').textContent() ?? '', /gives no coordinates .* shows its country, Peru/)
+    assert.deepEqual(await accessibilityProblems(page), [])
+
+    await page.goto(`${baseUrl}/#/projects/2`)
+    await page.getByRole('heading', { name: 'Nowhere' }).waitFor()
+    assert.equal(await page.locator('.map').count(), 0)
+    assert.match(await page.locator('main').textContent() ?? '', /The registry gives no coordinates for this project\./)
+  })
+
+test('the map\'s country codes are the ISO 3166-1 numeric codes of data/countries', () => {
+  const lines = readFileSync('data/countries/iso3166-un-m49.csv', 'utf8').trim().split('\n').slice(1)
+  const served = JSON.parse(readFileSync('src/explorer/public/vendor/iso-numeric.json', 'utf8')) as Record<string,
+    string>
+  // Names may hold quoted commas; alpha-2 and the numeric code follow the last quoted name field.
+  const codes = lines.map((line) => /^(?:"[^"]*"|[^,]*),([A-Z]{2}),[A-Z]{3},(\d{3}),/.exec(line))
+  assert.ok(codes.every((match) => match !== null))
+  assert.deepEqual(served, Object.fromEntries(codes.map((match) => [match![1], match![2]])))
 })

@@ -6,6 +6,12 @@ import { startService } from '../support/service.ts'
 import { axeViolations, inPage, launchBrowser, PHONE } from './browser.ts'
 import { ledgerProjects } from './ledger-fixture.ts'
 
+// The whole ledger (#/ledger): every transaction of the catalogue with its project, its filters and beneficiary
+// search in the address, the totals of the filtered set and "Download CSV"; with the ledger table as a project page
+// shows it too (its width at 1366 px, its CSV, a refusal after Next). Only a browser can check what is here: the
+// table as laid out (no word broken inside a cell), the file the page downloads, where a refusal is shown and focus
+// goes, and what fits a phone's screen.
+
 // Issue 36, items 2, 4 and 7: the whole ledger in the explorer (filters, beneficiary search, totals, CSV), a ledger
 // CSV button on a project page, a refusal after "Next" shown where the person is, and the ledger table at 1366 px.
 

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { fixtureProjects } from '../fixtures/projects.ts'
-import { axeViolations, DESKTOP, PHONE, screenshot, serviceAndPage } from './browser.ts'
+import { startService } from '../support/service.ts'
+import { axeViolations, DESKTOP, launchBrowser, PHONE, screenshot, serviceAndPage } from './browser.ts'
+
+// What holds on every view of the explorer (the first screen, the catalogue, a project, the calculator, a view that
+// does not exist): axe-core finds no violation on a laptop and on a phone, in light and dark mode; and numbers and
+// dates follow the reader's language (here on a project's facts; the list cards' in catalogue.browser.test.ts).
+// Only a browser can check these: contrast, names and roles as rendered, the system's colour scheme and the
+// browser's languages. (The whole ledger's axe checks are in ledger.browser.test.ts.)
 
 // The bars of issue 15: axe finds nothing on any view, on a laptop and on a phone; each view is photographed.
 
@@ -62,3 +69,44 @@ for (const [screen, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as con
     assert.deepEqual(browser.problems, [])
   })
 }
+
+// Issue 25, "also wanted": dark mode (prefers-color-scheme) with the same contrast, and numbers and dates in the
+// reader's language.
+
+test('dark mode: the system setting is followed, and axe finds no violation on any view', async (t) => {
+  const { baseUrl, key } = await startService(t, { records: fixtureProjects() })
+  const browser = await launchBrowser(t)
+  for (const viewport of [DESKTOP, PHONE]) {
+    const page = await browser.newPage(viewport)
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})`)
+    await page.goto(`${baseUrl}/`)
+    await page.locator('main h1').waitFor()
+    const background = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor')
+    assert.equal(background, 'rgb(18, 22, 25)', 'a dark page')
+    assert.deepEqual(await axeViolations(page), [], 'first view')
+    await page.goto(`${baseUrl}/#/projects`)
+    await page.locator('.project-card').first().waitFor()
+    assert.deepEqual(await axeViolations(page), [], 'catalogue')
+    await page.goto(`${baseUrl}/#/projects/1`)
+    await page.locator('.map[data-loaded="true"]').waitFor()
+    assert.deepEqual(await axeViolations(page), [], 'project')
+    await page.goto(`${baseUrl}/#/calculator?country_code=DEU&frequency=rare&distance=8000&home_size=70`)
+    await page.locator('#breakdown').waitFor()
+    assert.deepEqual(await axeViolations(page), [], 'calculator')
+  }
+  assert.deepEqual(browser.problems, [])
+})
+
+test('numbers and dates follow the reader\'s language', async (t) => {
+  const { baseUrl, key, browser, page } = await serviceAndPage(t, { records: fixtureProjects() }, DESKTOP)
+  await page.addInitScript(`localStorage.setItem('tonne.apiKey', ${JSON.stringify(key)})
+    Object.defineProperty(navigator, 'languages', { get: () => ['de-DE', 'de'] })`)
+  await page.goto(`${baseUrl}/#/projects/1`)
+  await page.locator('dd', { hasText: 'ha' }).first().waitFor()
+  const facts = await page.locator('dl.fields').textContent() ?? ''
+  assert.match(facts, /785\.000 ha/)
+  assert.doesNotMatch(facts, /785,000/)
+  assert.doesNotMatch(facts, /\d{4}-\d{2}-\d{2}/, 'the start date is written the German way')
+  assert.deepEqual(browser.problems, [])
+})
