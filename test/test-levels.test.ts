@@ -14,7 +14,7 @@ const ROOT = path.join(import.meta.dirname, '..')
 
 /** Helpers that start a browser or a process, by module and export. */
 const STARTERS: Record<string, Record<string, 'browser' | 'process'>> = {
-  'test/explorer/browser.ts': { launchBrowser: 'browser', serviceAndPage: 'browser' },
+  'test/explorer/browser.ts': { launchBrowser: 'browser', serviceAndPage: 'browser', openWithKeyRemembered: 'browser' },
   // Unpacks the npm package's Chromium in a process of its own on first use.
   'scripts/chromium.ts': { findChromium: 'browser' },
   'test/cli.helpers.ts': { tonneProcess: 'process', startTonne: 'process' },
