@@ -5,11 +5,12 @@ import { fixtureProjects } from '../fixtures/projects.ts'
 import { startService } from '../support/service.ts'
 import { axeViolations, DESKTOP, launchBrowser, PHONE, screenshot, serviceAndPage } from './browser.ts'
 
-// What holds on every view of the explorer (the first screen, the catalogue, a project, the calculator, a view that
-// does not exist): axe-core finds no violation on a laptop and on a phone, in light and dark mode; and numbers and
-// dates follow the reader's language (here on a project's facts; the list cards' in catalogue.browser.test.ts).
-// Only a browser can check these: contrast, names and roles as rendered, the system's colour scheme and the
-// browser's languages. (The whole ledger's axe checks are in ledger.browser.test.ts.)
+// What holds on every view of the explorer (the first screen, the catalogue, a project, the calculator, the whole
+// ledger, a view that does not exist): axe-core finds no violation on a laptop and on a phone, in light and dark
+// mode; and numbers and dates follow the reader's language (here on a project's facts; the list cards' in
+// catalogue.browser.test.ts). Only a browser can check these: contrast, names and roles as rendered, the system's
+// colour scheme and the browser's languages. (The whole ledger's table is checked again, with its transactions, in
+// ledger.browser.test.ts.)
 
 // The bars of issue 15: axe finds nothing on any view, on a laptop and on a phone; each view is photographed.
 
@@ -30,6 +31,8 @@ const VIEWS: View[] = [
     ready: '.field-error:not(:empty)'
   },
   { name: 'calculator-bad-country', hash: '#/calculator?country_code=XXX', ready: '.field-error:not(:empty)' },
+  { name: 'ledger', hash: '#/ledger', ready: '#summary' },
+  { name: 'ledger-filtered', hash: '#/ledger?type=retirement', ready: '#summary' },
   { name: 'not-found', hash: '#/nowhere', ready: 'main h1' }
 ]
 
@@ -94,6 +97,9 @@ test('dark mode: the system setting is followed, and axe finds no violation on a
     await page.goto(`${baseUrl}/#/calculator?country_code=DEU&frequency=rare&distance=8000&home_size=70`)
     await page.locator('#breakdown').waitFor()
     assert.deepEqual(await axeViolations(page), [], 'calculator')
+    await page.goto(`${baseUrl}/#/ledger`)
+    await page.locator('#summary').waitFor()
+    assert.deepEqual(await axeViolations(page), [], 'ledger')
   }
   assert.deepEqual(browser.problems, [])
 })
