@@ -15,5 +15,9 @@ test('tonne serve: first start creates the database, loads the bundled catalogue
   assert.equal(response.status, 200)
   assert.equal((await response.json() as { count: number }).count, 736)
   assert.equal((await fetch(`${server.url}/api/v1/commerce/products/`)).status, 401)
+  // Issue 15, finding 16: the start-up log names the explorer's address, where it answers.
+  const explorer = /Explorer at (http:\/\/\S+?\/)[;" ]/.exec(await server.line(/Explorer at/))?.[1]
+  assert.equal(explorer, `${server.url}/`)
+  assert.match(await (await fetch(explorer)).text(), /Tonne/)
   assert.equal(await server.stop(), 0)
 })

@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
-import { createInterface } from 'node:readline'
 import { test } from 'node:test'
 import { fixtureProjects } from '../fixtures/projects.ts'
-import { REPO_ROOT, tempDir } from '../helpers.ts'
 import { DESKTOP, inPage, PHONE, screenshot, serviceAndPage } from './browser.ts'
 
 // The first screen (#/): what Tonne is, the calculator without a key, how to get a key; and the key form a person
 // meets next on the catalogue (a refused key, remembered or not). Only a browser can check what is here: the page
-// as rendered on a phone, a click through to the calculator, and the key kept in the browser's storage. The test
-// of the explorer's address reads the README and the start-up log and needs no browser.
+// as rendered on a phone, a click through to the calculator, and the key kept in the browser's storage. (Where a
+// newcomer learns the explorer's address is checked in test/server.process.test.ts, the start-up log, and
+// test/docs/readme.test.ts, the README.)
 
-// Issue 15, findings 14 and 16: what a newcomer sees first, and where they learn the explorer's address.
+// Issue 15, finding 14: what a newcomer sees first.
 
 test('first screen: what this is, the calculator without a key, how to get a key, and a choice to remember it',
   async (t) => {
@@ -65,27 +61,3 @@ test('first screen: what this is, the calculator without a key, how to get a key
     assert.equal(await inPage(tab, 'localStorage.length'), 0, 'Forget key forgets it on the device too')
     assert.deepEqual(browser.problems, [])
   })
-
-test('the explorer\'s address is in the README\'s quick start and in the start-up log', async (t) => {
-  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')
-  const start = readme.indexOf('## Quick start')
-  const quickStart = readme.slice(start, readme.indexOf('\n## ', start + 1))
-  assert.match(quickStart, /explorer[^\n]*http:\/\/127\.0\.0\.1:3000\/(?!docs)/i)
-
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'tonne.js'), 'serve'], {
-    env: { PATH: process.env['PATH'] ?? '', DATA_DIR: path.join(tempDir(t), 'var'), PORT: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
-  t.after(() => child.kill('SIGKILL'))
-  let listening: string | undefined
-  let explorer: string | undefined
-  for await (const line of createInterface({ input: child.stdout })) {
-    listening ??= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1]
-    explorer = /Explorer at (http:\/\/\S+?\/)[;" ]/.exec(line)?.[1]
-    if (explorer !== undefined || /API docs at/.test(line)) break
-  }
-  assert.ok(listening !== undefined)
-  assert.equal(explorer, `${listening}/`)
-  const page = await fetch(explorer)
-  assert.match(await page.text(), /Tonne/)
-})

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import type { Locator } from 'playwright-core'
 import { fixtureProjects, project } from '../fixtures/projects.ts'
@@ -367,13 +366,3 @@ test('a project without coordinates shows its country, outlined and framed; one 
     assert.equal(await page.locator('.map').count(), 0)
     assert.match(await page.locator('main').textContent() ?? '', /The registry gives no coordinates for this project\./)
   })
-
-test('the map\'s country codes are the ISO 3166-1 numeric codes of data/countries', () => {
-  const lines = readFileSync('data/countries/iso3166-un-m49.csv', 'utf8').trim().split('\n').slice(1)
-  const served = JSON.parse(readFileSync('src/explorer/public/vendor/iso-numeric.json', 'utf8')) as Record<string,
-    string>
-  // Names may hold quoted commas; alpha-2 and the numeric code follow the last quoted name field.
-  const codes = lines.map((line) => /^(?:"[^"]*"|[^,]*),([A-Z]{2}),[A-Z]{3},(\d{3}),/.exec(line))
-  assert.ok(codes.every((match) => match !== null))
-  assert.deepEqual(served, Object.fromEntries(codes.map((match) => [match![1], match![2]])))
-})
