@@ -45,20 +45,28 @@ function limitConnections (server: Server, limits: ConnectionLimits): void {
 const waiting = new WeakMap<Socket, () => void>()
 
 /**
- * Closes `socket` if it stays silent for `ms`. Node's socket timeout restarts with every byte, so a
- * client that trickles its headers is left to HEADERS_TIMEOUT.
+ * Closes `socket` if no byte of it has been read after `ms`; a client that trickles its headers is left to
+ * HEADERS_TIMEOUT. A timer of its own, not the socket's timeout, whose 'timeout' Node's HTTP server answers by
+ * closing the socket itself. After a stall of the event loop the timer is due before the bytes that came meanwhile
+ * are read (timers run before the poll phase), so the verdict waits for that read: setImmediate runs after it.
  */
 function awaitFirstBytes (socket: Socket, ms: number): void {
-  const silent = () => { socket.destroy() }
-  waiting.set(socket, silent)
-  socket.setTimeout(ms)
-  socket.once('timeout', silent)
+  const timer = setTimeout(() => {
+    setImmediate(() => {
+      if (!waiting.has(socket)) return
+      waiting.delete(socket)
+      if (socket.bytesRead === 0) socket.destroy()
+    })
+  }, ms)
+  // A wait never keeps a stopping process alive.
+  timer.unref()
+  waiting.set(socket, () => { clearTimeout(timer) })
+  socket.once('close', () => { stopWaiting(socket) })
 }
 
 function stopWaiting (socket: Socket): void {
-  const silent = waiting.get(socket)
-  if (silent === undefined) return
+  const stop = waiting.get(socket)
+  if (stop === undefined) return
   waiting.delete(socket)
-  socket.off('timeout', silent)
-  socket.setTimeout(0)
+  stop()
 }

@@ -68,6 +68,25 @@ test('a connection that sends nothing is closed after FIRST_BYTE_TIMEOUT, long b
     assert.equal(response.headers.get('connection'), 'keep-alive')
   })
 
+test('a request that came while the event loop was stalled past FIRST_BYTE_TIMEOUT is answered, not cut off',
+  async (t) => {
+    const { app, port } = await startService(t,
+      { env: { FIRST_BYTE_TIMEOUT: '1', HEADERS_TIMEOUT: '120', REQUEST_TIMEOUT: '120' } })
+    const accepted = once(app.server, 'connection')
+    const client = net.connect({ port, host: '127.0.0.1' })
+    t.after(() => client.destroy())
+    client.on('error', () => undefined)
+    await Promise.all([once(client, 'connect'), accepted])
+    client.write(`GET ${PING} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+    // The stall itself is what is tested (a slow synchronous read, a loaded machine): after it the connection's
+    // timer is due before the request, already in the kernel's buffer, has been read.
+    for (const until = performance.now() + 1200; performance.now() < until;);
+    let answer = ''
+    client.on('data', (chunk: Buffer) => { answer += chunk.toString() })
+    await once(client, 'close')
+    assert.match(answer, /^HTTP\/1\.1 200 /)
+  })
+
 test('the connection settings: per-address limit on by default, off behind a proxy; bad values stop the start', () => {
   assert.equal(loadConfig({}).http.maxConnectionsPerAddress, 100)
   assert.equal(loadConfig({ TRUST_PROXY: '1' }).http.maxConnectionsPerAddress, 0)
