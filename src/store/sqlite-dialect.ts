@@ -52,9 +52,19 @@ function toSqlite (value: unknown): SQLInputValue {
 /** How long a statement waits for another connection's write lock before "database is locked". */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000
 
+/**
+ * How much of the database file each connection reads through a memory map (PRAGMA mmap_size) rather than by
+ * copying pages into its own cache: a read then costs no system call, and the pages are held once, in the page
+ * cache the kernel can reclaim, not again in each connection. At 160 MB it cut the kernel's time per answer by
+ * half and raised the requests per second by a fifth (docs/performance.md, "SQLite reads through a memory map").
+ * A cap, not an allocation: only the pages read are mapped.
+ */
+export const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024
+
 export function openSqlite (file: string): { dialect: SqliteDialect, database: DatabaseSync } {
   const database = new DatabaseSync(file, { timeout: SQLITE_BUSY_TIMEOUT_MS })
   // WAL lets readers run while an import writes; foreign keys keep vocabularies honest.
-  database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;')
+  database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; ' +
+    `PRAGMA mmap_size = ${SQLITE_MMAP_BYTES};`)
   return { dialect: new SqliteDialect({ database: new NodeSqliteDatabase(database) }), database }
 }

@@ -5,8 +5,9 @@ import { parentPort, workerData } from 'node:worker_threads'
 
 interface Task { id: number, sql: string, parameters: SQLInputValue[] }
 
-const { file, busyTimeoutMs } = workerData as { file: string, busyTimeoutMs: number }
+const { file, busyTimeoutMs, mmapBytes } = workerData as { file: string, busyTimeoutMs: number, mmapBytes: number }
 const database = new DatabaseSync(file, { readOnly: true, timeout: busyTimeoutMs })
+database.exec(`PRAGMA mmap_size = ${mmapBytes}`)
 // Kysely prepares on every execution; the statements of a few query shapes are kept (dynamic IN lists
 // would grow the map without bound, so it is emptied past a size).
 const statements = new Map<string, StatementSync>()

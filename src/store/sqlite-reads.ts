@@ -4,6 +4,7 @@ import {
   type Driver, type QueryResult
 } from 'kysely'
 import type { Database, Db } from './database.ts'
+import { SQLITE_MMAP_BYTES } from './sqlite-dialect.ts'
 
 /**
  * The catalogue's reads on SQLite, off the event loop. node:sqlite runs a statement synchronously, so one
@@ -58,7 +59,7 @@ class ReadWorker {
     onDone: (worker: ReadWorker) => void, onLost: (worker: ReadWorker) => void
   ) {
     this.worker = new Worker(new URL('./sqlite-read-worker.ts', import.meta.url), {
-      workerData: { file, busyTimeoutMs },
+      workerData: { file, busyTimeoutMs, mmapBytes: SQLITE_MMAP_BYTES },
       resourceLimits: { maxOldGenerationSizeMb: heap.heapLimitMb, maxYoungGenerationSizeMb: heap.youngGenerationMb }
     })
     // The pool keeps no process alive on its own: an idle worker never holds the exit.

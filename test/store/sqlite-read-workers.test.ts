@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { statSync } from 'node:fs'
 import { test } from 'node:test'
 import { sql } from 'kysely'
 import { loadConfig } from '../../src/config.ts'
@@ -57,3 +58,21 @@ test('under a 256 MB memory limit each read worker\'s heap is capped: a read who
   })
   assert.deepEqual((await FAST.execute(store.readDb)).rows, [{ n: 1 }])
 })
+
+test('every SQLite connection, the process\'s own and each read worker\'s, maps the whole database file',
+  async (t) => {
+    // Reads through a memory map cost no system call and hold each page once (docs/performance.md).
+    const dataDir = tempDir(t)
+    const store = await openStore(loadConfig({ DATA_DIR: dataDir, SQLITE_READ_WORKERS: '1' }))
+    t.after(async () => await store.close())
+    await store.warm()
+    const MMAP = sql<{ mmap_size: number }>`pragma mmap_size`
+    const fileBytes = statSync(store.location).size
+    assert.ok(fileBytes > 0)
+    for (const [name, db] of [['own', store.db], ['read worker', store.readDb]] as const) {
+      const [row] = (await MMAP.execute(db)).rows
+      assert.ok(row !== undefined && Number(row.mmap_size) >= fileBytes,
+        `${name}: mmap_size ${row?.mmap_size} covers the ${fileBytes}-byte file`)
+    }
+    assert.notEqual(store.readDb, store.db, 'the reads went to a worker')
+  })
