@@ -27,3 +27,5 @@ parentPort!.on('message', ({ id, sql, parameters }: Task) => {
     parentPort!.postMessage({ id, error: { message, code } })
   }
 })
+// Booted: a read's budget runs from here (src/store/sqlite-reads.ts), not from the thread's start.
+parentPort!.postMessage({ ready: true })

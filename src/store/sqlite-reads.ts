@@ -48,11 +48,20 @@ interface Job { sql: string, parameters: unknown[], pending: Omit<Pending, 'time
 /** Each worker's V8 heap: its old generation, and its young generation (undefined: V8's default). */
 interface HeapLimits { heapLimitMb: number, youngGenerationMb?: number | undefined }
 
+/**
+ * How long a worker may take to boot before its first read is given up. A read's own budget starts once its worker
+ * is ready: on a loaded machine a boot took over 5 s, and counting it failed the start's first read.
+ */
+const BOOT_BUDGET_MS = 60_000
+
 class ReadWorker {
   readonly worker: Worker
   current: { id: number, pending: Pending } | undefined
   /** Set when the pool ends this worker itself (a read over budget), so its exit is not a loss. */
   retired = false
+  /** Whether the worker has opened its connection; until then `whenReady` holds what starts the read's budget. */
+  ready = false
+  whenReady: (() => void) | undefined
 
   constructor (
     file: string, busyTimeoutMs: number, heap: HeapLimits,
@@ -64,8 +73,15 @@ class ReadWorker {
     })
     // The pool keeps no process alive on its own: an idle worker never holds the exit.
     this.worker.unref()
-    type Reply = { id: number, rows?: unknown[], error?: { message: string, code?: string } }
+    type Reply = { id: number, rows?: unknown[], error?: { message: string, code?: string }, ready?: true }
     this.worker.on('message', (message: Reply) => {
+      if (message.ready === true) {
+        this.ready = true
+        const start = this.whenReady
+        this.whenReady = undefined
+        start?.()
+        return
+      }
       const current = this.current
       if (current?.id !== message.id) return
       this.current = undefined
@@ -142,7 +158,17 @@ export class SqliteReadPool {
       if (worker === undefined) return
       const job = this.#queue.shift()!
       const id = ++this.#nextId
-      const timer = setTimeout(() => { this.#giveUp(worker, id) }, this.#budgetMs)
+      const budget = () => setTimeout(() => { this.#giveUp(worker, id, this.#budgetMs) }, this.#budgetMs)
+      let timer: NodeJS.Timeout
+      if (worker.ready) {
+        timer = budget()
+      } else {
+        timer = setTimeout(() => { this.#giveUp(worker, id, BOOT_BUDGET_MS) }, BOOT_BUDGET_MS)
+        worker.whenReady = () => {
+          clearTimeout(timer)
+          if (worker.current?.id === id) worker.current.pending.timer = budget()
+        }
+      }
       worker.current = { id, pending: { ...job.pending, timer } }
       worker.worker.postMessage({ id, sql: job.sql, parameters: job.parameters })
     }
@@ -164,12 +190,12 @@ export class SqliteReadPool {
   }
 
   /** A statement over its budget: its request fails now, and its worker is replaced (it ends when it can). */
-  #giveUp (worker: ReadWorker, id: number): void {
+  #giveUp (worker: ReadWorker, id: number, ms: number): void {
     if (worker.current?.id !== id) return
     const { pending } = worker.current
     worker.current = undefined
     worker.retired = true
-    pending.reject(new ReadTimeoutError(this.#budgetMs))
+    pending.reject(new ReadTimeoutError(ms))
     this.#started--
     worker.worker.terminate().catch(() => undefined)
     this.#dispatch()
