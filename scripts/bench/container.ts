@@ -200,9 +200,10 @@ async function runSide (label: string, cgroup: MemoryCgroup | undefined,
     const keys = createKeys(dataDir, KEYS)
     const gcBefore = await gcSeconds(started.url)
     const cpuBefore = cpuOf(child.pid)
-    result = await mixedLoad(started.url, keys, SECONDS, CONNECTIONS, (second) => {
+    result = await mixedLoad(started.url, keys, SECONDS, CONNECTIONS, (second, rps) => {
       memory(started.url).then((sample) => {
-        log(`${label}, ${second} s: resident ${sample.residentMb} MB, heap in use ${sample.heapUsedMb} MB`)
+        log(`${label}, ${second} s: ${rps} answers/s, resident ${sample.residentMb} MB, ` +
+          `heap in use ${sample.heapUsedMb} MB`)
       }, () => { log(`${label}, ${second} s: the service does not answer`) })
     })
     peak = residentPeakMb(child.pid)

@@ -17,10 +17,11 @@ export interface MixedResult {
 
 /**
  * Sends the mix to the service at `url`, each request with one of `keys` at random (many clients, or one with a
- * single key); `every30s` is called each 30 s while it runs.
+ * single key); `every30s` is called each 30 s while it runs, with the answers per second since its last call (so a
+ * side that slows as a run goes on shows it).
  */
 export async function mixedLoad (url: string, keys: readonly string[], seconds: number, connections: number,
-  every30s: (second: number) => void = () => undefined): Promise<MixedResult> {
+  every30s: (second: number, rps: number) => void = () => undefined): Promise<MixedResult> {
   const auth = { authorization: `Bearer ${keys[0]}` }
   const getJson = async (target: string): Promise<unknown> => {
     const response = await fetch(`${url}${target}`, { headers: auth })
@@ -81,7 +82,13 @@ export async function mixedLoad (url: string, keys: readonly string[], seconds: 
 
   const statuses = new Map<number, number>()
   const started = performance.now()
-  const sampler = setInterval(() => { every30s(Math.round((performance.now() - started) / 1000)) }, 30_000)
+  let sampled = { at: started, answers: 0 }
+  const sampler = setInterval(() => {
+    const now = { at: performance.now(), answers: [...statuses.values()].reduce((sum, n) => sum + n, 0) }
+    every30s(Math.round((now.at - started) / 1000),
+      Math.round((now.answers - sampled.answers) / ((now.at - sampled.at) / 1000)))
+    sampled = now
+  }, 30_000)
   try {
     const result = await autocannon({
       url,

@@ -24,10 +24,10 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tonne-bench-mixed-'))
 const { child, url } = await startService(dataDir)
 try {
   const samples: Array<{ second: number, residentMb: number, heapUsedMb: number }> = []
-  const result = await mixedLoad(url, [createKey(dataDir)], SECONDS, CONNECTIONS, (second) => {
+  const result = await mixedLoad(url, [createKey(dataDir)], SECONDS, CONNECTIONS, (second, rps) => {
     memory(url).then((sample) => {
       samples.push({ second, ...sample })
-      log(`${second} s: resident ${sample.residentMb} MB, heap in use ${sample.heapUsedMb} MB`)
+      log(`${second} s: ${rps} answers/s, resident ${sample.residentMb} MB, heap in use ${sample.heapUsedMb} MB`)
     }, () => undefined)
   })
   const final = await memory(url)
