@@ -1,4 +1,14 @@
 // How scripts/test.ts shares out the test files (README, "Tests"), apart from the runner so it can be tested.
+import path from 'node:path'
+
+/**
+ * Node's flags for a process that shares test files. A shared process builds hundreds of apps: V8's default 16 MB
+ * semi-space had it scavenging most of the time (test:fast: 99 s of CPU at 16 MB, 81 s at 64 MB; 128 MB was no
+ * better). The test runner's async hook is turned off (scripts/test-without-async-hook.ts says why).
+ */
+export const SHARED_PROCESS_FLAGS: readonly string[] = Object.freeze(['--max-semi-space-size=64',
+  '--expose-internals', '--import', path.join(import.meta.dirname, 'test-without-async-hook.ts'),
+  '--test-isolation=none'])
 
 /**
  * A file's measured cost in milliseconds (scripts/test-costs.json, written by `npm run test:costs`): `all` in a

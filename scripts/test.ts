@@ -20,7 +20,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { globSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
-import { costliestFirst, costOf, deal, levelOf, type FileCost } from './test-plan.ts'
+import { costliestFirst, costOf, deal, levelOf, SHARED_PROCESS_FLAGS, type FileCost } from './test-plan.ts'
 
 const ROOT = path.join(import.meta.dirname, '..')
 const COSTS_FILE = path.join(ROOT, 'scripts', 'test-costs.json')
@@ -89,9 +89,7 @@ function run (args: string[], extraEnv: Record<string, string> = {}): void {
 /** The files shared by at most `processes` processes, dealt by cost (scripts/test-plan.ts). */
 function shared (files: string[], processes: number, extraEnv: Record<string, string> = {}): void {
   for (const group of deal(files, processes, cost)) {
-    // A shared process builds hundreds of apps; V8's default 16 MB semi-space had it scavenging most of the time
-    // (test:fast: 99 s of CPU at 16 MB, 81 s at 64 MB; 128 MB was no better).
-    if (group.length > 0) run(['--max-semi-space-size=64', '--test-isolation=none', ...group], extraEnv)
+    if (group.length > 0) run([...SHARED_PROCESS_FLAGS, ...group], extraEnv)
   }
 }
 
