@@ -59,4 +59,23 @@ describe('one diet method (issue 35, finding 3)', () => {
     const diet = (await app.inject(`${BASE}/diet?country_code=DEU&diet_form=everything`)).json() as DietBody
     assert.equal(diet.inputs.calories, config.defaults.calories, 'the form\'s default is the answer\'s default')
   })
+
+  test('each food group\'s range spans its lowest and highest Poore and Nemecek product', async () => {
+    const { app } = shared()
+    const body = (await app.inject(`${BASE}/diet?country_code=DEU&diet_form=everything`)).json() as {
+      breakdown: Array<{ label: string, quantity: number, range: { low_kg: number, high_kg: number } }>
+    }
+    // data/calculator/food_group_factors.csv (kg CO2e per 1,000 kcal): each group's lowest and highest product.
+    const spans: Array<[string, number, number]> = [
+      ['cereals grains', 0.236, 1.207270754], // Barley, Rice
+      ['oils fats', 0.407239819, 0.828054299], // Sunflower Oil, Palm Oil
+      ['dairy eggs', 3.243055556, 6.170542636] // Eggs, Cheese
+    ]
+    for (const [group, lowest, highest] of spans) {
+      const entry = body.breakdown.find((item) => item.label.startsWith(`${group} (`))
+      assert.ok(entry !== undefined, group)
+      assert.ok(Math.abs(entry.range.low_kg - entry.quantity * lowest) < 0.01, `${group}: ${JSON.stringify(entry)}`)
+      assert.ok(Math.abs(entry.range.high_kg - entry.quantity * highest) < 0.01, `${group}: ${JSON.stringify(entry)}`)
+    }
+  })
 })

@@ -121,3 +121,55 @@ describe('household electricity per country (issue 35, finding 2)', () => {
     assert.ok(body.assumptions.some((line) => line.includes('GBR 0.2725') && line.includes('RUS 0.1352')))
   })
 })
+
+describe('the home energy explanation\'s arithmetic', () => {
+  const shared = sharedTestApp({ env: { RATE_LIMIT_CALCULATOR: '1000000' } })
+  // Figures in the text are rounded to 4 significant digits (a few to 3): a product of rounded figures is close.
+  const near = (value: number, target: number): boolean => Math.abs(value - target) <= 2e-3 * Math.abs(target) + 0.01
+  const N = String.raw`(\d+(?:\.\d+)?)`
+  const MODELLED = new RegExp(`= ${N} kWh, x ${N}, the mean ratio .*?\\(([^()]*)\\) = ${N} kWh a year ` +
+    `\\(range ${N}-${N} kWh`)
+  const PER_PERSON = new RegExp(`${N} kWh per person \\([^()]*\\) x ${N} people = ${N} kWh per household`)
+  const FLOOR = new RegExp(`${N} m2 per person \\([^()]*\\) x ${N} people = ${N} m2`)
+  const numbers = (text: string): number[] => [...text.matchAll(/ (\d+(?:\.\d+)?)(?:,|$)/g)].map((m) => Number(m[1]))
+
+  test('every country\'s default: each product, mean ratio and range in the text is what its figures give',
+    async () => {
+      const { app } = shared()
+      const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
+      const seen = { modelled: 0, perPerson: 0, floor: 0 }
+      const wrong: string[] = []
+      for (const { country_code: code } of countries) {
+        // A home_size makes heating scale with floor area against the typical dwelling, which the text derives.
+        const lines = [...((await app.inject(`${BASE}/energy?country_code=${code}`)).json() as EnergyBody).assumptions,
+          ...((await app.inject(`${BASE}/energy?country_code=${code}&home_size=100`)).json() as EnergyBody).assumptions]
+        for (const line of lines) {
+          // "... = B kWh, x M, the mean ratio of household ... in ... (GBR 0.6922, USA 0.5624) = K kWh a year
+          // (range L-H kWh over those ratios)"
+          const modelled = MODELLED.exec(line)
+          if (modelled !== null) {
+            seen.modelled++
+            const [base, mean, kwh, low, high] = [1, 2, 4, 5, 6].map((i) => Number(modelled[i]))
+            const ratios = numbers(modelled[3] as string)
+            const average = ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length
+            if (!(near(mean as number, average) && near((base as number) * (mean as number), kwh as number) &&
+              near((base as number) * Math.min(...ratios), low as number) &&
+              near((base as number) * Math.max(...ratios), high as number))) wrong.push(`${code}: ${line}`)
+          }
+          const perPerson = PER_PERSON.exec(line)
+          if (perPerson !== null) {
+            seen.perPerson++
+            if (!near(Number(perPerson[1]) * Number(perPerson[2]), Number(perPerson[3]))) wrong.push(line)
+          }
+          const floor = FLOOR.exec(line)
+          if (floor !== null) {
+            seen.floor++
+            if (!near(Number(floor[1]) * Number(floor[2]), Number(floor[3]))) wrong.push(`${code}: ${line}`)
+          }
+        }
+      }
+      assert.deepEqual(wrong, [])
+      // Each kind of line was found, so none of the checks above passed by finding nothing.
+      assert.ok(seen.modelled > 200 && seen.perPerson > 0 && seen.floor > 0, JSON.stringify(seen))
+    })
+})

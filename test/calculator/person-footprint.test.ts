@@ -13,6 +13,7 @@ const BASE = '/api/v1/co2-calculator'
 interface Part { category: string, you_kg: number, average_kg: number, difference_kg: number, from: string }
 interface Body {
   co2e: { kg: number }
+  assumptions: string[]
   gases: string
   range: { low: { kg: number }, high: { kg: number }, basis: string[] }
   breakdown: Array<{ category: string, kg_co2e: number }>
@@ -73,5 +74,70 @@ describe('a person\'s whole footprint (issue 35, finding 6)', () => {
       assert.equal(refused.statusCode, 400)
       assert.equal((refused.json() as Body).code, 'conflicting_parameters')
       assert.equal((refused.json() as Body).parameter, 'diet_form')
+    })
+
+  test('each answer makes its own part "your answers" and leaves every other part at its default', async () => {
+    const { app } = shared()
+    // One answer at a time: the part it belongs to, by the contract's description of each person parameter.
+    const answers: Array<[string, string]> = [
+      ['home_size=80', 'home_energy'], ['household_size=2', 'home_energy'],
+      ['heating_type=heat_pump', 'home_energy'], ['energy_type=green', 'home_energy'],
+      ['electricity_kwh=2000', 'home_energy'], ['heating_kwh=5000', 'home_energy'],
+      ['diet_form=vegan', 'diet'], ['calories=2000', 'diet'], ['clothes_amount=little', 'clothes'],
+      ['flight_frequency=rare', 'transport'], ['car_distance=5000', 'transport']
+    ]
+    const defaults: Record<string, string> = {
+      home_energy: 'country default',
+      diet: 'country default',
+      clothes: 'country default',
+      transport: 'national average',
+      goods_services_public: 'national average'
+    }
+    for (const [answer, category] of answers) {
+      const response = await app.inject(`${BASE}/footprint?country_code=DEU&${answer}`)
+      assert.equal(response.statusCode, 200, response.body)
+      const parts = (response.json() as Body).person?.parts ?? []
+      assert.deepEqual(Object.fromEntries(parts.map((part) => [part.category, part.from])),
+        { ...defaults, [category]: 'your answers' }, answer)
+    }
+  })
+
+  test('a person who goes by rail: fuel_type (for a car) is set aside, not refused, and the rail answer counts',
+    async () => {
+      const { app } = shared()
+      const get = async (path: string): Promise<Body> => (await app.inject(`${BASE}${path}`)).json() as Body
+      const body = await get('/footprint?country_code=DEU&car_mode=rail&car_distance=1000&fuel_type=diesel')
+      const rail = await get('/car?country_code=DEU&mode=rail&distance=1000')
+      assert.equal(body.breakdown.find((entry) => entry.category === 'transport')?.kg_co2e, rail.co2e.kg)
+      const car = await get('/footprint?country_code=DEU&car_distance=1000&fuel_type=diesel')
+      const diesel = await get('/car?country_code=DEU&distance=1000&fuel_type=diesel')
+      assert.equal(car.breakdown.find((entry) => entry.category === 'transport')?.kg_co2e, diesel.co2e.kg)
+    })
+
+  test('a country with no consumption-based figure: its greenhouse gases per person stand in', async () => {
+    const { app } = shared()
+    const response = await app.inject(`${BASE}/footprint?country_code=ISL&scope=person`)
+    assert.equal(response.statusCode, 200, response.body)
+    const body = response.json() as Body
+    // Iceland is not in GCB 2023's consumption CO2; its GHG per person is 11.960 t CO2e (OWID, 2021).
+    assert.equal(body.co2e.kg, 11960)
+    assert.match(body.person?.national_basis ?? '', /no consumption-based figure/)
+    assert.ok(Math.abs(sum(body) - body.co2e.kg) < 0.05, 'the parts add up to the total')
+  })
+
+  test('the text\'s sum for goods, services and public services is the national figure less the four parts',
+    async () => {
+      const { app } = shared()
+      for (const code of ['DEU', 'IND', 'ISL']) {
+        const body = (await app.inject(`${BASE}/footprint?country_code=${code}&scope=person`)).json() as Body
+        const line = body.assumptions.find((text) => text.startsWith('Goods, services and public services:')) ?? ''
+        const n = String.raw`(\d+(?:\.\d+)?)`
+        const found = new RegExp(`: ${n} t - \\(home energy ${n} \\+ food ${n} \\+ clothes ${n} \\+ transport ${n} ` +
+          'kg of the average person\\) = (-?\\d+(?:\\.\\d+)?) kg').exec(line)
+        assert.ok(found !== null, `${code}: ${line}`)
+        const [national, energy, food, clothes, transport, rest] = found.slice(1).map(Number) as number[]
+        assert.ok(Math.abs((national as number) * 1000 - (energy as number) - (food as number) - (clothes as number) -
+          (transport as number) - (rest as number)) < 1, `${code}: ${line}`)
+      }
     })
 })

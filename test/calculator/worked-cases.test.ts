@@ -285,6 +285,20 @@ const cases: WorkedCase[] = [
     path: '/car?country_code=DEU&distance=10000&fuel_type=electric'
   },
   {
+    name: 'car: electric in Germany with its own consumption, 18 kWh per 100 km (life cycle)',
+    source: 'Ember DEU 2024 344.1 g/kWh; WDI DEU 2023 losses 5.03515465508585 %',
+    hand: '10000 x 18/100 x 0.3441/(1-0.0503515465508585)',
+    expectedKg: 652.22,
+    path: '/car?country_code=DEU&distance=10000&fuel_type=electric&fuel_economy=18'
+  },
+  {
+    name: 'car: electric in Germany, 30 kWh per 100 miles (life cycle)',
+    source: '1 mi = 1.609344 km; Ember DEU 2024 344.1 g/kWh; WDI DEU 2023 losses 5.03515465508585 %',
+    hand: '10000 x 30/(100 x 1.609344) x 0.3441/(1-0.0503515465508585)',
+    expectedKg: 675.45,
+    path: '/car?country_code=DEU&distance=10000&fuel_type=electric&fuel_economy=30&fuel_economy_unit=kwh_per_100mi'
+  },
+  {
     name: 'car: electric in France, combustion',
     source: 'DESNZ 9_301_3076_4_6 0.20656; Ember FRA 2024 44.2 g/kWh',
     hand: '10000 x 0.20656 x 0.0442',

@@ -5,7 +5,7 @@ import { carAnswer } from '../../src/calculator/car.ts'
 import { gridFactor } from '../../src/calculator/electricity.ts'
 import { footprintAnswer } from '../../src/calculator/footprint.ts'
 import type { CarQuery } from '../../src/calculator/calculator.schemas.ts'
-import { triangular } from '../../src/calculator/uncertainty.ts'
+import { DRAWS, percentileInterval, triangular } from '../../src/calculator/uncertainty.ts'
 import { fuelEconomyPerKm } from '../../src/calculator/units.ts'
 
 // Rules of the calculator that a planted mutant once changed without any test noticing (a hand-run mutation
@@ -78,5 +78,16 @@ describe('ranges: a triangular draw (inverse CDF) over low 0, mode 1, high 4', (
     close6(draw(0.1), 0.632456)
     close6(draw(0.25), 1)
     close6(draw(0.75), 2.267949)
+  })
+})
+
+describe('ranges: the interval is the 2.5th to 97.5th percentile of the draws', () => {
+  test('of 2,000 draws 0, 1, ... 1,999 (in any order), the 51st smallest and the 1,951st', () => {
+    // 2.5 % of 2,000 is 50 draws below the low end; 97.5 % is 1,950 below the high end.
+    assert.equal(DRAWS, 2000)
+    let next = 0
+    // A draw ignores the random numbers; a multiplier coprime to 2,000 visits every value once, out of order.
+    const interval = percentileInterval(() => (next++ * 7) % 2000)
+    assert.deepEqual(interval, { low: 50, high: 1950 })
   })
 })
