@@ -138,6 +138,27 @@ describe('calculator: success', () => {
     assert.equal(ghg.t_co2, 6.26)
   })
 
+  test('/footprint: each basis names its gases in the unit and the text; a missing figure falls back, said so',
+    async (t) => {
+      const get = await calculatorApp(t)
+      const has = (body: { assumptions: string[] }, text: string): boolean =>
+        body.assumptions.some((line) => line.includes(text))
+      const ghg = ok(await get('/footprint?country_code=GBR&basis=ghg'))
+      assert.equal(ghg.breakdown[0].factor_unit, 'kg CO2e per person per year')
+      assert.ok(has(ghg, 'All greenhouse gases') && !has(ghg, 'CO2 only'))
+      const consumption = ok(await get('/footprint?country_code=GBR&basis=consumption'))
+      assert.equal(consumption.breakdown[0].factor_unit, 'kg CO2 per person per year')
+      assert.ok(has(consumption, 'CO2 only'))
+      // Bermuda has territorial CO2 but no GHG figure in OWID's data: asked for GHG, it gets territorial CO2.
+      const bermuda = ok(await get('/footprint?country_code=BMU&basis=ghg'))
+      assert.equal(bermuda.basis, 'territorial')
+      assert.equal(bermuda.gases, 'co2')
+      assert.equal(bermuda.breakdown[0].factor_unit, 'kg CO2 per person per year')
+      assert.ok(has(bermuda, 'Bermuda has no greenhouse-gas figure; the territorial CO2 figure is used instead.'))
+      const territorial = ok(await get('/footprint?country_code=BMU&basis=territorial'))
+      assert.ok(!has(territorial, 'has no'), 'territorial asked for is no fallback')
+    })
+
   test('/flight: Flowcarbon frequency, flight counts, IATA legs and distance', async (t) => {
     const get = await calculatorApp(t)
     const often = ok(
