@@ -128,8 +128,6 @@ function readTransaction (type: TransactionType, columns: LedgerColumns, row: Ro
     vintageStart: day(columns.vintageStart),
     vintageEnd: day(columns.vintageEnd)
   }, context)
-  if (type === 'issuance') draft.addCredits(vintage, quantity, null)
-  if (type === 'retirement') draft.addCredits(vintage, null, quantity)
   if (type === 'issuance') {
     const corsia = columns.corsia?.(row)
     if (corsia !== undefined) draft.corsiaEligible(vintage, corsia)

@@ -128,7 +128,6 @@ export const cercarbono: RegistryDefinition = {
         reason: cleanText(row.get('certificate_destination')),
         serials: `${row.get('serial')}:${row.get('from')}-${row.get('to')}`
       }, context)
-      draft.addCredits(vintage, null, retired)
     }
   }]
 }
@@ -163,5 +162,4 @@ function addIssuance (context: RowContext, draft: ProjectDraft,
     quantity: issued,
     serials: serial.serial
   }, context)
-  draft.addCredits(vintage, issued, null)
 }

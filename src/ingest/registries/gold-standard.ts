@@ -103,8 +103,6 @@ function readLedgerRow (type: TransactionType, row: Row, context: RowContext): v
     vintageStart: period('Monitoring Period Start'),
     vintageEnd: period('Monitoring Period End')
   }, { beneficiary: 'Using Entity', reason: 'Use Case', note: 'Note' }), context)
-  if (type === 'issuance') draft.addCredits(vintage, amount, null)
-  if (type === 'retirement') draft.addCredits(vintage, null, amount)
   if (type !== 'issuance') return
   const labels = row.get('Label').split(',').map(cleanText)
     .filter((l) => l !== '' && !CREDIT_KIND_LABELS.has(l.toLowerCase()))

@@ -147,7 +147,10 @@ export class ProjectDraft {
     }
   }
 
-  /** Adds credits of a vintage (null: the row does not say; a known amount adds to what is known). */
+  /**
+   * Adds credits of a vintage (null: the row does not say; a known amount adds to what is known). Only a draft
+   * with no transaction uses them (`credits()`): Verra's rows that add no transaction, such as a block of no total.
+   */
   addCredits (vintage: number, issued: number | null, retired: number | null): void {
     this.#vintages ??= new Map()
     const known = this.#vintages.get(vintage) ?? { issued: null, retired: null }

@@ -65,3 +65,14 @@ describe('Cercarbono reader: date order (day first) and type mapping', () => {
     assert.deepEqual(perVintage(read.draft('CDC-1')), { 2009: [null, 550] })
   })
 })
+
+describe('Cercarbono reader: a serial\'s global goals are the project\'s SDGs', () => {
+  test('goals 1 to 17 are kept; 0, 18 and a text are not goals', () => {
+    const goals = [1, 17, 0, 18].map((code) => `{'code': ${code}}`).join(', ')
+    const serial = "'serial': 'CDC_1_1_1_321_14_1', 'issued_quantity': 10, 'issuance_date': '2019-03-07', " +
+      "'vintage_of_credits': '2010-01-01 / 2018-09-30', 'is_buffer': False, 'elegible': []"
+    const serials = `[{${serial}, 'global_goals': [${goals}, {'code': 'x'}]}]`
+    const read = readRows(cercarbono, 'projects', [{ code: 'CDC-1', name: 'A project', serials }])
+    assert.deepEqual(read.draft('CDC-1').sdgs(), [1, 17])
+  })
+})
