@@ -58,4 +58,10 @@ describe('CARB reader: date order (month first) and type mapping', () => {
     assert.ok(read.drafts.find('VCS1234') !== undefined)
     assert.equal(read.skipped.length, 1)
   })
+
+  test('a project id in lower case is the same project (car1011 is CAR1011)', () => {
+    const read = readRows(arb, 'issuances', [issuance({ 'OPR Project ID': 'car1011' })])
+    assert.deepEqual(perVintage(read.draft('CAR1011')), { 2019: [1000, null] })
+    assert.deepEqual(read.skipped, [])
+  })
 })

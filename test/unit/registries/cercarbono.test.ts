@@ -75,4 +75,10 @@ describe('Cercarbono reader: a serial\'s global goals are the project\'s SDGs', 
     const read = readRows(cercarbono, 'projects', [{ code: 'CDC-1', name: 'A project', serials }])
     assert.deepEqual(read.draft('CDC-1').sdgs(), [1, 17])
   })
+
+  test('a project code in lower case is the same project (cdc-1 is CDC-1)', () => {
+    const read = readRows(cercarbono, 'projects', [{ code: 'cdc-1', name: 'A project' }])
+    assert.equal(read.draft('CDC-1').fields().symbol, 'CDC-1')
+    assert.deepEqual(read.skipped, [])
+  })
 })

@@ -58,6 +58,11 @@ describe('Isometric reader: date order (ISO, else day first) and type mapping', 
     assert.deepEqual([draft.credits()?.issued, draft.credits()?.retired], [1000, 531])
   })
 
+  test('a short code in lower case is the same project (ts26 is TS26)', () => {
+    const read = readFiles(isometric, [{ kind: 'projects', rows: [{ ...PROJECT, short_code: 'ts26' }] }])
+    assert.equal(read.draft('TS26').fields().symbol, 'ISO-TS26')
+  })
+
   test('a ledger row of a project the import does not list is skipped', () => {
     const read = readFiles(isometric, [{
       kind: 'retirements',
