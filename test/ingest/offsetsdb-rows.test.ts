@@ -37,6 +37,18 @@ describe('OffsetsDB rows', () => {
     assert.equal(typeof project === 'string' ? project : project.isCompliance, false)
   })
 
+  test('a vintage is a whole four-digit year; anything else is no vintage, not a refused row', () => {
+    const vintage = (value: unknown) => {
+      const credit = creditOf({ project_id: 'VCS1', quantity: '1', transaction_type: 'issuance', vintage: value })
+      return typeof credit === 'string' ? credit : credit.vintage
+    }
+    assert.equal(vintage('2015'), 2015)
+    assert.equal(vintage(2015n), 2015)
+    assert.equal(vintage('1000'), 1000)
+    assert.equal(vintage('9999'), 9999)
+    for (const none of ['', '999', '10000', '2015.5', 'x', null]) assert.equal(vintage(none), null, String(none))
+  })
+
   test('rows that cannot be used say why', () => {
     assert.match(String(creditOf({ project_id: 'VCS1', quantity: '', transaction_type: 'issuance' })), /quantity/)
     assert.match(String(creditOf({ project_id: 'VCS1', quantity: '1', transaction_type: 'transfer' })), /transfer/)

@@ -28,6 +28,13 @@ describe('ledger totals', () => {
     assert.deepEqual(projectCredits(record([]), []).totals, { issued: null, retired: null, cancelled: null })
   })
 
+  test('a record whose vintages say 0 retired has 0 retired, not an unknown total', () => {
+    const credits = projectCredits(record([2019], {
+      issued: null, retired: null, vintages: [{ vintage: 2019, issued: 400, retired: 0 }]
+    }), [])
+    assert.deepEqual(credits.totals, { issued: 400, retired: 0, cancelled: null })
+  })
+
   test('a kind the ledger has replaces the record\'s; the others keep the record\'s', () => {
     const credits = projectCredits(record([2019], {
       issued: 1000, retired: 999, vintages: [{ vintage: 2019, issued: 1000, retired: 999 }]
