@@ -79,3 +79,21 @@ test('a failed answer is charged its time less the request already counted: one 
     assert.equal((await app.inject('/fails')).statusCode, 500)
     assert.equal(await remaining('/ok'), 97, 'the failure counted once, as any request')
   })
+
+test('a failed answer that had already been charged for its rows is not charged them again', async (t) => {
+  const app = Fastify()
+  t.after(async () => await app.close())
+  const counters = new RateLimitCounters({ redis: undefined, policy: 'local', log: app.log })
+  // A work unit of a minute: the failure's time is under one unit, which the request itself already paid.
+  const charge = await registerRateLimit(app,
+    { name: 'test', counters, key: () => 'k', max: () => 100, workUnitMs: 60_000 })
+  app.get('/ok', async () => ({ ok: true }))
+  app.get('/rows-then-fails', async (request) => {
+    await charge(request, 5)
+    throw new Error('a statement timeout after the first rows were priced')
+  })
+  const remaining = async (url: string) => Number((await app.inject(url)).headers['ratelimit-remaining'])
+  assert.equal((await app.inject('/rows-then-fails')).statusCode, 500)
+  // 100 - 1 (the request) - 5 (its rows) = 94 left; this request is one more.
+  assert.equal(await remaining('/ok'), 93)
+})

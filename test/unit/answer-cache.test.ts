@@ -58,6 +58,8 @@ describe('answer cache eviction', () => {
     const slow = () => answers.getOrBuild('k', async () => { builds.push('k'); return 'v' }, () => ENTRY_BYTES)
     const [a, b] = await Promise.all([slow(), slow()])
     assert.deepEqual([a.value, b.value, builds], ['v', 'v', ['k']])
+    // Only the call that built it paid for the build (the rate limit charges a build, not a wait for one).
+    assert.deepEqual([a.built, b.built], [true, false])
     await assert.rejects(answers.getOrBuild('bad', () => { throw new Error('no') }, () => 1), /no/)
     const again = await answers.getOrBuild('bad', () => 'fine', () => 1)
     assert.equal(again.built, true)
