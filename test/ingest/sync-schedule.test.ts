@@ -159,3 +159,37 @@ forEachDatabase((database) => {
     })
   })
 })
+
+test('stopped during a round: the round ends and no other is set (serve stops while a download runs)', async (t) => {
+  const server = await fileServer(t)
+  const held = new EventEmitter()
+  // The download waits until the test has stopped the schedule, then gets the file.
+  server.routes.set('/verra.csv', (request, response) => {
+    held.once('release', () => { servedFile(VERRA_PROJECTS)(request, response) })
+    held.emit('requested')
+  })
+  const dataDir = tempDir(t)
+  await copyMigratedSqlite(dataDir)
+  const config = loadConfig({
+    DATA_DIR: dataDir, LOG_LEVEL: 'silent', SYNC_SOURCES: `verra=${server.url('/verra.csv')}`, SYNC_INTERVAL: '2h'
+  })
+  const store = await openStore(config)
+  t.after(async () => await store.close())
+  const timers = new ManualTimers()
+  const rounds = new EventEmitter()
+  const schedule = createSyncSchedule({
+    config, db: store.db, timers, onRound: (round) => rounds.emit('round', round)
+  })
+  schedule.start(() => undefined)
+  const requested = new Promise((resolve) => held.once('requested', resolve))
+  timers.fire(0)
+  await requested
+  schedule.stop()
+  const round = new Promise<SyncRound>((resolve) => rounds.once('round', resolve))
+  held.emit('release')
+  assert.equal((await round).ran, true)
+  // The next round would be set as the round's promise settles, after onRound: let those callbacks run.
+  await new Promise(setImmediate)
+  const twoHours = 2 * 3_600_000
+  assert.deepEqual([...timers.pending.values()].filter((timer) => timer.ms === twoHours), [])
+})
