@@ -68,3 +68,22 @@ forEachDatabase((database) => {
     })
   })
 })
+
+describe('numbers in the query: one grammar, plain digits', () => {
+  const shared = sharedTestApp()
+  test('a zero with a sign is refused (it would be a second spelling of 0); the message names the kind of number',
+    async () => {
+      const { app } = shared()
+      const CALC = '/api/v1/co2-calculator'
+      const problem = async (url: string) => assertProblem(await app.inject(url), 400, 'invalid_parameter')
+      for (const zero of ['-0', '-0.0', '+0']) {
+        const body = await problem(`${CALC}/car?country_code=DEU&distance=${zero}`)
+        assert.equal(body.parameter, 'distance', zero)
+        assert.match(body.detail as string, /must be a finite decimal number such as 12.5 written in plain digits/)
+      }
+      assert.equal((await app.inject(`${CALC}/car?country_code=DEU&distance=0`)).statusCode, 200)
+      const integer = await problem(`${CALC}/flight?country_code=DEU&long_haul=1.5`)
+      assert.equal(integer.parameter, 'long_haul')
+      assert.match(integer.detail as string, /long_haul must be a whole number written in plain digits/)
+    })
+})

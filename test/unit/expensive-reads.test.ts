@@ -61,3 +61,24 @@ test('a freed slot goes to the waiting key served longest ago, not to the first 
   releases[3]!()
   assert.equal(slots.running, 0)
 })
+
+test('a release called twice (an answer that ends and then errors) frees its slot once', async () => {
+  const slots = new ExpensiveReads({ perKey: 2, total: 2 })
+  const first = await slots.acquire('key:a')
+  const b = await slots.acquire('key:b')
+  first()
+  first()
+  assert.equal(slots.running, 1, 'key:b still runs')
+  // The one freed slot is taken; a third read must wait for key:b.
+  const again = await slots.acquire('key:a')
+  let third: (() => void) | undefined
+  const waiting = slots.acquire('key:c').then((release) => { third = release })
+  await new Promise(setImmediate)
+  assert.equal(third, undefined, 'both slots are in use')
+  assert.equal(slots.running, 2)
+  b()
+  await waiting
+  again()
+  third!()
+  assert.equal(slots.running, 0)
+})
