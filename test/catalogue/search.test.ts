@@ -45,6 +45,20 @@ forEachDatabase((database) => {
       }
     })
 
+    test('a search of 3 or more characters keeps the ordering asked for, not the index\'s', async (t) => {
+      // Ids in another order than names: the full-text index yields matches by id.
+      const groves = ['Delta Grove', 'Alpha Grove', 'Charlie Grove', 'Bravo Grove', 'Echo Marsh']
+        .map((name, i) => project(i + 1, { name, symbol: `G${i + 1}`, external_id: `G${i + 1}` }))
+      const { inject } = await buildTestApp(t, { database, records: groves })
+      const names = async (query: string) => (await inject(`${LIST}?search=grove&${query}`)).json().results
+        .map((r: { name: string }) => r.name)
+      assert.deepEqual(await names('ordering=name'), ['Alpha Grove', 'Bravo Grove', 'Charlie Grove', 'Delta Grove'])
+      assert.deepEqual(await names('ordering=-name'), ['Delta Grove', 'Charlie Grove', 'Bravo Grove', 'Alpha Grove'])
+      assert.deepEqual(await names('ordering=id'), ['Delta Grove', 'Alpha Grove', 'Charlie Grove', 'Bravo Grove'])
+      assert.deepEqual(await names('ordering=-id&limit=2'), ['Bravo Grove', 'Charlie Grove'])
+      assert.deepEqual(await names('ordering=name&limit=2&offset=2'), ['Charlie Grove', 'Delta Grove'])
+    })
+
     test('quotes, *, NEAR, -, :, parentheses and boolean words find the projects that contain them', async (t) => {
       const { inject } = await buildTestApp(t, { database, records })
       const cases: Array<[string, number[]]> = [
