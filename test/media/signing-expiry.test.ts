@@ -18,3 +18,15 @@ test('a signed link is valid until 1 ms before its expiry and expired from that 
   assert.equal(at(expiresMs + 1), 'expired')
   assert.equal(at(expiresMs + 59_999), 'expired')
 })
+
+test('a link may not expire later than the service\'s link lifetime from now: 1 s past it is invalid', () => {
+  const signer = new MediaSigner('a-test-secret-of-at-least-32-characters', 3600)
+  const nowMs = Date.parse('2026-03-01T10:00:00.000Z')
+  // Signed (with the same secret) for a later time, so that it expires 3,600 s and 3,601 s from now.
+  const at = (signedAtMs: number) => {
+    const link = new URL(`http://x${signer.sign('sdg/13.svg', signedAtMs)}`)
+    return signer.verify('sdg/13.svg', link.searchParams.get('expires')!, link.searchParams.get('signature')!, nowMs)
+  }
+  assert.equal(at(nowMs), 'valid')
+  assert.equal(at(nowMs + 1000), 'invalid')
+})
