@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { describe, test } from 'node:test'
-import { createKey, revokeKey } from '../../src/access/api-keys.service.ts'
+import { createInitialKeyOnce, createKey, listKeys, revokeKey } from '../../src/access/api-keys.service.ts'
+import { loadConfig } from '../../src/config.ts'
+import { openStore } from '../../src/store/connect.ts'
 import { tonne } from '../cli.helpers.ts'
-import { databaseEnv, forEachDatabase } from '../databases.ts'
+import { copyMigratedSqlite, databaseEnv, forEachDatabase } from '../databases.ts'
 import { buildTestApp, tempDir } from '../helpers.ts'
 import { fixtureProjects } from '../fixtures/projects.ts'
 
@@ -80,6 +82,37 @@ forEachDatabase((database) => {
       assert.doesNotMatch(log, /authorization|x-api-key|Bearer/i)
     })
   })
+
+  test(`the initial key: made on a first start without keys, then never again, even once revoked [${database}]`,
+    async (t) => {
+      const dataDir = tempDir(t)
+      if (database === 'sqlite') await copyMigratedSqlite(dataDir)
+      const store = await openStore(loadConfig({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        ...await databaseEnv(t, database)
+      }))
+      t.after(async () => await store.close())
+      const first = await createInitialKeyOnce(store.db)
+      assert.deepEqual(first?.scopes, ['catalogue:read', 'calculator:read'])
+      assert.equal(await createInitialKeyOnce(store.db), undefined, 'a second start makes none')
+      assert.ok(await revokeKey(store.db, first!.id))
+      assert.equal(await createInitialKeyOnce(store.db), undefined, 'nor once it is revoked')
+      assert.equal((await listKeys(store.db)).length, 1)
+
+      // A database that already has keys (made with `tonne keys create` before the first serve) gets none.
+      const other = tempDir(t)
+      if (database === 'sqlite') await copyMigratedSqlite(other)
+      const keyed = await openStore(loadConfig({
+        DATA_DIR: other,
+        LOG_LEVEL: 'silent',
+        ...await databaseEnv(t, database)
+      }))
+      t.after(async () => await keyed.close())
+      await createKey(keyed.db, { name: 'partner', scopes: ['catalogue:read'] })
+      assert.equal(await createInitialKeyOnce(keyed.db), undefined)
+      assert.equal((await listKeys(keyed.db)).length, 1)
+    })
 
   describe(`tonne keys [${database}]`, () => {
     test('create (text and --json), list, revoke', async (t) => {
