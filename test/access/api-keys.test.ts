@@ -85,14 +85,19 @@ forEachDatabase((database) => {
 
   test(`the initial key: made on a first start without keys, then never again, even once revoked [${database}]`,
     async (t) => {
-      const dataDir = tempDir(t)
-      if (database === 'sqlite') await copyMigratedSqlite(dataDir)
-      const store = await openStore(loadConfig({
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ...await databaseEnv(t, database)
-      }))
-      t.after(async () => await store.close())
+      // A new, migrated database with no key, as on a first `tonne serve`.
+      const freshStore = async () => {
+        const dataDir = tempDir(t)
+        if (database === 'sqlite') await copyMigratedSqlite(dataDir)
+        const opened = await openStore(loadConfig({
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'silent',
+          ...await databaseEnv(t, database)
+        }))
+        t.after(async () => await opened.close())
+        return opened
+      }
+      const store = await freshStore()
       const first = await createInitialKeyOnce(store.db)
       assert.deepEqual(first?.scopes, ['catalogue:read', 'calculator:read'])
       assert.equal(await createInitialKeyOnce(store.db), undefined, 'a second start makes none')
@@ -101,14 +106,7 @@ forEachDatabase((database) => {
       assert.equal((await listKeys(store.db)).length, 1)
 
       // A database that already has keys (made with `tonne keys create` before the first serve) gets none.
-      const other = tempDir(t)
-      if (database === 'sqlite') await copyMigratedSqlite(other)
-      const keyed = await openStore(loadConfig({
-        DATA_DIR: other,
-        LOG_LEVEL: 'silent',
-        ...await databaseEnv(t, database)
-      }))
-      t.after(async () => await keyed.close())
+      const keyed = await freshStore()
       await createKey(keyed.db, { name: 'partner', scopes: ['catalogue:read'] })
       assert.equal(await createInitialKeyOnce(keyed.db), undefined)
       assert.equal((await listKeys(keyed.db)).length, 1)

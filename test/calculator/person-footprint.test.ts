@@ -22,6 +22,10 @@ interface Body {
   parameter?: string
 }
 
+/** GET of a calculator path on the describe's shared app, as its JSON body. */
+const getFrom = (shared: ReturnType<typeof sharedTestApp>) => async (path: string): Promise<Body> =>
+  (await shared().app.inject(`${BASE}${path}`)).json() as Body
+
 const sum = (body: Body): number => body.breakdown.reduce((total, entry) => total + entry.kg_co2e, 0)
 
 describe('a person\'s whole footprint (issue 35, finding 6)', () => {
@@ -46,8 +50,7 @@ describe('a person\'s whole footprint (issue 35, finding 6)', () => {
 
   test('a vegan who flies often and drives 10,000 km: their parts, the rest unchanged, the differences shown',
     async () => {
-      const { app } = shared()
-      const get = async (path: string): Promise<Body> => (await app.inject(`${BASE}${path}`)).json() as Body
+      const get = getFrom(shared)
       const body = await get('/footprint?country_code=DEU&diet_form=vegan&flight_frequency=often&car_distance=10000')
       const vegan = await get('/diet?country_code=DEU&diet_form=vegan')
       const flights = await get('/flight?country_code=DEU&frequency=often')
@@ -104,8 +107,7 @@ describe('a person\'s whole footprint (issue 35, finding 6)', () => {
 
   test('a person who goes by rail: fuel_type (for a car) is set aside, not refused, and the rail answer counts',
     async () => {
-      const { app } = shared()
-      const get = async (path: string): Promise<Body> => (await app.inject(`${BASE}${path}`)).json() as Body
+      const get = getFrom(shared)
       const body = await get('/footprint?country_code=DEU&car_mode=rail&car_distance=1000&fuel_type=diesel')
       const rail = await get('/car?country_code=DEU&mode=rail&distance=1000')
       assert.equal(body.breakdown.find((entry) => entry.category === 'transport')?.kg_co2e, rail.co2e.kg)
