@@ -149,17 +149,18 @@ describe('the home energy explanation\'s arithmetic', () => {
           const modelled = MODELLED.exec(line)
           if (modelled !== null) {
             seen.modelled++
-            const [base, mean, kwh, low, high] = [1, 2, 4, 5, 6].map((i) => Number(modelled[i]))
+            const [base, mean, kwh, low, high] = [1, 2, 4, 5, 6].map((i) => Number(modelled[i])) as
+              [number, number, number, number, number]
             const ratios = numbers(modelled[3] as string)
             const average = ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length
-            if (!(near(mean as number, average) && near((base as number) * (mean as number), kwh as number) &&
-              near((base as number) * Math.min(...ratios), low as number) &&
-              near((base as number) * Math.max(...ratios), high as number))) wrong.push(`${code}: ${line}`)
+            if (!(near(mean, average) && near(base * mean, kwh) && near(base * Math.min(...ratios), low) &&
+              near(base * Math.max(...ratios), high))) wrong.push(`${code}: ${line}`)
           }
           const perPerson = PER_PERSON.exec(line)
           if (perPerson !== null) {
             seen.perPerson++
-            if (!near(Number(perPerson[1]) * Number(perPerson[2]), Number(perPerson[3]))) wrong.push(line)
+            const [perHead, people, household] = perPerson.slice(1).map(Number) as [number, number, number]
+            if (!near(perHead * people, household)) wrong.push(`${code}: ${line}`)
           }
           const floor = FLOOR.exec(line)
           if (floor !== null) {
