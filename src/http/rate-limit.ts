@@ -149,13 +149,21 @@ export async function registerRateLimit (app: FastifyInstance, options: RateLimi
     app.addHook('onResponse', (request, reply, done) => {
       // Only requests the limit counted (the key check passed): the others have no key to charge.
       if (reply.statusCode >= 500 && reply.getHeader('ratelimit-limit') !== undefined) {
-        const units = Math.ceil(reply.elapsedTime / workUnitMs) - 1 - (charged.get(request) ?? 0)
+        const units = failedAnswerUnits(reply.elapsedTime, workUnitMs, charged.get(request) ?? 0)
         if (units > 0) charge(request, units).catch(() => undefined)
       }
       done()
     })
   }
   return charge
+}
+
+/**
+ * What a failed answer still owes, in requests: its time in work units, a part of one counted whole, less the one
+ * request the limit counted on arrival and what the route charged since (its rows).
+ */
+export function failedAnswerUnits (elapsedMs: number, workUnitMs: number, alreadyCharged: number): number {
+  return Math.ceil(elapsedMs / workUnitMs) - 1 - alreadyCharged
 }
 
 /**

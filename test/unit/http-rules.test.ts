@@ -5,6 +5,7 @@ import { AnswerCache } from '../../src/http/answer-cache.ts'
 import { EncodedBody } from '../../src/http/compression.ts'
 import { wantsCsv } from '../../src/http/csv.ts'
 import { isExpensivePage, offsetPrice } from '../../src/http/expensive-reads.ts'
+import { failedAnswerUnits } from '../../src/http/rate-limit.ts'
 import { MediaSigner } from '../../src/media/signing.ts'
 
 // Rules of the HTTP layer that a planted mutant once changed without any test noticing (a hand-run mutation
@@ -86,5 +87,35 @@ describe('kept answers: compressed from 1 KiB on, as the compress plugin compres
   test('a body of exactly 1,024 bytes goes out gzipped; one of 1,023 bytes as it is', () => {
     assert.equal(new EncodedBody('x'.repeat(1024)).codingFor(gzip), 'gzip')
     assert.equal(new EncodedBody('x'.repeat(1023)).codingFor(gzip), undefined)
+  })
+
+  // RFC 9110, 8.4.1: content codings are case-insensitive ("GZIP" is gzip).
+  test('codings in any case; "x-gzip" and "*" stand for gzip, as the plugin reads them', () => {
+    const body = new EncodedBody('x'.repeat(2048))
+    const asking = (header: string) =>
+      body.codingFor({ headers: { 'accept-encoding': header } } as unknown as FastifyRequest)
+    assert.equal(asking('GZIP'), 'gzip')
+    assert.equal(asking('Br, gzip'), 'br')
+    assert.equal(asking('X-GZIP'), 'gzip')
+    assert.equal(asking('*'), 'gzip')
+    assert.equal(asking('identity'), undefined)
+  })
+})
+
+// docs/api.md, "Rate limits": a failed answer is charged its time, each part of a work unit as a whole one.
+describe('a failed answer owes its time in whole work units, less what was counted', () => {
+  test('2.5 units of time cost 3 requests: the one counted on arrival and 2 more', () => {
+    assert.equal(failedAnswerUnits(2_500, 1_000, 0), 2)
+  })
+
+  test('exactly 2 units cost 2; a moment over costs 3', () => {
+    assert.equal(failedAnswerUnits(2_000, 1_000, 0), 1)
+    assert.equal(failedAnswerUnits(2_001, 1_000, 0), 2)
+  })
+
+  test('rows charged before the failure are taken off; a failure quicker than a unit owes nothing more', () => {
+    assert.equal(failedAnswerUnits(4_200, 1_000, 3), 1)
+    assert.equal(failedAnswerUnits(4_200, 1_000, 6), -2)
+    assert.equal(failedAnswerUnits(300, 1_000, 0), 0)
   })
 })
