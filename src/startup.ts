@@ -60,7 +60,7 @@ export async function prepareParts (
   // Loaded only with SYNC_SOURCES: a server that never syncs never loads an importer.
   const sync = config.sync.sources.length === 0
     ? undefined
-    : (await import('./ingest/sync/schedule.ts')).createSyncSchedule({ config, db: store.db, media })
+    : (await import('./ingest/sync/schedule.ts')).createSyncSchedule({ config, db: store.db })
   const logStream = options.logStream !== undefined ? { logStream: options.logStream } : {}
   return { config, store, calculatorData, media, signer, changes, redis, sync, ...logStream }
 }

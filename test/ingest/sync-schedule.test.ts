@@ -124,7 +124,7 @@ forEachDatabase((database) => {
       const rounds = new EventEmitter()
       const parts = await prepareParts(config, store)
       parts.sync = createSyncSchedule({
-        config, db: store.db, media: parts.media, timers, onRound: (round) => rounds.emit('round', round)
+        config, db: store.db, timers, onRound: (round) => rounds.emit('round', round)
       })
       const app = await buildApp(parts)
       t.after(async () => await app.close())

@@ -1,5 +1,4 @@
 import type { Config } from '../../config.ts'
-import type { MediaStore } from '../../media/media-store.ts'
 import type { Db } from '../../store/database.ts'
 import { REAL_TIMERS, type Timers } from './download.ts'
 import { workerImporters, type ImporterTable } from './importers.ts'
@@ -20,7 +19,7 @@ export interface SyncSchedule {
 interface ScheduleOptions {
   config: Config
   db: Db
-  media?: MediaStore
+  /** The imports, each on a worker thread by default (importers.ts), which opens the media folder itself. */
   importers?: ImporterTable
   timers?: Timers
   /** Passed to each round (download timeouts, retries, clock): tests set them. */
@@ -41,7 +40,6 @@ export function createSyncSchedule (options: ScheduleOptions): SyncSchedule {
       const result = await syncSources({
         db,
         dataDir: config.dataDir,
-        ...(options.media !== undefined && { media: options.media }),
         importers,
         maxBytes: config.sync.maxBytes,
         importLockWaitMs: config.importLockWaitMs,
