@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { expectHeader, parseCsv } from '../reference/csv.ts'
+import { expectHeader, parseCsv, recordOf } from '../reference/csv.ts'
 import { loadCountries, type Country, type UnsupportedCountry } from './country-data.ts'
 import { number, text, type Factor, type FactorStatus, type Read, type WorldStats } from './data-files.ts'
 import { loadFood, type FoodData } from './food.ts'
@@ -195,7 +195,7 @@ function loadSources ({ table, label }: Read): Map<string, Source> {
   expectHeader(table, ['id', 'name', 'publisher', 'year', 'licence', 'url', 'attribution'], label)
   const sources = new Map<string, Source>()
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const id = text(row.id, label, record, 'id')
     if (sources.has(id)) throw new Error(`${label}: duplicate source id "${id}"`)
     const url = row.url === '' ? undefined : row.url
@@ -217,7 +217,7 @@ function loadSources ({ table, label }: Read): Map<string, Source> {
 function loadDesnz ({ table, label }: Read, add: AddFactor): void {
   expectHeader(table, ['key', 'value', 'unit', 'desnz_id', 'desnz_path', 'provenance'], label)
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const key = text(row.key, label, record, 'key')
     const desnzId = row.desnz_id ?? ''
     if (desnzId !== '' &&
@@ -253,7 +253,7 @@ const CLOTHING_SOURCES: Record<string, string> = {
 function loadClothing ({ table, label }: Read, add: AddFactor): void {
   expectHeader(table, ['key', 'value', 'unit', 'scope', 'region', 'year', 'source'], label)
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const key = text(row.key, label, record, 'key')
     const source = CLOTHING_SOURCES[key]
     if (source === undefined) {
@@ -277,7 +277,7 @@ function loadClothing ({ table, label }: Read, add: AddFactor): void {
 function loadParameters ({ table, label }: Read, add: AddFactor, sources: Map<string, Source>): void {
   expectHeader(table, ['key', 'value', 'unit', 'status', 'source_id', 'note'], label)
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const key = text(row.key, label, record, 'key')
     const status = text(row.status, label, record, 'status')
     if (status !== 'published' && status !== 'unverified' && status !== 'assumption') {
@@ -302,7 +302,7 @@ function loadAirports ({ table, label }: Read): Map<string, Airport> {
   expectHeader(table, ['iata', 'name', 'city', 'country', 'latitude', 'longitude'], label)
   const airports = new Map<string, Airport>()
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const iata = text(row.iata, label, record, 'iata')
     if (!/^[A-Z0-9]{3}$/.test(iata)) {
       throw new Error(

@@ -1,4 +1,4 @@
-import { expectHeader } from '../reference/csv.ts'
+import { expectHeader, recordOf } from '../reference/csv.ts'
 import {
   areaText, buildingsShareText, fallbackText, gridFallbackReason, unsupportedReasons
 } from './country-data.explanation.ts'
@@ -197,7 +197,7 @@ function loadPerCountry (read: Read, column: string, spec: Spec): Map<string, Fa
   expectHeader(table, ['iso_code', 'country', 'year', column], label)
   const values = new Map<string, Factor>()
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const code = isoCode(row.iso_code, label, record, true)
     if (values.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
     const year = number(row.year, label, record, 'year', { min: 1990, max: 2100 })
@@ -214,7 +214,7 @@ function loadBuildings (read: Read): { perPerson: Map<string, Factor>, populatio
   const perPerson = new Map<string, Factor>()
   const population = new Map<string, number>()
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const code = isoCode(row.iso_code, label, record, true)
     if (perPerson.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
     const year = number(row.year, label, record, 'year', { min: 1990, max: 2100 })
@@ -234,7 +234,7 @@ function loadHouseholds (read: Read): Map<string, Factor> {
   requireColumns(read, ['iso_code', 'country', 'reference_year', 'avg_household_size_persons'])
   const values = new Map<string, Factor>()
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     // Kosovo has the user-assigned code XKX: a valid three-letter code the ISO file does not list.
     const code = isoCode(row.iso_code, label, record, false)
     if (values.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
@@ -253,7 +253,7 @@ function loadTdLosses (read: Read): Map<string, Factor> {
     ['iso_code', 'name', 'kind', 'latest_year', 'td_losses_pct_of_output', 'value_2021', 'value_2022', 'value_2023'])
   const values = new Map<string, Factor>()
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const code = isoCode(row.iso_code, label, record, false)
     if (values.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
     const kind = row.kind
@@ -289,7 +289,7 @@ function loadRegionOverrides (read: Read): Map<string, RegionOverride> {
     ['iso_code', 'un_m49_style_region', 'un_m49_style_sub_region', 'evidence_publisher', 'evidence_grouping'])
   const overrides = new Map<string, RegionOverride>()
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const code = isoCode(row.iso_code, label, record, false)
     const region = text(row.un_m49_style_region, label, record, 'un_m49_style_region')
     const subRegion = text(row.un_m49_style_sub_region, label, record, 'un_m49_style_sub_region')
@@ -613,7 +613,7 @@ function readIsoRows ({ table, label }: Read, overrides: Map<string, RegionOverr
   }
   const seen = new Set<string>()
   return table.rows.map((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const code = text(row['alpha-3'], label, record, 'alpha-3')
     if (!/^[A-Z]{3}$/.test(code)) throw new Error(`${label}: record ${record}: alpha-3 "${code}" is malformed`)
     if (seen.has(code)) throw new Error(`${label}: record ${record}: duplicate alpha-3 "${code}"`)

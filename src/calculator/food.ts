@@ -1,4 +1,4 @@
-import { expectHeader } from '../reference/csv.ts'
+import { expectHeader, recordOf } from '../reference/csv.ts'
 import { derive } from './calculation.ts'
 import { number, text, WORLD, type Factor, type Read } from './data-files.ts'
 
@@ -36,7 +36,7 @@ function loadRows<Key extends string> ({ table, label }: Read, keys: readonly Ke
   expectHeader(table, ['iso_code', 'country', 'year', ...keys.map((key) => `${key}${suffix}`)], label)
   const rows = new Map<string, CountryRow<Key>>()
   table.rows.forEach((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const code = text(row.iso_code, label, record, 'iso_code')
     if (code !== WORLD && !/^[A-Z]{3}$/.test(code)) throw new Error(`${label}: record ${record}: bad iso_code`)
     if (rows.has(code)) throw new Error(`${label}: record ${record}: duplicate iso_code "${code}"`)
@@ -102,7 +102,7 @@ export function loadFood (supplyRead: Read, meatRead: Read, factorRead: Read): F
   expectHeader(table, ['product', 'year', 'kg_co2e_per_1000kcal', 'group'], label)
   const byGroup = new Map<string, Factor[]>()
   const products: Factor[] = table.rows.map((row, index) => {
-    const record = index + 2
+    const record = recordOf(index)
     const product = text(row.product, label, record, 'product')
     const year = number(row.year, label, record, 'year', { min: 1990, max: 2100 })
     const factor: Factor = {

@@ -27,14 +27,19 @@ export function parseCsv (text: string, fileLabel: string): CsvTable {
   for (let index = 1; index < records.length; index++) {
     const fields = records[index] ?? []
     if (fields.length !== header.length) {
-      throw new Error(`${fileLabel}: record ${index +
-        1} has ${fields.length} fields, expected ${header.length} (${header.join(',')})`)
+      throw new Error(`${fileLabel}: record ${recordOf(index - 1)} has ${fields.length} fields, expected ` +
+        `${header.length} (${header.join(',')})`)
     }
     const row: Record<string, string> = {}
     header.forEach((name, column) => { row[name] = fields[column] ?? '' })
     rows.push(row)
   }
   return { header, rows }
+}
+
+/** The record number, in its file, of `table.rows[index]`: the header is record 1. Errors name rows by it. */
+export function recordOf (index: number): number {
+  return index + 2
 }
 
 /** Throws unless the header is exactly `expected`, in order. */

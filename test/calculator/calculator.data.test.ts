@@ -40,19 +40,25 @@ describe('loadCalculatorData: start-up validation', () => {
     assert.equal(data.factors.get('desnz:flight.long_haul.economy.with_rf')?.value, 0.11704)
   })
 
-  const failures: Array<{ name: string, file: string, change: (text: string) => string, message: RegExp }> = [
+  // `at` picks the changed line: the error must name its record (the header is record 1; no shipped file has a
+  // line break inside a field, so record n is line n).
+  const failures: Array<{
+    name: string, file: string, change: (text: string) => string, message: RegExp, at?: (line: string) => boolean
+  }> = [
     {
       name: 'a non-numeric factor',
       file: 'calculator/desnz_2025_factors.csv',
       change: (text) => text.replace('0.11704,', 'n/a,'),
-      message: /desnz_2025_factors\.csv: record \d+: column "value" is not a number \("n\/a"\)/
+      message: /desnz_2025_factors\.csv: record \d+: column "value" is not a number \("n\/a"\)/,
+      at: (line) => line.includes(',n/a,')
     },
     {
       name: 'an impossible household size',
       file: 'calculator/household_size.csv',
       change: (text) => text.replace(',DYB,2.14,', ',DYB,0.5,'),
       message: new RegExp('household_size\\.csv: record \\d+: column "avg_household_size_persons" = 0\\.5 ' +
-        'is outside the plausible range')
+        'is outside the plausible range'),
+      at: (line) => line.includes(',DYB,0.5,')
     },
     {
       name: 'disagreeing region evidence',
@@ -60,26 +66,30 @@ describe('loadCalculatorData: start-up validation', () => {
       change: (text) =>
         text.replace('TWN,Taiwan,Asia,Eastern Asia,142,030,Our World',
           'TWN,Taiwan,Asia,South-eastern Asia,142,035,Our World'),
-      message: /taiwan_region_override\.csv: record \d+: the evidence for TWN disagrees/
+      message: /taiwan_region_override\.csv: record \d+: the evidence for TWN disagrees/,
+      at: (line) => line.includes('South-eastern Asia')
     },
     {
       name: 'a blank value',
       file: 'calculator/electricity_carbon_intensity.csv',
       change: (text) => text.replace('DEU,Germany,2024,344.1', 'DEU,Germany,2024,'),
       message: new RegExp('electricity_carbon_intensity\\.csv: record \\d+: ' +
-        'column "carbon_intensity_elec_gco2_per_kwh" is not a number')
+        'column "carbon_intensity_elec_gco2_per_kwh" is not a number'),
+      at: (line) => line.startsWith('DEU,Germany,2024,')
     },
     {
       name: 'an implausible value',
       file: 'calculator/co2_per_capita.csv',
       change: (text) => text.replace('DEU,Germany,2023,7.051', 'DEU,Germany,2023,7051'),
-      message: /co2_per_capita\.csv: record \d+: column "co2_per_capita_t" = 7051 is outside the plausible range/
+      message: /co2_per_capita\.csv: record \d+: column "co2_per_capita_t" = 7051 is outside the plausible range/,
+      at: (line) => line.startsWith('DEU,Germany,2023,7051')
     },
     {
       name: 'a short row',
       file: 'calculator/parameters.csv',
       change: (text) => text + 'energy.extra,1\n',
-      message: /parameters\.csv: record \d+ has 2 fields, expected 6/
+      message: /parameters\.csv: record \d+ has 2 fields, expected 6/,
+      at: (line) => line === 'energy.extra,1'
     },
     {
       name: 'a renamed column',
@@ -123,7 +133,8 @@ describe('loadCalculatorData: start-up validation', () => {
       name: 'a malformed airport',
       file: 'calculator/airports.csv',
       change: (text) => text.replace(/\nFRA,([^\n]*),50\.033333,/, '\nFRA,$1,95,'),
-      message: /airports\.csv: record \d+: column "latitude" = 95 is outside the plausible range/
+      message: /airports\.csv: record \d+: column "latitude" = 95 is outside the plausible range/,
+      at: (line) => line.startsWith('FRA,')
     },
     {
       name: 'a missing World row',
@@ -137,6 +148,13 @@ describe('loadCalculatorData: start-up validation', () => {
       const dir = dataCopy(t)
       edit(dir, failure.file, failure.change)
       assert.throws(() => loadCalculatorData(dir), failure.message)
+      if (failure.at !== undefined) {
+        const lines = readFileSync(path.join(dir, failure.file), 'utf8').split('\n')
+        const record = lines.findIndex(failure.at) + 1
+        assert.equal(lines.filter(failure.at).length, 1, 'the changed line is found once')
+        assert.throws(() => loadCalculatorData(dir), (error: Error) =>
+          error.message.includes(`: record ${record}`) || assert.fail(`not record ${record}: ${error.message}`))
+      }
     })
   }
 
