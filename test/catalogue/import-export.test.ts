@@ -69,6 +69,9 @@ forEachDatabase((database) => {
         /record 2.*sustainable_development_goals\[0\]\.name_id/],
       ['bundles on a non-bundle', (r) => { r['bundles'] = [{ id: 1 }] }, /record 2.*field "bundles"/],
       ['a latitude out of range', (r) => { r['latitude'] = 91 }, /record 2.*field "latitude"/],
+      ['a latitude just past a pole', (r) => { r['latitude'] = -90.000001 }, /record 2.*field "latitude"/],
+      ['a longitude just past the antimeridian', (r) => { r['longitude'] = 180.000001 },
+        /record 2.*field "longitude".*between -180 and 180/],
       ['a conflicting verbose name', (r) => { r['registry'] = { name_id: 'REGISTRY_A', verbose_name: 'Other name' } },
         /record 2.*registry\.verbose_name/],
       ['credits of a year not in vintages', (r) => {
@@ -109,6 +112,16 @@ forEachDatabase((database) => {
           assert.equal(after, before)
         })
       }
+    })
+
+    test('coordinates on the poles and the antimeridian are taken (the ranges include their ends)', async (t) => {
+      const ws = await workspace(t, database)
+      const result = await tonne(['import', ws.write('edges.json', json([
+        project(1, { latitude: 90, longitude: -180 }), project(2, { latitude: -90, longitude: 180 })]))], ws.env)
+      assert.equal(result.code, 0, result.stderr)
+      const [first, second] = await ws.api(['/api/v1/commerce/products/1/', '/api/v1/commerce/products/2/'])
+      assert.deepEqual([JSON.parse(first!).latitude, JSON.parse(first!).longitude], [90, -180])
+      assert.deepEqual([JSON.parse(second!).latitude, JSON.parse(second!).longitude], [-90, 180])
     })
 
     test('NDJSON errors name the line; invalid JSON is refused whole', async (t) => {
