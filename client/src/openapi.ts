@@ -1367,7 +1367,7 @@ export interface operations {
         fuel_type?: "petrol" | "diesel" | "hybrid" | "plug_in_hybrid" | "electric" | "lpg" | "cng" | "unknown";
         /** @description Person: clothes bought compared with the average (as /clothes amount). Default average. */
         clothes_amount?: "none" | "little" | "average" | "much";
-        /** @description Person: floor area (as /energy), in m², or in ft² when measurement_system is imperial (the default for USA, LBR and MMR). */
+        /** @description Person: floor area (as /energy), in m², or in ft² when measurement_system is imperial (the default for USA, LBR and MMR), 1 to 5,000 m². */
         home_size?: number;
         /** @description Person: people in the home. */
         household_size?: number;

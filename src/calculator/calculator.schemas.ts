@@ -70,7 +70,7 @@ export const FootprintQuery = query({
     exclusiveMinimum: 0,
     maximum: 60_000,
     description: 'Person: floor area (as /energy), in m², or in ft² when measurement_system is imperial (the ' +
-      'default for USA, LBR and MMR).'
+      'default for USA, LBR and MMR), 1 to 5,000 m².'
   })),
   household_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'Person: people in the home.' })),
   heating_type: Type.Optional(StringEnum(ENUMS.heating_type, { description: 'Person: heating (as /energy).' })),

@@ -93,6 +93,25 @@ function nationalCo2e (country: Country): { t: number, basis: string, used: Fact
   }
 }
 
+/**
+ * Runs a category's answer under /footprint's names for its fields: an error about the category's `distance` is
+ * about the `car_distance` the client sent, so it names that (the explorer marks the field by it).
+ */
+function asked<T> (names: Readonly<Record<string, string>>, answer: () => T): T {
+  try {
+    return answer()
+  } catch (error) {
+    const renamed = error instanceof CalculatorInputError ? names[error.parameter] : undefined
+    if (error instanceof CalculatorInputError && renamed !== undefined) {
+      const detail = error.message.startsWith(`${error.parameter} `)
+        ? `${renamed}${error.message.slice(error.parameter.length)}`
+        : error.message
+      throw new CalculatorInputError(error.kind, renamed, detail, error.allowedValues)
+    }
+    throw error
+  }
+}
+
 export function personFootprint (data: CalculatorData, country: Country, query: FootprintQuery): PersonFootprint {
   const common = {
     country_code: country.code,
@@ -118,19 +137,22 @@ export function personFootprint (data: CalculatorData, country: Country, query: 
     ...(query.calories === undefined ? {} : { calories: query.calories })
   })
   const dietAverage = dietAnswer(data, { ...common, diet_form: 'everything' })
-  const clothes = clothesAnswer(data, { ...common, amount: query.clothes_amount ?? 'average' })
+  const clothes = asked({ amount: 'clothes_amount' },
+    () => clothesAnswer(data, { ...common, amount: query.clothes_amount ?? 'average' }))
   const clothesAverage = clothesAnswer(data, { ...common, amount: 'average' })
-  const flights = query.flight_frequency === undefined
+  const frequency = query.flight_frequency
+  const flights = frequency === undefined
     ? undefined
-    : flightAnswer(data, { ...common, frequency: query.flight_frequency })
-  const car = query.car_distance === undefined
+    : asked({ frequency: 'flight_frequency' }, () => flightAnswer(data, { ...common, frequency }))
+  const carDistance = query.car_distance
+  const car = carDistance === undefined
     ? undefined
-    : carAnswer(data, {
+    : asked({ distance: 'car_distance', mode: 'car_mode' }, () => carAnswer(data, {
       ...common,
-      distance: query.car_distance,
+      distance: carDistance,
       ...(query.car_mode === undefined ? {} : { mode: query.car_mode }),
       ...(query.fuel_type === undefined || (query.car_mode ?? 'car') !== 'car' ? {} : { fuel_type: query.fuel_type })
-    })
+    }))
   // The average person's transport: Climate Watch's transport CO2 per person (domestic, passengers and freight).
   const transport = country.transportCo2
   const transportAverageKg = transport.value * 1000

@@ -58,4 +58,37 @@ describe('units and plausibility (issue 35, finding 7)', () => {
     const fine = (await app.inject(`${BASE}/energy?country_code=DEU&home_size=60&household_size=2`)).json() as Body
     assert.ok(!fine.warnings.some((line) => line.includes('home_size')))
   })
+
+  // The model's ranges are in km and m² whatever unit was sent (1 mi = 1.609344 km, 1 ft² = 0.09290304 m², both
+  // exact by definition): each edge is taken, and the next whole unit past it is refused, naming the parameter.
+  test('the plausible ranges hold at their edges in either unit: 5,000 m², 1,000,000 km a year, 20,038 km a flight',
+    async () => {
+      const { app } = shared()
+      const status = async (path: string) => (await app.inject(`${BASE}${path}`)).statusCode
+      const refused = async (path: string, parameter: string) => {
+        const response = await app.inject(`${BASE}${path}`)
+        assert.equal(response.statusCode, 400, path)
+        const body = response.json() as { detail: string, parameter: string }
+        assert.equal(body.parameter, parameter, path)
+        assert.match(body.detail, new RegExp(`^${parameter} `), path)
+      }
+      assert.equal(await status('/energy?country_code=DEU&home_size=5000'), 200)
+      await refused('/energy?country_code=DEU&home_size=5000.01', 'home_size')
+      await refused('/energy?country_code=DEU&home_size=0.99', 'home_size')
+      // 53,819 ft² is 4,999.96 m²; 53,820 ft² is 5,000.04 m².
+      assert.equal(await status('/energy?country_code=USA&home_size=53819'), 200)
+      await refused('/energy?country_code=USA&home_size=53820', 'home_size')
+      assert.equal(await status('/car?country_code=DEU&distance=1000000'), 200)
+      // 621,371 mi is 999,999.7 km; 621,372 mi is 1,000,001.3 km.
+      assert.equal(await status('/car?country_code=USA&distance=621371'), 200)
+      await refused('/car?country_code=USA&distance=621372', 'distance')
+      assert.equal(await status('/flight?country_code=DEU&distance=20038'), 200)
+      // 12,451 mi is 20,037.9 km; 12,452 mi is 20,039.5 km.
+      assert.equal(await status('/flight?country_code=USA&distance=12451'), 200)
+      await refused('/flight?country_code=USA&distance=12452', 'distance')
+      // The person footprint reads the same fields through the same rules, and names its own field at fault.
+      assert.equal(await status('/footprint?country_code=USA&car_distance=621371&home_size=53819'), 200)
+      await refused('/footprint?country_code=USA&car_distance=621372', 'car_distance')
+      await refused('/footprint?country_code=USA&home_size=53820', 'home_size')
+    })
 })
