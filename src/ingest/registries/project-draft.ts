@@ -241,7 +241,10 @@ export class ProjectDraft {
     for (const type of types) this.#listed.add(type)
   }
 
-  /** The ledger these files give (undefined: they say nothing of transactions). */
+  /**
+   * The ledger these files give, for a draft without a spool (undefined: they say nothing of transactions). The
+   * import always spools; the readers' unit tests read each reader's transactions here, with no database.
+   */
   transactions (): TransactionRecord[] | undefined {
     return this.#transactions.size === 0 ? undefined : [...this.#transactions.values()]
   }

@@ -268,7 +268,8 @@ function merge (
   draft: ProjectDraft, stored: ImportRecord | undefined, current: boolean, stated: boolean, registry: Named,
   goals: ReadonlyMap<number, string>
 ): ImportRecord {
-  // The stored ledger stays as it is: only this import's transactions are given, to be upserted.
+  // The stored ledger stays as it is: this import's transactions are staged apart (StagedSpool above) and written
+  // from there, so the record carries none.
   const { transactions: _stored, ...base } = stored ?? newRecord(registry, draft)
   const defined = (fields: object) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
   const fields = { ...current ? defined(draft.ledgerFields()) : {}, ...stated ? defined(draft.projectFields()) : {} }
@@ -276,7 +277,6 @@ function merge (
   const sdgs = described ? draft.sdgs() : undefined
   const certifications = described ? draft.certifications() : undefined
   const credits = withStoredVintages(draft.credits(), base.credits)
-  const transactions = draft.transactions()
   return {
     ...base,
     ...fields,
@@ -288,8 +288,7 @@ function merge (
     certifications: certifications ?? base.certifications,
     vintages: credits === undefined ? base.vintages : credits.vintages.map((v) => v.vintage),
     ...(credits !== undefined ? { credits } : base.credits !== undefined && { credits: base.credits }),
-    source: mergeSource(base.source, draft.source(stated ? undefined : draft.statedAt())),
-    ...(transactions !== undefined && { transactions })
+    source: mergeSource(base.source, draft.source(stated ? undefined : draft.statedAt()))
   }
 }
 
