@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs'
-import { parse, CsvError, type Info } from 'csv-parse'
+import { parse, CsvError } from 'csv-parse'
 import { ExportFileError } from '../../catalogue/catalogue.errors.ts'
 import { cleanText } from './values.ts'
 
@@ -21,19 +21,21 @@ interface CsvRecord {
  */
 export async function * readCsvExport (file: string, label: string): AsyncGenerator<CsvRecord & { header: string[] }> {
   const parser = createReadStream(file).pipe(parse({
-    bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_SIZE
+    bom: true, raw: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_SIZE
   }))
   let header: string[] | undefined
+  // Lines are counted from each record's raw text, which begins with any blank lines skipped before it. csv-parse's
+  // own info.lines counts one line too many after a blank CRLF line followed by a quoted line break (csv-parse 7.0).
+  let next = 1
   try {
-    for await (const { record, info, raw } of parser as AsyncIterable<{ record: string[], info: Info, raw: string }>) {
-      // info.lines is the line the record ends on; count back over the line breaks inside it.
-      const breaks = (raw.match(/\r\n|\n|\r/g) ?? []).length
-      const line = info.lines - breaks + (/[\r\n]$/.test(raw) ? 1 : 0)
+    for await (const { record, raw } of parser as AsyncIterable<{ record: string[], raw: string }>) {
+      const line = next + lineBreaks(/^[\r\n]*/.exec(raw)![0])
+      next += lineBreaks(raw)
       if (header === undefined) {
         header = record.map(cleanText)
         continue
       }
-      yield { line, fields: record, raw: raw.replace(/[\r\n]+$/, ''), header }
+      yield { line, fields: record, raw: raw.replace(/^[\r\n]+|[\r\n]+$/g, ''), header }
     }
   } catch (error) {
     if (error instanceof CsvError || (error as { code?: string }).code === 'ENOENT') {
@@ -42,6 +44,11 @@ export async function * readCsvExport (file: string, label: string): AsyncGenera
     throw error
   }
   if (header === undefined) throw new ExportFileError(`${label}: the file is empty (expected a header line)`)
+}
+
+/** A CR LF is one line break, as are a lone LF and a lone CR. */
+function lineBreaks (text: string): number {
+  return (text.match(/\r\n|\n|\r/g) ?? []).length
 }
 
 /**
