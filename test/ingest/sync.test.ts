@@ -124,6 +124,41 @@ forEachDatabase((kind) => {
         assert.deepEqual(leftovers(), [])
       })
 
+    test('429, 408 and 5xx are tried again; any other status fails at once; a URL ending in / is "NAME download"',
+      async (t) => {
+        const verra = recordingImporter()
+        const { server, sleeps, options } = await setUp(t, { verra })
+        const tries = new Map<string, number>()
+        for (const status of [429, 408, 404, 403]) {
+          server.routes.set(`/${status}/`, (request, response) => {
+            const n = (tries.get(request.url!) ?? 0) + 1
+            tries.set(request.url!, n)
+            if (n === 1) response.writeHead(status).end()
+            else response.writeHead(200).end(`ID,Name\n${status},A\n`)
+          })
+        }
+        const twice = { ...options, attempts: 2 }
+        for (const status of [429, 408]) {
+          const round = await syncSources(twice, [{ kind: 'verra', url: server.url(`/${status}/`) }])
+          assert.ok(round.ran)
+          assert.equal(round.sources[0]!.status, 'changed', String(status))
+        }
+        assert.deepEqual(verra.calls.map((c) => c.label), ['verra download', 'verra download'])
+        assert.deepEqual(sleeps, [BACKOFF_MS, BACKOFF_MS])
+        for (const status of [404, 403]) {
+          const round = await syncSources(twice, [{ kind: 'verra', url: server.url(`/${status}/`) }])
+          assert.ok(round.ran)
+          assert.match(round.sources[0]!.error!, new RegExp(`answered ${status} [A-Za-z ]+$`), 'one try, said once')
+        }
+        assert.deepEqual(sleeps, [BACKOFF_MS, BACKOFF_MS], 'no wait before a status that will not change')
+        assert.deepEqual([...tries.values()], [2, 2, 1, 1])
+
+        server.routes.set('/always-500', (_request, response) => { response.writeHead(500).end() })
+        const failed = await syncSources(twice, [{ kind: 'verra', url: server.url('/always-500') }])
+        assert.ok(failed.ran)
+        assert.match(failed.sources[0]!.error!, /answered 500 Internal Server Error \(after 2 tries\)$/)
+      })
+
     test('a server that stops sending, and one that never answers, time out', async (t) => {
       const verra = recordingImporter()
       const { server, timers, options } = await setUp(t, { verra })
