@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AnswerCache } from '../../src/http/answer-cache.ts'
 import { EncodedBody } from '../../src/http/compression.ts'
 import { wantsCsv } from '../../src/http/csv.ts'
@@ -87,6 +87,22 @@ describe('kept answers: compressed from 1 KiB on, as the compress plugin compres
   test('a body of exactly 1,024 bytes goes out gzipped; one of 1,023 bytes as it is', () => {
     assert.equal(new EncodedBody('x'.repeat(1024)).codingFor(gzip), 'gzip')
     assert.equal(new EncodedBody('x'.repeat(1023)).codingFor(gzip), undefined)
+  })
+
+  test('Vary: Accept-Encoding from 1,024 bytes on (there the coding depends on the request), added to a Vary', () => {
+    const varied = (size: number, vary?: string) => {
+      const headers = new Map<string, string>(vary === undefined ? [] : [['vary', vary]])
+      const reply = {
+        getHeader: (name: string) => headers.get(name),
+        header: (name: string, value: string) => { headers.set(name, value) }
+      } as unknown as FastifyReply
+      new EncodedBody('x'.repeat(size)).vary(reply)
+      return headers.get('vary')
+    }
+    assert.equal(varied(1024), 'accept-encoding')
+    assert.equal(varied(1023), undefined)
+    assert.equal(varied(1024, 'Accept'), 'Accept, accept-encoding')
+    assert.equal(varied(1024, 'Accept, Accept-Encoding'), 'Accept, Accept-Encoding', 'not listed twice')
   })
 
   // RFC 9110, 8.4.1: content codings are case-insensitive ("GZIP" is gzip).
