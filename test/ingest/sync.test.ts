@@ -216,6 +216,28 @@ forEachDatabase((kind) => {
       assert.deepEqual(verra.calls.map((c) => c.bytes.toString()), ['moved'])
     })
 
+    test('a new file that only updates projects is "changed"; new bytes that change no project are "unchanged"',
+      async (t) => {
+        const { server, options, status } = await setUp(t)
+        const header = 'ID,Name,Proponent,Project Type,AFOLU Activities,Methodology,Status,Country/Area,' +
+          'Estimated Annual Emission Reductions,Region,Project Registration Date,Crediting Period Start Date,' +
+          'Crediting Period End Date'
+        const file = (name: string, end: string) =>
+          `${header}\n9001,Sync One,Dev,Transport,,,Registered,Kenya,,,,,\n9002,${name},Dev,Transport,,,Registered,` +
+          `Kenya,,,,,${end}`
+        let body = file('Sync Two', '\n')
+        server.routes.set('/p.csv', (_request, response) => { response.writeHead(200).end(body) })
+        const sources = [{ kind: 'verra' as const, url: server.url('/p.csv') }]
+        const rounds: string[] = []
+        for (const next of [file('Sync Two', '\n'), file('Sync Two Renamed', '\n'), file('Sync Two Renamed', '')]) {
+          body = next
+          const round = await syncSources(options, sources)
+          assert.ok(round.ran)
+          rounds.push(`${round.sources[0]!.status} ${(await status('verra'))?.last_status}`)
+        }
+        assert.deepEqual(rounds, ['changed changed', 'changed changed', 'unchanged unchanged'])
+      })
+
     test('one process syncs at a time: another finds the lease held and skips the round without a download',
       async (t) => {
         const verra = recordingImporter()
