@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { sql } from 'kysely'
 import pg from 'pg'
 import { listenPostgres, type ChangeFeed } from '../../src/store/change-feed.ts'
-import { createPostgresDatabase, TEST_DATABASES } from '../databases.ts'
+import { openStore } from '../../src/store/connect.ts'
+import { copyMigratedSqlite, createPostgresDatabase, TEST_DATABASES } from '../databases.ts'
+import { tempDir } from '../helpers.ts'
 
-// PostgreSQL's change feed (src/store/change-feed.ts): what a serving process's caches trust. Until its LISTEN
+// The change feeds (src/store/change-feed.ts): what a serving process's caches trust. Until its LISTEN
 // connection is up nothing cached is served; once it is, a value read at the current generation is fresh until a
 // NOTIFY from any connection moves the generation. A feed that never went live would leave every PostgreSQL
 // instance rebuilding every answer, which no answer would show.
@@ -38,3 +41,20 @@ test('PostgreSQL change feed: fresh once listening, moved on by a NOTIFY from an
   away = true
   assert.equal(feed.fresh(feed.generation), false, 'while the database is said to be away, nothing is fresh')
 })
+
+test('SQLite change feed: a commit by another connection to the file (a worker, the CLI) moves the generation',
+  async (t) => {
+    const dataDir = tempDir(t)
+    await copyMigratedSqlite(dataDir)
+    const serving = await openStore({ dataDir, databaseUrl: undefined, sqliteReadWorkers: 0 })
+    t.after(async () => await serving.close())
+    const cli = await openStore({ dataDir, databaseUrl: undefined, sqliteReadWorkers: 0 })
+    t.after(async () => await cli.close())
+    const feed = serving.changes
+    // The feed's first read of PRAGMA data_version is its baseline: a change is a later value.
+    await serving.db.selectFrom('api_keys').select('id').execute()
+    const read = feed.generation
+    // Raw SQL: the service's own writes also tell this process's feeds directly, which is not what is tested here.
+    await sql`create table feed_probe (x integer)`.execute(cli.db)
+    await until(() => !feed.fresh(read), "another connection's commit is seen")
+  })
