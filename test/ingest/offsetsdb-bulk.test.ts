@@ -133,6 +133,13 @@ forEachDatabase((database) => {
         assert.equal(await searchCount(ws, 'nouvelle'), 2)
         // Row 5 was Acme's, row 8 already Société Générale's.
         assert.equal(await searchCount(ws, 'societe'), expected + 1)
+
+        // Then 2,000 more rows, at least half as many as the ledger holds: SQLite writes them in bulk too, adding to
+        // the counts of the same registries, types, vintages and months (PostgreSQL row by row: its ledger is not
+        // empty).
+        const grown = await importArchive(ws, 'grown.zip', [...changed, ...credits(5000).slice(3000)])
+        assert.equal(grown.transactions, 5000)
+        await assertIntact(ws, database, migrated)
       })
   })
 })
