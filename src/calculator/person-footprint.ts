@@ -102,13 +102,10 @@ function asked<T> (names: Readonly<Record<string, string>>, answer: () => T): T 
     return answer()
   } catch (error) {
     const renamed = error instanceof CalculatorInputError ? names[error.parameter] : undefined
-    if (error instanceof CalculatorInputError && renamed !== undefined) {
-      const detail = error.message.startsWith(`${error.parameter} `)
-        ? `${renamed}${error.message.slice(error.parameter.length)}`
-        : error.message
-      throw new CalculatorInputError(error.kind, renamed, detail, error.allowedValues)
-    }
-    throw error
+    if (renamed === undefined) throw error
+    const { kind, parameter, message, allowedValues } = error as CalculatorInputError
+    const detail = message.startsWith(`${parameter} `) ? `${renamed}${message.slice(parameter.length)}` : message
+    throw new CalculatorInputError(kind, renamed, detail, allowedValues)
   }
 }
 
