@@ -20,7 +20,7 @@ import { recordingProxy } from './recording-proxy.ts'
 //   TONNE_TEST_NODE20  a Node.js 20 executable (default: the first `node` on the PATH that is version 20)
 
 const PINNED_NODE = path.join(REPO_ROOT, 'node_modules', '.bin', 'node')
-const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+const TSC = path.join(REPO_ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc')
 const runFile = promisify(execFile)
 
 async function run (file: string, args: string[], cwd: string): Promise<string> {
@@ -161,7 +161,8 @@ test('the client tarball installs and runs on Node.js 20 and 24, in browsers, un
   }
 
   // Strict TypeScript with nodenext resolution, as a browser-minded project (default libraries, DOM included) and
-  // as a Node.js one (no DOM, @types/node): the declarations must need neither more nor other.
+  // as a Node.js one (no DOM, @types/node): the declarations must need neither more nor other. TypeScript 7, the
+  // release `npm install typescript` gives a new project (README, "Two TypeScripts").
   writeFileSync(path.join(project, 'consumer.ts'), TS_CONSUMER)
   const settings = { strict: true, module: 'nodenext', noEmit: true, skipLibCheck: false }
   const typeRoots = [path.join(REPO_ROOT, 'node_modules', '@types')]
