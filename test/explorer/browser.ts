@@ -17,8 +17,11 @@ export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-output', 'screenshots')
 // (README, "Web explorer").
 const SCREENSHOTS = process.env['TONNE_TEST_SCREENSHOTS'] === '1'
 
+// --disable-software-rasterizer: no SwiftShader in a GPU process, which nothing here needs (the pages draw with SVG
+// and a 2D canvas, never WebGL). Two browser files took 85-87 s of the machine's CPU with it, 90-102 s without
+// (alternated, 2026-11-28; docs/test-suite.md, "Stop 47").
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking',
+  '--disable-background-networking', '--disable-software-rasterizer',
   '--disable-component-update', '--disable-sync']
 
 export interface Browser {
