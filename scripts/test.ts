@@ -104,7 +104,7 @@ const ESLINT_CACHE = ['--cache', '--cache-strategy', 'content', '--cache-locatio
 function checks (): void {
   const bin = (file: string) => path.join(ROOT, 'node_modules', file)
   // TypeScript 7's compiler (README, "Two TypeScripts") on one thread: the tests keep both cores busy, and its
-  // checker threads cost more CPU than they save there. ESLint keeps a cache for the next run in this checkout.
+  // checker threads cost more CPU than they save there.
   const tsc = bin('typescript-native/bin/tsc')
   const steps = [
     ['tsc --noEmit', [tsc, '--noEmit', '--singleThreaded']],
