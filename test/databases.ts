@@ -9,6 +9,7 @@ import type { TestContext } from 'node:test'
 import pg from 'pg'
 import { openStore, SQLITE_FILE_NAME } from '../src/store/connect.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
+import { readTemplateState, resetToTemplate, type TemplateState } from './support/database-reset.ts'
 import { TEST_TMPDIR } from './support/files.ts'
 
 // The test settings live here, the way src/config.ts holds the service's.
@@ -147,51 +148,82 @@ async function migratedPostgresTemplate (): Promise<string> {
   }))
 }
 
-// Creating and dropping a database each wait on the server's disk for a second or more. So that a test does not
-// wait for them, the next migrated copy is made while the current test runs, and drops run in the background (the
-// test process ends when they are done; one made ahead and never used is dropped then too).
-let nextCopy: { name: string, ready: Promise<void> } | undefined
-const unused = new Map<string, Promise<void>>()
+// A test's database is given back after it: emptied to the template's state and checked, it goes to the next test
+// of this process (test/support/database-reset.ts); one that cannot be is dropped in the background. So a process
+// makes a copy only when none is free (two or three in a run), and drops what is left when it ends.
+const free: string[] = []
+let templateState: Promise<TemplateState | undefined> | undefined
+
+async function connectTo (name: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: postgresUrl(name) })
+  client.on('error', () => undefined)
+  await client.connect()
+  return client
+}
 
 /**
- * Drops the database once the test's own connections are gone (its after hooks close them, maybe after this one
- * has started): forcing them closed earlier would make the app's pool fail mid-close. After 30 s it forces.
+ * Waits until the test's own connections are gone (its after hooks close them, maybe after this one has started):
+ * forcing them closed earlier would make the app's pool fail mid-close. False if some are still there after 30 s.
  */
-async function dropDatabase (name: string): Promise<void> {
+async function unused (name: string): Promise<boolean> {
   // Each look takes an admin connection only for its query, so a wait does not hold one from the copies.
   const connected = async () => await admin(async (client) => {
     const { rows } = await client.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name])
     return (rows[0] as { n: number }).n
   })
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline && await connected() > 0;) await setTimeout(100)
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    if (await connected() === 0) return true
+    await setTimeout(100)
+  }
+  return false
+}
+
+/** Drops the database, closing any connection still open to it. */
+async function dropDatabase (name: string): Promise<void> {
   await admin(async (client) => { await client.query(`drop database if exists ${name} with (force)`) })
 }
 
-/** Starts dropping the database without waiting for it (the process waits for it before it ends). */
+/**
+ * Starts dropping the database once its test's connections are gone (forced after 30 s), without waiting for it
+ * (the process waits for it before it ends).
+ */
 function dropLater (name: string): void {
-  dropDatabase(name).catch((error: unknown) => {
+  unused(name).then(async () => { await dropDatabase(name) }).catch((error: unknown) => {
     console.error(`could not drop the test database ${name}: ${(error as Error).message}`)
   })
 }
 
-function startCopy (template: string): { name: string, ready: Promise<void> } {
-  const name = `tonne_test_${randomBytes(6).toString('hex')}`
-  const ready = admin(async (client) => {
-    await client.query(`create database ${name} template ${template}${copyStrategy}`)
-  })
-  ready.catch(() => undefined)
-  unused.set(name, ready)
-  return { name, ready }
+/** After its test: the database back to the template's state for the next test, or dropped. */
+async function giveBack (name: string): Promise<void> {
+  const state = await templateState?.catch(() => undefined)
+  if (await unused(name) && state !== undefined && await reset(name, state)) {
+    free.push(name)
+  } else {
+    await dropDatabase(name)
+  }
+}
+
+/** True if the database is now as a fresh copy is; false if it could not be reset (a test closed it, say). */
+async function reset (name: string, state: TemplateState): Promise<boolean> {
+  let client: pg.Client | undefined
+  try {
+    client = await connectTo(name)
+    return await resetToTemplate(client, state)
+  } catch {
+    return false
+  } finally {
+    await client?.end().catch(() => undefined)
+  }
 }
 
 process.on('beforeExit', () => {
-  for (const [name, ready] of unused) ready.finally(() => { dropLater(name) }).catch(() => undefined)
-  unused.clear()
+  for (const name of free.splice(0)) dropLater(name)
 })
 
 /**
- * A new PostgreSQL database for this test, dropped after it; returns its URL. `migrated` (the default) copies
- * the migrated template; `migrated: false` gives an empty database (for tests of the migrations themselves).
+ * A PostgreSQL database for this test, as a fresh copy of the migrated template is (`migrated`, the default), given
+ * back after it; returns its URL. `migrated: false` gives an empty database (for tests of the migrations
+ * themselves), dropped after the test.
  */
 export async function createPostgresDatabase (t: TestContext,
   options: { migrated?: boolean } = {}): Promise<string> {
@@ -199,20 +231,34 @@ export async function createPostgresDatabase (t: TestContext,
   if (options.migrated === false) {
     name = `tonne_test_${randomBytes(6).toString('hex')}`
     await admin(async (client) => { await client.query(`create database ${name}`) })
-  } else {
-    const template = await migratedPostgresTemplate()
-    let copy = nextCopy ?? startCopy(template)
-    nextCopy = startCopy(template)
-    // A copy made ahead that failed (its connection, in another test's time) is made again, now, for this test.
-    if (!await copy.ready.then(() => true, () => false)) {
-      unused.delete(copy.name)
-      copy = startCopy(template)
-      await copy.ready
-    }
-    unused.delete(copy.name)
-    name = copy.name
+    t.after(() => { dropLater(name) })
+    return postgresUrl(name)
   }
-  t.after(() => { dropLater(name) })
+  const reused = free.pop()
+  if (reused === undefined) {
+    const template = await migratedPostgresTemplate()
+    name = `tonne_test_${randomBytes(6).toString('hex')}`
+    await admin(async (client) => { await client.query(`create database ${name} template ${template}${copyStrategy}`) })
+    // The template's state is read from the process's first copy, before any test has used it.
+    templateState ??= (async () => {
+      const client = await connectTo(name)
+      try {
+        return await readTemplateState(client)
+      } finally {
+        await client.end()
+      }
+    })()
+    // Without it, databases are dropped after their tests, as before.
+    await templateState.catch(() => undefined)
+  } else {
+    name = reused
+  }
+  t.after(() => {
+    giveBack(name).catch((error: unknown) => {
+      console.error(`could not give back the test database ${name}: ${(error as Error).message}`)
+      dropLater(name)
+    })
+  })
   return postgresUrl(name)
 }
 
