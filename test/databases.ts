@@ -111,10 +111,6 @@ function postgresUrl (name: string): string {
 }
 
 let postgresTemplate: Promise<string> | undefined
-// From PostgreSQL 15, copies name FILE_COPY: it copies the template's files, where the default (WAL_LOG) writes every
-// page to the WAL. About 0.15 s less of the server's CPU per copy, and the same wait (2026-11-28). Older servers
-// know only the file copy, and not the word.
-let copyStrategy = ''
 
 /**
  * The migrated PostgreSQL template database (built once per schema, kept for later runs). Parallel test
@@ -124,8 +120,6 @@ let copyStrategy = ''
 async function migratedPostgresTemplate (): Promise<string> {
   const name = `tonne_template_${SCHEMA_HASH}`
   return await (postgresTemplate ??= admin(async (client) => {
-    const { rows } = await client.query("select current_setting('server_version_num')::int as version")
-    if ((rows[0] as { version: number }).version >= 150000) copyStrategy = ' strategy file_copy'
     await client.query('select pg_advisory_lock(hashtext($1))', [name])
     try {
       const found = await client.query('select 1 from pg_database where datname = $1', [name])
@@ -238,7 +232,7 @@ export async function createPostgresDatabase (t: TestContext,
   if (reused === undefined) {
     const template = await migratedPostgresTemplate()
     name = `tonne_test_${randomBytes(6).toString('hex')}`
-    await admin(async (client) => { await client.query(`create database ${name} template ${template}${copyStrategy}`) })
+    await admin(async (client) => { await client.query(`create database ${name} template ${template}`) })
     // The template's state is read from the process's first copy, before any test has used it.
     templateState ??= (async () => {
       const client = await connectTo(name)

@@ -142,7 +142,6 @@ export async function resetToTemplate (client: pg.ClientBase, template: Template
   const now = await readContents(client, tables, seeded)
   const changed = differences(template.contents, now.content)
   if (changed.length === 0) return true
-  if (changed.some((name) => !name.startsWith('seq:') && !template.contents.has(name))) return false
 
   const emptied = changed.filter((name) => !name.startsWith('seq:'))
   // TRUNCATE needs every table that references one of its tables in the same statement, empty or not.
