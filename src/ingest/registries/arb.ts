@@ -1,8 +1,7 @@
 import { CARB_IDENTITY_PREFIX } from './carb-identity.ts'
 import type { Named } from './project-draft.ts'
 import {
-  complianceStandard, country, date, transactionQuantity, type ExportDefinition, type RegistryDefinition, type Row,
-  type RowContext
+  complianceStandard, country, date, type ExportDefinition, type RegistryDefinition, type Row, type RowContext
 } from './registry.ts'
 import { cleanText, integerId, parseQuantity, parseYear } from './values.ts'
 import { ACR, CAR, VERRA } from './registry-names.ts'
@@ -66,9 +65,15 @@ function read (row: Row, context: RowContext): void {
     }, context)
   }
   for (const column of RETIRED) {
-    if ((parseQuantity(row.get(column)) ?? 0) === 0) continue
-    const retired = transactionQuantity(context, column, row.get(column))
-    if (retired === undefined) continue
+    const retired = parseQuantity(row.get(column))
+    if (retired === null || retired === 0) continue
+    // One row holds the issuance and every retired column: a column that does not read is reported as a warning,
+    // not by skipping a row whose other columns were counted.
+    if (retired === undefined || retired < 0) {
+      const said = retired === undefined ? `"${row.get(column)}" is not a number` : `is ${retired}`
+      context.warn('transactions.quantity', `${column} ${said}: not counted`)
+      continue
+    }
     draft.addTransaction({
       type: 'retirement',
       identity: `${CARB_IDENTITY_PREFIX}${issuance}:${start ?? ''}/${end ?? ''}:${column}`,

@@ -52,6 +52,23 @@ describe('CARB reader: date order (month first) and type mapping', () => {
     assert.deepEqual(perVintage(read.draft('CAR1011')), { 2019: [1000, 125] })
   })
 
+  test('a retired column that is no quantity is reported and not counted; the row\'s other columns still count', () => {
+    const read = readRows(arb, 'issuances', [issuance({
+      'Retired Voluntarily': 'n/a',
+      'Retired 1st Compliance Period (CA)': '-5',
+      'Retired for Compliance in Quebec': '25'
+    })])
+    // The issuance and the readable retirement are kept, so the row is not reported as skipped.
+    assert.deepEqual(read.skipped, [])
+    assert.deepEqual(ledger(read.draft('CAR1011')), [
+      ['issuance', '2020-04-05', 2019, 1000], ['retirement', null, 2019, 25]
+    ])
+    assert.deepEqual(read.warnings.map((w) => [w.line, w.field, w.reason]), [
+      [2, 'transactions.quantity', 'Retired Voluntarily "n/a" is not a number: not counted'],
+      [2, 'transactions.quantity', 'Retired 1st Compliance Period (CA) is -5: not counted']
+    ])
+  })
+
   test('a Verra number names the Verra project; anything else is skipped', () => {
     const read = readRows(arb, 'issuances',
       [issuance({ 'OPR Project ID': '1234' }), issuance({ 'OPR Project ID': 'X9' })])
