@@ -39,7 +39,7 @@ function recordTotal (record: ImportRecord, kind: Kind): number | null {
   const given = record.credits?.[kind]
   if (given !== undefined && given !== null) return given
   const known = (record.credits?.vintages ?? []).map((v) => v[kind] ?? null).filter((q) => q !== null)
-  return known.length === 0 ? null : known.reduce((sum, q) => sum + q, 0)
+  return known.length === 0 ? null : tidy(known.reduce((sum, q) => sum + q, 0))
 }
 
 /**

@@ -69,6 +69,21 @@ describe('ledger totals', () => {
     assert.equal(credits.vintages.get(2020)!.retired, 0.3)
   })
 
+  test('a record\'s own vintages carry no binary noise either: 0.1 + 0.2 retired is 0.3 without a ledger', () => {
+    const credits = projectCredits(record([2019, 2020], {
+      issued: null,
+      retired: null,
+      vintages: [{ vintage: 2019, issued: null, retired: 0.1 }, { vintage: 2020, issued: null, retired: 0.2 }]
+    }), [])
+    assert.equal(credits.totals.retired, 0.3)
+  })
+
+  test('without a ledger the years are the record\'s, in its order; with one, the record\'s and the ledger\'s, sorted',
+    () => {
+      assert.deepEqual(projectCredits(record([2021, 2019]), []).years, [2021, 2019])
+      assert.deepEqual(projectCredits(record([2021, 2019]), [sum('issuance', 2020, 5)]).years, [2019, 2020, 2021])
+    })
+
   test('first issuance and retirement dates are the earliest dated ones of their type', () => {
     const credits = projectCredits(record([]), [
       sum('issuance', 2020, 1, '2021-05-01'), sum('issuance', 2019, 1, '2020-02-01'), sum('issuance', 2018, 1, null),
