@@ -47,6 +47,25 @@ describe('finding 1: home-energy defaults come from the country\'s own data', ()
     assert.ok(body.assumptions.some((line: string) => /mean ratio of household heating fuel/.test(line)),
       'buildings CO2 includes commercial buildings: the residential ratio is applied')
   })
+
+  test('defaults_used names each parameter the request left out, and none that it gave', async () => {
+    const get = shared
+    const names = async (path: string): Promise<string[]> =>
+      (await get(path)).defaults_used.map((entry: Body) => entry.parameter).sort()
+    assert.deepEqual(await names('/flight?country_code=DEU&frequency=rare'),
+      ['boundary', 'cabin_class', 'measurement_system', 'radiative_forcing'])
+    assert.deepEqual(await names('/flight?country_code=DEU&frequency=rare&boundary=combustion&' +
+      'measurement_system=metric&cabin_class=economy'), ['radiative_forcing'])
+    assert.deepEqual(await names('/flight?country_code=DEU&frequency=rare&boundary=combustion&' +
+      'measurement_system=imperial&cabin_class=economy&radiative_forcing=false'), [])
+  })
+
+  test('country_code is read without regard to case or surrounding spaces', async () => {
+    const get = shared
+    const expected = (await get('/footprint?country_code=DEU')).co2e.kg
+    assert.equal((await get('/footprint?country_code=deu')).co2e.kg, expected)
+    assert.equal((await get('/footprint?country_code=%20DEU%20')).co2e.kg, expected)
+  })
 })
 
 describe('finding 2: one boundary for every category', () => {

@@ -179,6 +179,8 @@ describe('calculator: success', () => {
     assert.equal(legs.inputs.legs.length, 2)
     assert.equal(legs.inputs.legs[0].from.iata, 'FRA')
     assert.ok(Math.abs(legs.inputs.legs[0].distance_km - 6189.4) < 0.2)
+    // Great-circle FRA-JFK 6,189.4377 km (haversine, R 6,371 km), flown twice, to 0.1 km.
+    assert.equal(legs.inputs.flown_km, 12378.9)
     assert.equal(legs.breakdown[0].factor_id, 'desnz-2025:21_316_3174_11_1+22_912_3174_11_1',
       'DESNZ business row + its well-to-tank row')
     assert.ok(legs.sources.some((s: { id: string, licence: string }) => s.id === 'openflights' &&
@@ -190,6 +192,7 @@ describe('calculator: success', () => {
 
     const distance = ok(await get('/flight?country_code=DEU&distance=1000&round_trip=true&trips=3&boundary=combustion'))
     assert.equal(distance.inputs.flights, 6)
+    assert.equal(distance.inputs.flown_km, 6000)
     assert.ok(Math.abs(distance.co2e.kg - 6 * 1000 * 0.12576) < 0.01)
   })
 

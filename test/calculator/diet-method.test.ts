@@ -14,7 +14,8 @@ interface DietBody { co2e: { kg: number }, inputs: { calories: number }, assumpt
 describe('one diet method (issue 35, finding 3)', () => {
   // The calculator only reads the shipped data: these tests share one app.
   const shared = sharedTestApp({ env: { RATE_LIMIT_CALCULATOR: '1000000' } })
-  test('vegan <= vegetarian <= default <= high_meat in every supported country', async () => {
+  test('vegan <= vegetarian <= default <= high_meat, and low_meat < medium_meat <= high_meat, in every supported ' +
+    'country', async () => {
     const { app } = shared()
     const countries = (await app.inject(`${BASE}/countries`)).json() as Array<{ country_code: string }>
     assert.ok(countries.length > 150)
@@ -22,14 +23,33 @@ describe('one diet method (issue 35, finding 3)', () => {
     for (const { country_code: code } of countries) {
       const kg = async (form: string): Promise<number> =>
         ((await app.inject(`${BASE}/diet?country_code=${code}&diet_form=${form}`)).json() as DietBody).co2e.kg
-      const [vegan, vegetarian, everything, high] = [await kg('vegan'), await kg('vegetarian'),
-        await kg('everything'), await kg('high_meat')]
+      const [vegan, vegetarian, everything, high, low, medium] = [await kg('vegan'), await kg('vegetarian'),
+        await kg('everything'), await kg('high_meat'), await kg('low_meat'), await kg('medium_meat')]
       if (!(vegan <= vegetarian && vegetarian <= everything && everything <= high)) {
         off.push(`${code}: ${vegan} ${vegetarian} ${everything} ${high}`)
       }
+      // 25 g, 75 g and at least 100 g of meat a day (Scarborough's groups): more meat eaten, more CO2e.
+      if (!(low < medium && medium <= high)) off.push(`${code}: low ${low}, medium ${medium}, high ${high}`)
     }
     assert.deepEqual(off, [])
   })
+
+  test('the note that an average diet exceeds the country\'s greenhouse gases is for the average diet only',
+    async () => {
+      const { app } = shared()
+      const notes = async (query: string): Promise<string[]> =>
+        ((await app.inject(`${BASE}/diet?country_code=AFG&${query}`)).json() as DietBody).assumptions
+          .filter((line) => line.includes('more than its greenhouse gases per person'))
+      // Afghanistan: the average diet, 966.69 kg CO2e with the global mean factors, above its 0.957 t of GHG
+      // per person (OWID, 2021).
+      assert.equal((await notes('diet_form=everything')).length, 1)
+      assert.match((await notes('diet_form=everything'))[0] ?? '',
+        /\(0\.967 t CO2e\) is more than its greenhouse gases per person \(0\.957 t/)
+      // A person's own answers are not the average diet, even where they too exceed it: the note would be about
+      // someone else.
+      assert.deepEqual(await notes('diet_form=high_meat'), [])
+      assert.deepEqual(await notes('diet_form=everything&calories=3000'), [])
+    })
 
   test('the audit\'s cases: USA everything below high_meat, India vegetarian below its default', async () => {
     const { app } = shared()

@@ -111,6 +111,16 @@ describe('household electricity per country (issue 35, finding 2)', () => {
     })
   }
 
+  test('a figure for all households says its division: national TWh / (people / people per household)', async () => {
+    const { app } = shared()
+    const body = (await app.inject(`${BASE}/energy?country_code=CHN`)).json() as EnergyBody
+    const basis = body.defaults_used.find((d) => d.parameter === 'electricity_kwh')?.basis ?? ''
+    // The numbers of the CHN case above, as the text rounds them (four figures).
+    assert.ok(basis.includes('1170 TWh used by households'), basis)
+    assert.ok(basis.includes('/ (1426 million people (OWID) / 3.38 people per household = 422 million households) = ' +
+      '2772 kWh per household'), basis)
+  })
+
   test('no world residential share: a modelled country uses its region\'s anchored ratio, stated', async () => {
     const { app } = shared()
     const body = (await app.inject(`${BASE}/energy?country_code=DEU&heating_type=none`)).json() as EnergyBody

@@ -127,6 +127,16 @@ describe('a person\'s whole footprint (issue 35, finding 6)', () => {
     assert.ok(Math.abs(sum(body) - body.co2e.kg) < 0.05, 'the parts add up to the total')
   })
 
+  test('a country whose territorial CO2 is under 1 t still scales its consumption CO2 to all gases', async () => {
+    const { app } = shared()
+    const response = await app.inject(`${BASE}/footprint?country_code=BGD&scope=person`)
+    assert.equal(response.statusCode, 200, response.body)
+    const body = response.json() as Body
+    // Bangladesh 2021 (OWID): consumption CO2 0.885 t x GHG 1.537 t / territorial CO2 0.642 t = 2.11876 t CO2e.
+    assert.ok(Math.abs((body.person?.national_co2e_kg ?? 0) - 2118.76) < 0.01, JSON.stringify(body.person))
+    assert.match(body.person?.national_basis ?? '', /^0\.885 t consumption CO2 .* x 1\.537 t GHG .* \/ 0\.642 t/)
+  })
+
   test('the text\'s sum for goods, services and public services is the national figure less the four parts',
     async () => {
       const { app } = shared()

@@ -158,13 +158,25 @@ const cases: WorkedCase[] = [
     path: '/diet?country_code=GBR&diet_form=vegan'
   },
   {
-    // The UK eats 80.07 kg x 0.7623 / 365 x 1000 = 167 g of meat a day, above the high_meat floor of 100 g
+    // The UK eats 82.27 kg x 0.7623 / 365 x 1000 = 171.8 g of meat a day, above the high_meat floor of 100 g
     // (Scarborough's high group): high_meat keeps the UK's mix, so it equals the default.
     name: 'diet: high meat in the UK (the UK mix: more than 100 g of meat a day already)',
     source: 'as the UK default below',
     hand: '2.5416061 x 3424.096 x 365 / 1000',
     expectedKg: 3176.49,
     path: '/diet?country_code=GBR&diet_form=high_meat'
+  },
+  {
+    // Meat kcal follow the grams eaten: 25 g of the UK's 171.82 g (82.27 kg supplied x 0.7623 eaten / 365), so
+    // meat's share 486.92853/3423.68 = 0.1422237 becomes 0.1422237 x 25/171.82 = 0.02069367; the other groups keep
+    // their proportions, so their kg CO2e per 1,000 kcal, (2.5416061 - 0.1422237 x 9.891567) / (1 - 0.1422237) =
+    // 1.3229450 (the vegetarian case below: 1.3229465), holds over the rest.
+    name: 'diet: low meat in the UK (25 g a day)',
+    source: 'Scarborough 2023 low group, 25 g (parameters.csv); FAO GBR 2021 meat supply 82.27 kg; Colombani and ' +
+      'Brunner 2024 0.7623; the UK mix below',
+    hand: '(0.02069367 x 9.891567 + (1 - 0.02069367) x 1.3229450) x 3424.096 x 365 / 1000',
+    expectedKg: 1875.02,
+    path: '/diet?country_code=GBR&diet_form=low_meat'
   },
   // diet_form=everything: the FAO food supply by group (kcal a day, via OWID, 2020) x Poore and Nemecek kg CO2e
   // per 1,000 kcal, group medians: cereals 0.586843492; pulses (0.524926686+0.283236994)/2; roots
@@ -411,10 +423,20 @@ const cases: WorkedCase[] = [
       'GBR 2700/(4678.402 x (1-0.0987245732671648) ' +
       'x 2.35) = 0.272484 and RUS 1000 x 2.58/(8089.62 x (1-0.0855662356502817) x 2.58) = 0.135182 -> 0.203833; ' +
       'heating, GBR 11500/(1.2935063 x 1000/0.18296 x 2.35) = 0.692178',
-    // Losses cancel on the life-cycle boundary: 1081.508 + 526.605 = 1608.113.
+    // Losses cancel on the life-cycle boundary: electricity 432.574 + gas heating 1175.539 = 1608.113.
     hand: '6167.385 x 0.203833 x 0.3441 + 1.4576374 x 1000/0.18296 x 0.692178 x (0.18296+0.03021)',
     expectedKg: 1608.11,
     path: '/energy?country_code=DEU'
+  },
+  {
+    name: 'energy: Germany, defaults, heat pump (the same heat from the grid, a third of it)',
+    source: 'as the German defaults; heat pump seasonal performance 2.8 kWh of heat per kWh (Energy Systems ' +
+      'Catapult, Electrification of Heat trial, data/calculator/parameters.csv); its kWh are bought at the ' +
+      'meter, so the grid\'s losses count: WDI DEU 5.03515465508585 %',
+    // The gas household's heat, 5514.564 kWh a person, / 2.8 = 1969.487 kWh; 432.574 + 713.633 = 1146.207.
+    hand: '6167.385 x 0.203833 x 0.3441 + 1.4576374 x 1000/0.18296 x 0.692178 / 2.8 x 0.3441/(1-0.0503515465508585)',
+    expectedKg: 1146.21,
+    path: '/energy?country_code=DEU&heating_type=heat_pump'
   },
   {
     name: 'energy: Germany, defaults, combustion',

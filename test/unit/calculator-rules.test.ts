@@ -2,7 +2,9 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { loadCalculatorData } from '../../src/calculator/calculator.data.ts'
 import { carAnswer } from '../../src/calculator/car.ts'
-import { gridFactor } from '../../src/calculator/electricity.ts'
+import { derive } from '../../src/calculator/calculation.ts'
+import type { Factor } from '../../src/calculator/data-files.ts'
+import { greenTariffFactor, gridFactor } from '../../src/calculator/electricity.ts'
 import { footprintAnswer } from '../../src/calculator/footprint.ts'
 import type { CarQuery } from '../../src/calculator/calculator.schemas.ts'
 import { DRAWS, percentileInterval, triangular } from '../../src/calculator/uncertainty.ts'
@@ -46,6 +48,17 @@ describe('a car of measured consumption', () => {
       assert.equal(car({ fuel_type: 'petrol', fuel_economy: 50 }).co2e.kg, 132.51)
       assert.throws(() => car({ fuel_type: 'petrol', fuel_economy: 0.99 }), /plausible range of 1 to 50 L/)
     })
+
+  test('5 and 100 kWh/100 km, an electric car\'s plausible ends, are accepted: 100 km at 5 kWh is 5 x 0.234002 kg',
+    () => {
+      // The UK grid on the life-cycle boundary, 0.2109 / (1 - 0.0987246) = 0.234002 kg per kWh (below).
+      const electric = (kwh: number) =>
+        car({ fuel_type: 'electric', fuel_economy: kwh, fuel_economy_unit: 'kwh_per_100km' })
+      assert.equal(electric(5).co2e.kg, 1.17)
+      assert.equal(electric(100).co2e.kg, 23.4)
+      assert.throws(() => electric(4.99), /plausible range of 5 to 100 kWh/)
+      assert.throws(() => electric(100.01), /plausible range of 5 to 100 kWh/)
+    })
 })
 
 describe('grid electricity on the life-cycle boundary', () => {
@@ -62,11 +75,48 @@ describe('grid electricity on the life-cycle boundary', () => {
   })
 })
 
+describe('a renewable tariff\'s range', () => {
+  // IPCC AR5 Annex III: wind 11 g CO2e/kWh, 7 to 56 g (data/calculator/parameters.csv); UK losses as above.
+  const gbr = data.countryList.find((country) => country.code === 'GBR')!
+  const tariff = (bound: 'low' | 'central' | 'high') =>
+    greenTariffFactor(data, gbr, { boundary: 'combustion', bound, radiativeForcing: false, method: 'market_based' })
+
+  test('each end of the range is IPCC\'s and says so; the central figure names no range', () => {
+    close6(tariff('low').factor.value, 0.007)
+    close6(tariff('central').factor.value, 0.011)
+    close6(tariff('high').factor.value, 0.056)
+    const note = 'Renewable tariff: IPCC AR5 Annex III life-cycle range for wind (7-56 g CO2e/kWh)'
+    assert.ok(tariff('low').intervals.includes(note))
+    assert.ok(tariff('high').intervals.includes(note))
+    assert.ok(!tariff('central').intervals.includes(note))
+  })
+})
+
+describe('a derived factor\'s status is the weakest of its parts (published, then unverified, then assumption)', () => {
+  const part = (status: Factor['status']): Factor =>
+    ({ key: `k:${status}`, id: status, value: 1, unit: 'kg', source: 's', status, description: status })
+  const statusOf = (...statuses: Array<Factor['status']>) =>
+    derive(statuses.map(part), { key: 'd', id: 'd', value: 1, unit: 'kg', description: 'd', derivation: 'd' }).status
+
+  test('published alone stays published; an unverified part makes it unverified; an assumption outranks both', () => {
+    assert.equal(statusOf('published', 'published'), 'published')
+    assert.equal(statusOf('published', 'unverified'), 'unverified')
+    assert.equal(statusOf('unverified', 'assumption'), 'assumption')
+    assert.equal(statusOf('assumption', 'unverified'), 'assumption')
+    assert.equal(statusOf('assumption', 'published'), 'assumption')
+  })
+})
+
 describe('a national footprint beside the world\'s', () => {
   test('the ratio to the world has three decimals: Germany 9.957 t / world 4.655 t (consumption, 2021) = 2.139', () => {
     const answer = footprintAnswer(data, { country_code: 'DEU' })
     assert.equal(answer.basis, 'consumption')
     assert.equal(answer.ratio_to_world, 2.139)
+  })
+
+  test('the national figure is not warned about as if it were one category above the average person', () => {
+    // Germany's consumption CO2, 9.957 t, is more than its greenhouse gases, 8.943 t: a category's check would fire.
+    assert.deepEqual(footprintAnswer(data, { country_code: 'DEU' }).warnings, [])
   })
 })
 
