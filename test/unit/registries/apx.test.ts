@@ -101,6 +101,13 @@ for (const layout of LAYOUTS) {
       assert.equal(retiredTotal(read.draft(layout.id)), 0)
     })
 
+    test(`a lower-case project id (${layout.id.toLowerCase()}) is the registry's ${layout.id}`, () => {
+      const read = readRows(layout.registry, 'issuances',
+        [{ ...issuance('4/5/2021'), [layout.idColumn]: layout.id.toLowerCase() }])
+      assert.deepEqual(read.skipped, [])
+      assert.deepEqual(ledger(read.draft(layout.id)), [['issuance', '2021-04-05', 2020, 1000]])
+    })
+
     test('the project export\'s date is read month first (1/2/2012 is 2 January)', () => {
       const read = readRows(layout.registry, 'projects', [{
         [layout.idColumn]: layout.id, ...layout.projects, [layout.projectDate]: '1/2/2012'
@@ -119,5 +126,18 @@ describe('APX ledger of one import', () => {
       { kind: 'cancellations', rows: [{ ...project, 'Credit Serial Numbers': 'B', 'Quantity of Credits': '200' }] }
     ])
     assert.deepEqual(perVintage(read.draft('ACR586')), { 2020: [1000, 300] })
+  })
+})
+
+describe('CAR project labels', () => {
+  test('Additional Certification(s) splits on ";", leaving out blanks and "None" in any case', () => {
+    const read = readRows(car, 'projects', [{
+      'Project ID': 'CAR1335',
+      'Project Name': 'Nitric acid',
+      'Project Type': 'Nitric Acid N2O',
+      'Project Listed Date': '1/2/2012',
+      'Additional Certification(s)': 'CCB Gold; None;; NONE ; Social Carbon'
+    }])
+    assert.deepEqual(read.draft('CAR1335').certifications()?.map((c) => c.verbose_name), ['CCB Gold', 'Social Carbon'])
   })
 })

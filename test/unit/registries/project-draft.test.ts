@@ -67,3 +67,12 @@ describe('ProjectDraft source lines', () => {
     assert.deepEqual([lines.size, lines.first(), lines.sorted().slice(0, 3)], [99_999, 2, [2, 4, 5]])
   })
 })
+
+describe('ProjectDraft SDGs', () => {
+  test('a project\'s SDGs are listed once each, in ascending order, whatever order the rows gave', () => {
+    const draft = new ProjectDraft('VCS1')
+    draft.addSdgs([13, 7])
+    draft.addSdgs([15, 7, 1])
+    assert.deepEqual(draft.sdgs(), [1, 7, 13, 15])
+  })
+})

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { parseDate, parseQuantity, parseYear } from '../../../src/ingest/registries/values.ts'
+import { isYes, parseDate, parseQuantity, parseYear } from '../../../src/ingest/registries/values.ts'
 
 // The value readers every registry reader shares: a slashed date in the registry's order, quantities with
 // thousands separators, vintage years.
@@ -54,5 +54,16 @@ describe('parseQuantity and parseYear', () => {
     assert.equal(parseYear('2024.0'), 2024)
     assert.equal(parseYear('1899'), undefined)
     assert.equal(parseYear('20245'), undefined)
+  })
+})
+
+describe('isYes: the registries\' eligibility flags', () => {
+  test('Yes, Y, True and 1 in any case and spacing are yes; No, blank, 0 and other words are not', () => {
+    for (const value of ['Yes', 'YES', 'yes', ' y ', 'Y', 'True', 'TRUE', 'true', '1']) {
+      assert.equal(isYes(value), true, value)
+    }
+    for (const value of ['No', 'N', 'False', '0', '', 'Yes, pending', 'eligible']) {
+      assert.equal(isYes(value), false, value)
+    }
   })
 })

@@ -76,4 +76,17 @@ describe('Verra reader: date order (day first) and type mapping', () => {
     assert.deepEqual(ledger(read.draft('VCS1340')).map(([type, , , quantity]) => [type, quantity]),
       [['issuance', 1000], ['retirement', 400], ['retirement', 350]])
   })
+
+  test('a dated block of 0 credits retires nothing and adds no transaction', () => {
+    const read = readRows(verra, 'transactions', [block({
+      'Quantity Issued': '0', 'Serial Number': 'A', 'Retirement/Cancellation Date': '02/03/2022'
+    })])
+    assert.deepEqual(ledger(read.draft('VCS1340')), [['issuance', '2021-04-05', 2019, 1000]])
+  })
+
+  test('a block without a total or a retirement date says its vintage, with nothing retired', () => {
+    const read = readRows(verra, 'transactions', [block({ 'Total Vintage Quantity': '', 'Quantity Issued': '400' })])
+    assert.deepEqual(ledger(read.draft('VCS1340')), [])
+    assert.deepEqual(perVintage(read.draft('VCS1340')), { 2019: [null, 0] })
+  })
 })
