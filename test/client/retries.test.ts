@@ -47,6 +47,47 @@ test('Retry-After as seconds or an HTTP date; backoff is full jitter under a dou
   assert.equal(backoffDelay(policy, 2, 5000, () => 0.5), 5100, 'never earlier than Retry-After')
 })
 
+test('by default a 503 is tried 4 times, waiting under 250, 500 and 1,000 ms (the client README\'s defaults)',
+  async () => {
+    let requests = 0
+    const unavailable = async () => {
+      requests++
+      return new Response(JSON.stringify({ status: 503, code: 'service_unavailable', title: 'Unavailable' }),
+        { status: 503, headers: { 'content-type': 'application/problem+json' } })
+    }
+    const waits: number[] = []
+    const tonne = new TonneClient({
+      baseUrl: 'http://127.0.0.1:9', fetch: unavailable, sleep: async (ms) => { waits.push(ms) }, random: () => 0.999
+    })
+    const error = await tonne.calculator.ping().catch((e: unknown) => e)
+    assert.ok(error instanceof TonneApiError)
+    assert.equal(error.attempts, 4)
+    assert.equal(requests, 4)
+    // Full jitter under a ceiling that starts at 250 ms and doubles: the largest wait under each is 1 ms less.
+    assert.deepEqual(waits, [249, 499, 999])
+  })
+
+test('a network failure says what failed: the error\'s message, then its cause\'s code', async () => {
+  const refused = async (): Promise<Response> => {
+    const cause = Object.assign(new Error('connect refused'), { code: 'ECONNREFUSED' })
+    throw new TypeError('fetch failed', { cause })
+  }
+  const tonne = new TonneClient({ baseUrl: 'http://127.0.0.1:9', fetch: refused, retry: { maxAttempts: 1 } })
+  const error = await tonne.calculator.ping().catch((e: unknown) => e)
+  assert.ok(error instanceof TonneNetworkError)
+  assert.equal(error.attempts, 1)
+  assert.match(error.message, /fetch failed: ECONNREFUSED/)
+  assert.doesNotMatch(error.message, /undefined/)
+  // Without a cause there is nothing more to say, and nothing is made up.
+  const bare = new TonneClient({
+    baseUrl: 'http://127.0.0.1:9', fetch: async () => { throw new TypeError('fetch failed') }, retry: { maxAttempts: 1 }
+  })
+  const plain = await bare.calculator.ping().catch((e: unknown) => e)
+  assert.ok(plain instanceof TonneNetworkError)
+  assert.match(plain.message, /^Could not reach http:\/\/127\.0\.0\.1:9\/\S+: fetch failed($|\.| \()/)
+  assert.doesNotMatch(plain.message, /undefined/)
+})
+
 test('429: retried after Retry-After plus jitter, at most maxAttempts times', async (t) => {
   const { baseUrl, key } = await startService(t, { records: fixtureProjects(), env: { RATE_LIMIT_CATALOGUE: '2' } })
   const { fetch, seen } = observedFetch()
