@@ -33,3 +33,20 @@ test('an unsupported type is refused; the size limit takes exactly its bytes', (
   assert.equal(checkedImage('.jpg', atLimit).length, MAX_IMAGE_BYTES)
   assert.throws(() => checkedImage('.jpg', Buffer.concat([atLimit, Buffer.alloc(1)])), /is larger than 20 MiB/)
 })
+
+test('an AVIF is an ISO BMFF ftyp box whose major or compatible brands say avif or avis; HEIC is not', () => {
+  // size (4 bytes), "ftyp", major brand, minor version (4 bytes), compatible brands: ISO/IEC 14496-12, 4.3.
+  const ftyp = (major: string, ...compatible: string[]) => {
+    const brands = Buffer.from([major, '\0\0\0\0', ...compatible].join(''), 'latin1')
+    const size = Buffer.alloc(4)
+    size.writeUInt32BE(8 + brands.length)
+    return Buffer.concat([size, Buffer.from('ftyp', 'latin1'), brands, Buffer.alloc(16)])
+  }
+  for (const bytes of [ftyp('avif', 'mif1'), ftyp('avis', 'msf1'), ftyp('mif1', 'miaf', 'avif')]) {
+    assert.equal(checkedImage('.avif', bytes), bytes)
+  }
+  // HEIC shares the box and the mif1 brand; "avif" after the box's end is not one of its brands.
+  assert.throws(() => checkedImage('.avif', ftyp('heic', 'mif1')), /is not an AVIF image/)
+  const outside = Buffer.concat([ftyp('heic', 'mif1').subarray(0, 20), Buffer.from('avif', 'latin1')])
+  assert.throws(() => checkedImage('.avif', outside), /is not an AVIF image/)
+})

@@ -28,3 +28,16 @@ test('a key that is not a media key reads as missing and is never written: no wa
   assert.deepEqual(await store.read(longest), { content: Buffer.from('png bytes'), contentType: 'image/png' })
   assert.deepEqual(store.keysIn('images'), [longest])
 })
+
+test('a new file says it was created, the same bytes again say not (so a failed import removes only its own)',
+  async (t) => {
+    const store = new MediaStore(path.join(tempDir(t), 'media'))
+    const first = store.putNewContent(Buffer.from('png bytes'), '.PNG')
+    assert.equal(first.created, true)
+    assert.match(first.key, /^images\/[0-9a-f]{32}\.png$/)
+    assert.deepEqual(store.putNewContent(Buffer.from('png bytes'), '.png'), { key: first.key, created: false })
+    // A folder never written has no keys; removing a key that is not there is no error.
+    assert.deepEqual(store.keysIn('logos'), [])
+    store.remove('images/0123456789abcdef0123456789abcdef.png')
+    assert.deepEqual(store.keysIn('images'), [first.key])
+  })

@@ -26,4 +26,31 @@ describe('SVG sanitiser', () => {
     assert.doesNotMatch(style('fill: rgb(1, 2, 3); mask: url(https://evil.example/m)'), /style=/)
     assert.doesNotMatch(style('mask: url(#m) url(https://evil.example/m)'), /style=/)
   })
+
+  test('a presentation attribute with javascript: or data: in any case or spelling is dropped', () => {
+    const rect = (attributes: string) => sanitiseSvg(`<svg xmlns="${SVG_NS}"><rect ${attributes}/></svg>`)
+    for (const value of ['JavaScript:alert(1)', 'DATA:text/html,x', 'java&#9;script:alert(1)', ' jAvA script:x']) {
+      assert.doesNotMatch(rect(`fill="${value}"`), /fill=/, value)
+    }
+    assert.match(rect('fill="red" stroke="#00f"'), /<rect fill="red" stroke="#00f"\/>/)
+  })
+
+  test('a style attribute keeps only safe CSS: no expression(), behavior, escapes or at-rules', () => {
+    const style = (css: string) => sanitiseSvg(`<svg xmlns="${SVG_NS}"><rect style="${css}"/></svg>`)
+    for (const css of ['width: expression(alert(1))', 'behavior: url(#x)', String.raw`fill: re\64`, '@import x']) {
+      assert.doesNotMatch(style(css), /style=/, css)
+    }
+    assert.match(style('fill: red; opacity: 0.5'), /style="fill: red; opacity: 0.5"/)
+  })
+
+  test('namespaces: the SVG and XLink declarations stay, any other goes with its attributes; of xml:, only ' +
+    'space and lang', () => {
+    const out = sanitiseSvg(`<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" ` +
+      'xmlns:ev="http://www.w3.org/2001/xml-events" xml:space="preserve" xml:base="https://evil.example/">' +
+      '<rect ev:onclick="alert(1)" xml:lang="en" width="1"/></svg>')
+    assert.match(out, /xmlns:xlink="http:\/\/www\.w3\.org\/1999\/xlink"/)
+    assert.match(out, /xml:space="preserve"/)
+    assert.match(out, /<rect xml:lang="en" width="1"\/>/)
+    assert.doesNotMatch(out, /xmlns:ev|onclick|xml:base|evil/)
+  })
 })
