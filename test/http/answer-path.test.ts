@@ -112,6 +112,17 @@ forEachDatabase((database) => {
       assert.equal((await inject(`${LIST}facets/?search=c`)).statusCode, 200)
       assert.equal((await inject(`${LIST}facets/?search=a`)).statusCode, 429)
     })
+
+    test('a list page that has to be built costs 1, or 5 with a search; a blank search is no search', async (t) => {
+      const { inject } = await buildTestApp(t,
+        { database, records: fixtureProjects(), env: { RATE_LIMIT_CATALOGUE: '30' } })
+      const remaining = async (url: string) => Number((await inject(url)).headers['ratelimit-remaining'])
+      assert.equal(await remaining(`${LIST}?limit=3`), 29)
+      assert.equal(await remaining(`${LIST}?limit=3&search=%20%20`), 28)
+      // A search's 4 more units are charged after its answer: the next answer shows them.
+      assert.equal(await remaining(`${LIST}?limit=3&search=forest`), 27)
+      assert.equal(await remaining(`${LIST}?limit=3`), 22)
+    })
   })
 })
 
