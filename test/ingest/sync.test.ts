@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { EventEmitter } from 'node:events'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, test, type TestContext } from 'node:test'
 import { importProjects } from '../../src/ingest/projects.import.ts'
 import { loadConfig } from '../../src/config.ts'
@@ -90,6 +91,18 @@ forEachDatabase((kind) => {
       const leftovers = () => readdirSync(dataDir).filter((n) => n.startsWith('.sync-'))
       return { store, server, timers, sleeps, logs, options, status, leftovers }
     }
+
+    test('the lease\'s holder removes the download folders a killed sync left, and nothing else', async (t) => {
+      const { server, options, leftovers } = await setUp(t, { verra: recordingImporter() })
+      // A round killed mid-download leaves its folder; a file of the operator's happens to share a suffix.
+      mkdirSync(path.join(options.dataDir, '.sync-killed'))
+      writeFileSync(path.join(options.dataDir, '.sync-killed', 'part'), 'half a file')
+      writeFileSync(path.join(options.dataDir, 'notes.sync-'), 'the operator\'s')
+      server.routes.set('/p.csv', (_request, response) => { response.writeHead(200).end('ID,Name\n1,A\n') })
+      assert.ok((await syncSources(options, [{ kind: 'verra', url: server.url('/p.csv') }])).ran)
+      assert.deepEqual(leftovers(), [])
+      assert.ok(readdirSync(options.dataDir).includes('notes.sync-'))
+    })
 
     test('a 5xx is retried with exponential backoff; a success after it imports', async (t) => {
       const verra = recordingImporter()
