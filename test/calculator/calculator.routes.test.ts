@@ -193,6 +193,16 @@ describe('calculator: success', () => {
     const distance = ok(await get('/flight?country_code=DEU&distance=1000&round_trip=true&trips=3&boundary=combustion'))
     assert.equal(distance.inputs.flights, 6)
     assert.equal(distance.inputs.flown_km, 6000)
+
+    // At most 50 legs a request; a distance past half the Earth's circumference is refused in the unit it came in.
+    const legs50 = Array.from({ length: 50 }, () => 'FRA-JFK').join(',')
+    assert.equal((await get(`/flight?country_code=DEU&legs=${legs50}`)).statusCode, 200)
+    const legs51 = await get(`/flight?country_code=DEU&legs=${legs50},JFK-FRA`)
+    assert.equal(legs51.statusCode, 400)
+    assert.match(legs51.json().detail, /51 legs given; at most 50/)
+    const farMiles = await get('/flight?country_code=USA&distance=20000')
+    assert.equal(farMiles.statusCode, 400)
+    assert.match(farMiles.json().detail, /^distance 20000 mi is longer than any flight can be/)
     assert.ok(Math.abs(distance.co2e.kg - 6 * 1000 * 0.12576) < 0.01)
   })
 

@@ -16,7 +16,7 @@ interface Body {
   assumptions: string[]
   gases: string
   range: { low: { kg: number }, high: { kg: number }, basis: string[] }
-  breakdown: Array<{ category: string, kg_co2e: number }>
+  breakdown: Array<{ category: string, kg_co2e: number, label: string }>
   person: { parts: Part[], national_co2e_kg: number, national_basis: string } | null
   code?: string
   parameter?: string
@@ -59,6 +59,8 @@ describe('a person\'s whole footprint (issue 35, finding 6)', () => {
         body.breakdown.find((entry) => entry.category === category)?.kg_co2e ?? -1
       assert.equal(kg('diet'), vegan.co2e.kg)
       assert.ok(Math.abs(kg('transport') - (flights.co2e.kg + car.co2e.kg)) < 0.01)
+      assert.equal(body.breakdown.find((entry) => entry.category === 'transport')?.label,
+        'travel: flights (often) and car 10000 km')
       assert.ok(Math.abs(kg('goods_services_public') - 4524.47) < 0.05, 'the rest is the average\'s')
       assert.ok(Math.abs(sum(body) - body.co2e.kg) < 0.05)
       const diet = body.person?.parts.find((part) => part.category === 'diet')

@@ -37,4 +37,12 @@ test('outside the UK, national and international rail, bus and coach use the UK 
     assert.ok(Math.abs(metro.co2e.kg - 1000 * 0.124 * 0.7083 / (1 - 0.141614425387877)) < 0.01, `${metro.co2e.kg}`)
     const national = await get('/car?country_code=IND&distance=1000&mode=rail')
     assert.ok(Math.abs(national.co2e.kg - 1000 * (0.03546 + 0.00897)) < 0.01, `${national.co2e.kg}`)
+
+    // Abroad the national train's range runs from the lower to the higher of the UK figure (44.43 kg) and an
+    // all-electric train on the country's grid, 0.124 kWh per passenger-km: France 44.2 g / (1 - 6.95849027888749 %)
+    // = 5.89 kg, below the UK's; Poland 615 g / (1 - 6.17822444760459 %) = 81.28 kg, above it (Ember 2024, WDI 2023).
+    const france = await get('/car?country_code=FRA&distance=1000&mode=rail')
+    assert.deepEqual([france.range.low.kg, france.co2e.kg, france.range.high.kg], [5.89, 44.43, 44.43])
+    const poland = await get('/car?country_code=POL&distance=1000&mode=rail')
+    assert.deepEqual([poland.range.low.kg, poland.co2e.kg, poland.range.high.kg], [44.43, 44.43, 81.28])
   })

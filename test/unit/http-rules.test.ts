@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { parseRateLimit } from '../../src/access/api-keys.ts'
 import { AnswerCache } from '../../src/http/answer-cache.ts'
 import { EncodedBody } from '../../src/http/compression.ts'
 import { wantsCsv } from '../../src/http/csv.ts'
@@ -133,5 +134,17 @@ describe('a failed answer owes its time in whole work units, less what was count
     assert.equal(failedAnswerUnits(4_200, 1_000, 3), 1)
     assert.equal(failedAnswerUnits(4_200, 1_000, 6), -2)
     assert.equal(failedAnswerUnits(300, 1_000, 0), 0)
+  })
+})
+
+describe('a key\'s own rate limit, as `tonne keys create --rate-limit` takes it', () => {
+  test('a whole number of requests a minute from 1, with or without "/min"; 0 and anything else is no limit', () => {
+    assert.equal(parseRateLimit('1'), 1)
+    assert.equal(parseRateLimit('600'), 600)
+    assert.equal(parseRateLimit(' 600/min '), 600)
+    assert.equal(parseRateLimit('9999999'), 9_999_999)
+    for (const text of ['0', '0/min', '-5', '1.5', '600/hour', '10000000', '', 'many']) {
+      assert.equal(parseRateLimit(text), undefined, text)
+    }
   })
 })
