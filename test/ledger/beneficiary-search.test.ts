@@ -133,5 +133,22 @@ forEachDatabase((database) => {
         .filter((row) => row.beneficiary?.toLowerCase().includes('trust')).map((row) => row.quantity)
         .sort((a, b) => a - b).slice(0, 3))
     })
+
+    test('letters with no accent to drop are found in either case too (Ø, Ł, Greek, Cyrillic)', async (t) => {
+      const names = ['ØRSTED A/S', 'Łódź Energia', 'ΑΘΗΝΑ ΑΕ', 'Газпром', 'Plain Name']
+      const rows: TransactionRecord[] = names.map((beneficiary, i) => ({
+        identity: `S-${i}`, type: 'retirement', date: null, vintage: 2019, quantity: i + 1, beneficiary, reason: null,
+        source: null
+      }))
+      const app = await buildTestApp(t, { database, records: [project(1, { vintages: [2019], transactions: rows })] })
+      const found = async (term: string) =>
+        (await get(app, `${LEDGER}?search=${encodeURIComponent(term)}`)).results.map((item) => item.beneficiary)
+      assert.deepEqual(await found('ørsted'), ['ØRSTED A/S'])
+      assert.deepEqual(await found('ŁÓDŹ'), ['Łódź Energia'])
+      // Ł is a letter of its own, not an L with a mark: NFKD keeps it, so "lodz" does not find it (docs/api.md).
+      assert.deepEqual(await found('lodz'), [])
+      assert.deepEqual(await found('αθηνα'), ['ΑΘΗΝΑ ΑΕ'])
+      assert.deepEqual(await found('ГАЗПРОМ'), ['Газпром'])
+    })
   })
 })
