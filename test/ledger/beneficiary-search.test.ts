@@ -137,7 +137,13 @@ forEachDatabase((database) => {
     test('letters with no accent to drop are found in either case too (Ø, Ł, Greek, Cyrillic)', async (t) => {
       const names = ['ØRSTED A/S', 'Łódź Energia', 'ΑΘΗΝΑ ΑΕ', 'Газпром', 'Plain Name']
       const rows: TransactionRecord[] = names.map((beneficiary, i) => ({
-        identity: `S-${i}`, type: 'retirement', date: null, vintage: 2019, quantity: i + 1, beneficiary, reason: null,
+        identity: `S-${i}`,
+        type: 'retirement',
+        date: null,
+        vintage: 2019,
+        quantity: i + 1,
+        beneficiary,
+        reason: null,
         source: null
       }))
       const app = await buildTestApp(t, { database, records: [project(1, { vintages: [2019], transactions: rows })] })

@@ -347,20 +347,21 @@ forEachDatabase((database) => {
       assert.equal(second.next, null)
     })
 
-    test('one rate limit with the products; an uncached search or a CSV download costs 5, a cached answer 1', async (t) => {
-      const app = await buildTestApp(t,
-        { database, records: ledgerProjects(), env: { RATE_LIMIT_CATALOGUE: '20' } })
-      const remaining = async (url: string) => (await app.inject(url)).headers['ratelimit-remaining']
-      assert.equal(await remaining(`${LEDGER}?search=acme`), '19')
-      // The search's 4 more units were charged after its answer: this cached answer shows them, and costs 1.
-      assert.equal(await remaining(`${LEDGER}?search=acme`), '14')
-      assert.equal(await remaining(`${projectLedger(1)}?type=issuance`), '13')
-      assert.equal(await remaining('/api/v1/commerce/products/'), '12')
-      assert.equal(await remaining(LEDGER), '11')
-      // A CSV download costs what a search does: it reads every match (docs/api.md, "CSV").
-      assert.equal(await remaining(`${LEDGER}?format=csv`), '10')
-      assert.equal(await remaining(LEDGER), '5')
-    })
+    test('one rate limit with the products; an uncached search or a CSV download costs 5, a cached answer 1',
+      async (t) => {
+        const app = await buildTestApp(t,
+          { database, records: ledgerProjects(), env: { RATE_LIMIT_CATALOGUE: '20' } })
+        const remaining = async (url: string) => (await app.inject(url)).headers['ratelimit-remaining']
+        assert.equal(await remaining(`${LEDGER}?search=acme`), '19')
+        // The search's 4 more units were charged after its answer: this cached answer shows them, and costs 1.
+        assert.equal(await remaining(`${LEDGER}?search=acme`), '14')
+        assert.equal(await remaining(`${projectLedger(1)}?type=issuance`), '13')
+        assert.equal(await remaining('/api/v1/commerce/products/'), '12')
+        assert.equal(await remaining(LEDGER), '11')
+        // A CSV download costs what a search does: it reads every match (docs/api.md, "CSV").
+        assert.equal(await remaining(`${LEDGER}?format=csv`), '10')
+        assert.equal(await remaining(LEDGER), '5')
+      })
 
     test('answers carry an ETag and answer If-None-Match with 304', async (t) => {
       const app = await ledgerApp(t, database)
