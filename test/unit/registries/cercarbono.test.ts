@@ -34,6 +34,16 @@ describe('Cercarbono reader: date order (day first) and type mapping', () => {
     assert.equal(read.warnings.length, 1)
   })
 
+  test('a serial whose quantity does not read, or is negative, is left out, with a warning; 0 issues nothing', () => {
+    for (const quantity of ['many', '-5', '']) {
+      const read = readRows(cercarbono, 'issuances', [issuance({ issued_quantity: quantity })])
+      assert.equal(read.draft('CDC-1').transactions(), undefined, quantity)
+      assert.match(read.warnings[0]?.reason ?? '', /has no readable vintage or quantity; left out/, quantity)
+    }
+    const zero = readRows(cercarbono, 'issuances', [issuance({ issued_quantity: '0' })])
+    assert.deepEqual([ledger(zero.draft('CDC-1')), zero.warnings], [[], []])
+  })
+
   test('a buffer serial is issued too; a revised serial (CDC_R_16_…) names project CDC-16', () => {
     const read = readRows(cercarbono, 'issuances', [issuance({ serial: 'CDC_R_16_2_1', is_buffer: 'True' })])
     assert.deepEqual(ledger(read.draft('CDC-16')), [['issuance', '2019-03-07', 2018, 62740]])

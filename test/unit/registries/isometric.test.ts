@@ -63,6 +63,22 @@ describe('Isometric reader: date order (ISO, else day first) and type mapping', 
     assert.equal(read.draft('TS26').fields().symbol, 'ISO-TS26')
   })
 
+  test('a short code is 2 to 12 letters or digits: 1 and 13 are no code', () => {
+    const read = (code: string) =>
+      readFiles(isometric, [{ kind: 'projects', rows: [{ ...PROJECT, short_code: code }] }])
+    for (const code of ['T2', 'ABCDEF123456']) assert.deepEqual(read(code).skipped, [], code)
+    for (const code of ['T', 'ABCDEF1234567', 'TS-26']) {
+      assert.match(read(code).skipped[0]?.reason ?? '', /is not an Isometric project code/, code)
+    }
+  })
+
+  test('a negative total is no total: left empty, with a warning', () => {
+    const rows = [{ ...PROJECT, 'retired_credits_total.credits': '-5' }]
+    const read = readFiles(isometric, [{ kind: 'projects', rows }])
+    assert.deepEqual([read.draft('TS26').credits()?.issued, read.draft('TS26').credits()?.retired], [1000, null])
+    assert.deepEqual(read.warnings.map((w) => [w.field, w.reason]), [['credits.retired', '-5 is negative']])
+  })
+
   test('a ledger row of a project the import does not list is skipped', () => {
     const read = readFiles(isometric, [{
       kind: 'retirements',

@@ -28,6 +28,12 @@ describe('Python literal reader', () => {
     }
   })
 
+  test('an error says what was found where: the end of the text, or the character that cannot start a value', () => {
+    assert.throws(() => parsePythonLiteral('[1, '), /unexpected end at character 5/)
+    assert.throws(() => parsePythonLiteral('[1, 2'), /expected "," or "]" at character 6/)
+    assert.throws(() => parsePythonLiteral('[1, x]'), /unexpected "x" at character 5/)
+  })
+
   test('a dict key must be a string or a number; "__proto__" is an ordinary key', () => {
     assert.throws(() => parsePythonLiteral('{[1]: 2}'), /a dict key must be a string or a number/)
     assert.throws(() => parsePythonLiteral('{None: 2}'), /a dict key must be a string or a number/)

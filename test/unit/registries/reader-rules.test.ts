@@ -6,6 +6,7 @@ import { cercarbono } from '../../../src/ingest/registries/cercarbono.ts'
 import { goldStandard } from '../../../src/ingest/registries/gold-standard.ts'
 import { isometric } from '../../../src/ingest/registries/isometric.ts'
 import { ProjectDraft } from '../../../src/ingest/registries/project-draft.ts'
+import { protocols, type RowContext } from '../../../src/ingest/registries/registry.ts'
 import { firstSentence, parseSdgs } from '../../../src/ingest/registries/values.ts'
 import { ledger, readFiles, readRows } from './read-rows.ts'
 
@@ -140,6 +141,30 @@ describe('CORSIA eligibility of a vintage', () => {
       for (const eligible of order) draft.corsiaEligible(2020, eligible)
       assert.deepEqual(draft.credits()?.vintages.map((v) => [v.vintage, v.corsia_eligible]), [[2020, true]], `${order}`)
     }
+  })
+})
+
+describe('CORSIA Eligible as a project label', () => {
+  test('a project whose one stated vintage is eligible is labelled; one with an ineligible vintage is not', () => {
+    const labelled = (...eligible: boolean[]) => {
+      const draft = new ProjectDraft('ART102')
+      eligible.forEach((flag, i) => { draft.corsiaEligible(2020 + i, flag) })
+      return draft.certifications()?.map((c) => c.verbose_name) ?? []
+    }
+    assert.deepEqual(labelled(true), ['CORSIA Eligible'])
+    assert.deepEqual(labelled(true, true), ['CORSIA Eligible'])
+    assert.deepEqual(labelled(true, false), [])
+    assert.deepEqual(labelled(), [])
+  })
+})
+
+describe('methodologies: each at most 600 characters', () => {
+  test('one of exactly 600 characters is kept; one of 601 is left out with a warning, the others kept', () => {
+    const warnings: string[] = []
+    const context = { warn: (_field: string, reason: string) => { warnings.push(reason) } } as unknown as RowContext
+    assert.deepEqual(protocols(`${'M'.repeat(600)}; VM0007`, context), ['M'.repeat(600), 'VM0007'])
+    assert.deepEqual(protocols(`${'M'.repeat(601)}; VM0007`, context), ['VM0007'])
+    assert.deepEqual(warnings, ['a methodology of 601 characters is longer than 600; left out'])
   })
 })
 

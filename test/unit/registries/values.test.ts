@@ -67,3 +67,17 @@ describe('isYes: the registries\' eligibility flags', () => {
     }
   })
 })
+
+describe('parseYear: a vintage from 1900 to 2100', () => {
+  test('1900 and 2100 are years, as "2024.0" is 2024; 1899, 2101 and 24 are not', () => {
+    assert.equal(parseYear('1900'), 1900)
+    assert.equal(parseYear('2100'), 2100)
+    assert.equal(parseYear(' 2024.0 '), 2024)
+    for (const text of ['1899', '2101', '24', '2024.5', '']) assert.equal(parseYear(text), undefined, text)
+  })
+
+  test('an ISO date may write its month and day with one digit: 2024-4-1 is 1 April', () => {
+    assert.equal(parseDate('2024-4-1', 'day-first'), '2024-04-01')
+    assert.equal(parseDate('2024-004-01', 'day-first'), undefined)
+  })
+})

@@ -89,4 +89,9 @@ describe('Verra reader: date order (day first) and type mapping', () => {
     assert.deepEqual(ledger(read.draft('VCS1340')), [])
     assert.deepEqual(perVintage(read.draft('VCS1340')), { 2019: [null, 0] })
   })
+
+  test('a period of 1 credit issues 1', () => {
+    const read = readRows(verra, 'transactions', [block({ 'Total Vintage Quantity': '1', 'Quantity Issued': '1' })])
+    assert.deepEqual(ledger(read.draft('VCS1340')), [['issuance', '2021-04-05', 2019, 1]])
+  })
 })
