@@ -72,6 +72,23 @@ describe('Climate Action Reserve reader: the compliance programme', () => {
     })
 })
 
+describe('ACR reader: compliance by the protocol\'s name, through CarbonPlan\'s protocol mapping', () => {
+  const standardOf = (protocol: string) => readRows(acr, 'projects', [{
+    'Project ID': 'ACR586',
+    'Project Name': 'A forest',
+    'Voluntary Status': 'Registered',
+    'Project Site Country': 'United States',
+    'Project Methodology/Protocol': protocol
+  }]).draft('ACR586').fields().standard?.verbose_name
+
+  test('a protocol CarbonPlan maps to ecy-… is Washington\'s, to arb-… California\'s; any other, ACR\'s own', () => {
+    // data/catalogue/reference/all-protocol-mapping.json: ecy-forest and arb-forest's known strings.
+    assert.equal(standardOf('Improved Forest Management - WA ECO Compliance'), 'Washington Compliance Offset Protocol')
+    assert.equal(standardOf('Reforestation - ARB Compliance'), 'California Compliance Offset Protocol')
+    assert.doesNotMatch(standardOf('VM0007') ?? '', /Compliance Offset Protocol/)
+  })
+})
+
 describe('Gold Standard reader: Article 6 authorisation', () => {
   const issuance = (authorisation: string) => readRows(goldStandard, 'issuances', [{
     ...GS_ISSUED, 'Article Six Authorization': authorisation
