@@ -194,6 +194,9 @@ describe('calculator: success', () => {
     assert.equal(distance.inputs.flights, 6)
     assert.equal(distance.inputs.flown_km, 6000)
 
+    // Codes in any case, with spaces around them, name the same airports.
+    const spaced = ok(await get(`/flight?country_code=DEU&legs=${encodeURIComponent(' fra - jfk , JFK-FRA ')}`))
+    assert.deepEqual(spaced.inputs.legs.map((leg: { from: { iata: string } }) => leg.from.iata), ['FRA', 'JFK'])
     // At most 50 legs a request; a distance past half the Earth's circumference is refused in the unit it came in.
     const legs50 = Array.from({ length: 50 }, () => 'FRA-JFK').join(',')
     assert.equal((await get(`/flight?country_code=DEU&legs=${legs50}`)).statusCode, 200)

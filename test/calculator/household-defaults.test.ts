@@ -35,6 +35,22 @@ describe('home energy follows the household (issue 22)', () => {
       assert.deepEqual(off, [])
     })
 
+  test('a modelled household says its arithmetic: the hand-worked German figures, and the anchors it used', async () => {
+    const { app } = shared()
+    const line = async (code: string, what: string) =>
+      ((await app.inject(`${BASE}/energy?country_code=${code}`)).json() as EnergyBody).assumptions
+        .find((text) => text.startsWith(`Household ${what}`)) ?? ''
+    // The hand-worked figures of the test below, as the text rounds them (four figures).
+    const germany = await line('DEU', 'heating fuel')
+    assert.ok(germany.includes('1.458 t CO2 per person burned in residential and commercial buildings (2021) / ' +
+      '0.18296 kg CO2e per kWh of natural gas x 2.14 people = 17050 kWh, x 0.6922'), germany)
+    assert.ok(germany.includes('in Europe\'s anchored countries (GBR 0.6922) = 11800 kWh a year'), germany)
+    assert.ok((await line('DEU', 'electricity')).includes('x (1 - 5.035 % losses) x 2.14 people = 12530 kWh, x ' +
+      '0.2038, the mean ratio of household electricity to that product in Europe\'s anchored countries'))
+    // Africa has no anchor: every anchored country stands in, and the text says so.
+    assert.ok((await line('ETH', 'heating fuel')).includes('in all anchored countries (GBR 0.6922, USA 0.5624)'))
+  })
+
   test('Germany: one person and four people, by hand from the RECS 2015 household-size elasticities',
     async () => {
       const { app } = shared()

@@ -84,7 +84,12 @@ forEachDatabase((database) => {
         assert.equal(response.statusCode, 400, url)
       }
       assert.deepEqual(errorLines(logStream), [])
-      for (const host of ['example.com', 'example.com:8080', '127.0.0.1:3000', '[::1]:3000']) {
+      // The edges: port 65535 and a 253-character name are a host; port 65536 and a 254-character name are not.
+      const name = (length: number) => `${'a'.repeat(length - 4)}.com`
+      for (const host of ['x:65536', name(254)]) {
+        assert.equal((await inject({ url: `${LIST}?limit=1`, headers: { host } })).statusCode, 400, host)
+      }
+      for (const host of ['example.com', 'example.com:8080', '127.0.0.1:3000', '[::1]:3000', 'x:65535', name(253)]) {
         const response = await inject({ url: `${LIST}?limit=1`, headers: { host } })
         assert.equal(response.statusCode, 200, host)
         assert.ok((response.json().next as string).startsWith(`http://${host}/`), host)
