@@ -35,7 +35,7 @@ describe('home energy follows the household (issue 22)', () => {
       assert.deepEqual(off, [])
     })
 
-  test('a modelled household says its arithmetic: the hand-worked German figures, and the anchors it used', async () => {
+  test('a modelled household says its arithmetic: the hand-worked German figures and the anchors used', async () => {
     const { app } = shared()
     const line = async (code: string, what: string) =>
       ((await app.inject(`${BASE}/energy?country_code=${code}`)).json() as EnergyBody).assumptions
