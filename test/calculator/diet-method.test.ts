@@ -51,6 +51,26 @@ describe('one diet method (issue 35, finding 3)', () => {
       assert.deepEqual(await notes('diet_form=everything&calories=3000'), [])
     })
 
+  test('a vegan answer says what share of the kcal it moves: the UK\'s meat and dairy, 25.5 %', async () => {
+    const { app } = shared()
+    // FAO GBR 2020 (worked-cases.test.ts): meat 486.92853 + dairy and eggs 387.72064 of 3423.68 kcal = 25.55 %.
+    const body = await app.inject(`${BASE}/diet?country_code=GBR&diet_form=vegan`)
+    assert.match(body.body, /vegan: no meat, dairy or eggs; their 25\.5 % of the kcal are shared by the plant groups/)
+  })
+
+  test('the result is warned about against a regional GHG figure, and says so, where the country has none of its own',
+    async () => {
+      const { app } = shared()
+      const warnings = async (code: string) =>
+        ((await app.inject(`${BASE}/flight?country_code=${code}&long_haul=10`)).json() as { warnings: string[] })
+          .warnings.filter((line) => line.startsWith('This flights result'))
+      // Ten long-haul returns (about 19 t) exceed both. French Polynesia has no greenhouse-gas figure of its own in
+      // OWID's data; Germany has.
+      assert.match((await warnings('PYF'))[0] ?? '', /, a regional value standing in\)/)
+      assert.equal((await warnings('DEU')).length, 1)
+      assert.doesNotMatch((await warnings('DEU'))[0] ?? '', /regional value/)
+    })
+
   test('the audit\'s cases: USA everything below high_meat, India vegetarian below its default', async () => {
     const { app } = shared()
     const kg = async (code: string, form: string): Promise<number> =>

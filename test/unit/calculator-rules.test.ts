@@ -131,6 +131,17 @@ describe('ranges: a triangular draw (inverse CDF) over low 0, mode 1, high 4', (
   })
 })
 
+describe('ranges: a triangular draw over low 1, mode 2, high 5 (the mode a quarter of the way from 1)', () => {
+  // Below u = 1/4 a draw is 1 + sqrt(u x 4 x 1), above it 5 - sqrt((1 - u) x 4 x 3).
+  const draw = (u: number) => triangular(() => u, 1, 2, 5)
+
+  test('u = 0.1 draws 1.632456; u = 1/4 the mode; u = 0.5 draws 5 - sqrt(6) = 2.550510', () => {
+    close6(draw(0.1), 1.632456)
+    close6(draw(0.25), 2)
+    close6(draw(0.5), 2.550510)
+  })
+})
+
 describe('ranges: the interval is the 2.5th to 97.5th percentile of the draws', () => {
   test('of 2,000 draws 0, 1, ... 1,999 (in any order), the 51st smallest and the 1,951st', () => {
     // 2.5 % of 2,000 is 50 draws below the low end; 97.5 % is 1,950 below the high end.
