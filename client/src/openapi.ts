@@ -1024,6 +1024,7 @@ export interface operations {
         };
       };
       304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
@@ -1196,6 +1197,7 @@ export interface operations {
         };
       };
       304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       429: components["responses"]["TooManyRequests"];

@@ -196,7 +196,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueOptions> = asyn
       security,
       params: ProjectParamsSchema,
       querystring: NoQuerySchema,
-      response: { 200: ProjectSchema, ...errorResponses(401, 403, 404, 429) }
+      response: { 200: ProjectSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request, reply) => await send(request, reply, BUILD_COST.page,
     async () => await getProjectJson(db, request.params.id)))

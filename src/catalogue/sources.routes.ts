@@ -32,7 +32,7 @@ export const sourcesRoutes: FastifyPluginAsyncTypebox<SourcesOptions> = async (a
         'the original contract. Needs an API key with the `catalogue:read` scope.',
       // No parameters: the one query policy refuses any (a misspelt filter is never silently ignored).
       querystring: Type.Object({}),
-      response: { 200: SourceListSchema, ...errorResponses(401, 403, 429) }
+      response: { 200: SourceListSchema, ...errorResponses(400, 401, 403, 429) }
     }
   }, async (request, reply) => {
     const results: Source[] = (await listSources(db)).map((row) => ({

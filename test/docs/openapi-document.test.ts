@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
+import { fixtureProjects } from '../fixtures/projects.ts'
 import { buildTestApp, REPO_ROOT } from '../helpers.ts'
 
 interface Parameter { name: string, in: string, required?: boolean, schema?: { default?: unknown }, example?: unknown }
@@ -59,6 +60,20 @@ test('every catalogue operation needs a catalogue:read key, documents 401, 403 a
     assert.ok(headerNames(operation.responses['401']).includes('www-authenticate'), `${label} 401 WWW-Authenticate`)
     assert.ok(headerNames(operation.responses['429']).includes('retry-after'), `${label} 429 Retry-After`)
   }
+})
+
+test('every operation documents the 400 it answers to a parameter it does not take', async (t) => {
+  const { app, inject } = await buildTestApp(t, { records: fixtureProjects() })
+  const doc = (await app.inject('/openapi.json')).json() as Document
+  const undocumented: string[] = []
+  for (const { label, url, operation } of operations(doc, '/api/')) {
+    const response = await inject(`${url.replace('{id}', '1')}?no_such_parameter=1`)
+    if (response.statusCode !== 200 && operation.responses[String(response.statusCode)] === undefined) {
+      undocumented.push(`${label}: ${response.statusCode}`)
+    }
+    if (response.statusCode === 400) assert.equal(response.json().parameter, 'no_such_parameter', label)
+  }
+  assert.deepEqual(undocumented, [])
 })
 
 test('parameters with a default are optional', async (t) => {
