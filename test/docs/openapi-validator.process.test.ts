@@ -120,6 +120,8 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
     { operation: DETAIL, url: `${CATALOGUE}1/`, status: 200, headers: key },
     { operation: DETAIL, url: DETAIL_1, status: 304, headers: { ...key, 'if-none-match': await etag(DETAIL_1) } },
     { operation: DETAIL, url: `${CATALOGUE}999999/`, status: 404, headers: key },
+    // Unknown parameters are refused everywhere; OpenAPI allows them, so Prism sees nothing wrong.
+    { operation: DETAIL, url: `${CATALOGUE}1/?fields=name`, status: 400, headers: key },
     { operation: DETAIL, url: `${CATALOGUE}1/`, status: 401, invalid: /security/i },
     { operation: DETAIL, url: `${CATALOGUE}1/`, status: 403, headers: bearer(calculatorKey) },
     ...await limited(DETAIL, `${CATALOGUE}1/`, 'catalogue:read'),
@@ -163,6 +165,7 @@ test('Prism, run as a validating proxy, finds no violation in any operation, suc
       return [
         { operation, url, status: 200, headers: key },
         { operation, url, status: 304, headers: { ...key, 'if-none-match': await etag(url) } },
+        { operation, url: `${url}?page=2`, status: 400, headers: key },
         { operation, url, status: 401, invalid: /security/i },
         { operation, url, status: 403, headers: bearer(calculatorKey) },
         ...await limited(operation, url, 'catalogue:read')

@@ -87,7 +87,7 @@ forEachDatabase((database) => {
       const operation = doc.paths['/api/v1/commerce/sources/']?.get
       assert.equal(operation?.operationId, 'listSources')
       assert.deepEqual(operation.security, [{ apiKey: ['catalogue:read'] }])
-      assert.deepEqual(Object.keys(operation.responses).sort(), ['200', '304', '401', '403', '429'])
+      assert.deepEqual(Object.keys(operation.responses).sort(), ['200', '304', '400', '401', '403', '429'])
     })
   })
 })
