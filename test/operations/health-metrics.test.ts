@@ -57,6 +57,12 @@ forEachDatabase((database) => {
         headers: { 'x-request-id': 'bad id\twith spaces' }
       })
       assert.match(replaced.headers['x-request-id'] as string, /^[0-9a-f-]{36}$/)
+      // 1 to 128 characters are an id; 129, or none, are replaced.
+      const ids = [['a', true], ['a'.repeat(128), true], ['a'.repeat(129), false], ['', false]] as const
+      for (const [given, kept] of ids) {
+        const answer = await app.inject({ url: '/api/v1/co2-calculator/ping', headers: { 'x-request-id': given } })
+        assert.equal(answer.headers['x-request-id'] === given, kept, `${given.length} characters`)
+      }
       const requestLines = lines.map((l) => JSON.parse(l) as { reqId?: string, msg: string }).filter((l) =>
         /request/.test(l.msg))
       assert.ok(requestLines.length >= 6)

@@ -78,6 +78,8 @@ describe('CSV by Accept: only when text/csv is preferred to JSON (docs/api.md, "
     assert.equal(wants('text/csv;q=0.5, */*;q=0.5'), false)
     assert.equal(wants('text/csv, application/json;q=0.9'), true)
     assert.equal(wants('text/csv'), true)
+    // Media types are case-insensitive (RFC 9110, 8.3.1).
+    assert.equal(wants('Text/CSV'), true)
   })
 })
 
