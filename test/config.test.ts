@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
+import { ConfigError, loadConfig } from '../src/config.ts'
 import { tonne } from './cli.helpers.ts'
 import { REPO_ROOT, tempDir } from './helpers.ts'
 
@@ -35,4 +36,25 @@ test('every setting src/config.ts reads is in README\'s configuration table', ()
   const settings = new Set([...source.matchAll(/(?:read|perMinute|seconds)\('([A-Z_]+)'/g)].map((m) => m[1]!))
   assert.ok(settings.size >= 20, `found ${settings.size} settings`)
   for (const setting of settings) assert.match(readme, new RegExp(`^\\| \`${setting}\` \\| [^|]+ \\|`, 'm'), setting)
+})
+
+test('the connection settings\' documented defaults, and the edges of TRUST_PROXY and MEDIA_SIGNING_SECRET', (t) => {
+  const dir = tempDir(t)
+  const config = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: dir, ...env })
+  // README's configuration table: HEADERS_TIMEOUT 10 s, FIRST_BYTE_TIMEOUT 5 s, MAX_CONNECTIONS_PER_ADDRESS 100,
+  // 0 when TRUST_PROXY is set.
+  assert.equal(config().http.headersTimeoutMs, 10_000)
+  assert.equal(config().http.firstByteTimeoutMs, 5000)
+  assert.equal(config().http.maxConnectionsPerAddress, 100)
+  assert.equal(config({ TRUST_PROXY: '1' }).http.maxConnectionsPerAddress, 0)
+  assert.equal(config({ TRUST_PROXY: '10.0.0.0/8' }).http.maxConnectionsPerAddress, 0)
+  // A hop count has one or two digits; a CIDR's prefix is at most 32 bits (IPv4) or 128 (IPv6).
+  assert.equal(config({ TRUST_PROXY: '99' }).trustProxy, 99)
+  assert.equal(config({ TRUST_PROXY: '10.0.0.1/32,::1/128' }).trustProxy, '10.0.0.1/32,::1/128')
+  for (const trust of ['100', '10.0.0.1/33', '::1/129', 'proxy.example']) {
+    assert.throws(() => config({ TRUST_PROXY: trust }), ConfigError, trust)
+  }
+  // A signing secret of 32 characters is enough; of 31, the start stops.
+  assert.equal(config({ MEDIA_SIGNING_SECRET: 's'.repeat(32) }).media.signingSecret, 's'.repeat(32))
+  assert.throws(() => config({ MEDIA_SIGNING_SECRET: 's'.repeat(31) }), /MEDIA_SIGNING_SECRET/)
 })
