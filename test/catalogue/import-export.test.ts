@@ -133,6 +133,14 @@ forEachDatabase((database) => {
       const broken = await tonne(['import', ws.write('bad.json', '[{"id": 1},')], ws.env)
       assert.equal(broken.code, 1)
       assert.match(broken.stderr, /not valid JSON/)
+      // A record is an object: a number, null or a list is named as such, not as a missing field (record 1, from
+      // 0, as README says).
+      for (const [index, line] of ['5', 'null', '[{"id": 1}]'].entries()) {
+        const odd = await tonne(['import', ws.write(`odd-${index}.ndjson`, `${JSON.stringify(project(1))}\n${line}\n`)],
+          ws.env)
+        assert.equal(odd.code, 1, line)
+        assert.match(odd.stderr, /record 1 \(line 2\): must be a JSON object/, line)
+      }
       const [list] = await ws.api([ALL])
       assert.equal(JSON.parse(list!).count, 0)
     })
