@@ -120,25 +120,18 @@ describe('a national footprint beside the world\'s', () => {
   })
 })
 
-describe('ranges: a triangular draw (inverse CDF) over low 0, mode 1, high 4', () => {
-  // The mode is a quarter of the way: below u = 1/4 a draw is 0 + sqrt(u x 4 x 1), above it 4 - sqrt((1 - u) x 4 x 3).
-  const draw = (u: number) => triangular(() => u, 0, 1, 4)
+describe('ranges: a triangular draw (inverse CDF), the mode a quarter of the way from low to high', () => {
+  // Over low 0, mode 1, high 4: below u = 1/4 a draw is 0 + sqrt(u x 4 x 1), above it 4 - sqrt((1 - u) x 4 x 3).
+  // Over low 1, mode 2, high 5 the same shape is moved by 1, so a low end other than 0 is counted once.
+  const cases: Array<[number, number, number, Array<[number, number]>]> = [
+    [0, 1, 4, [[0.1, 0.632456], [0.25, 1], [0.75, 2.267949]]],
+    [1, 2, 5, [[0.1, 1.632456], [0.25, 2], [0.5, 2.550510]]]
+  ]
 
-  test('u = 0.1 draws sqrt(0.4) = 0.632456; u = 1/4 the mode; u = 0.75 draws 4 - sqrt(3) = 2.267949', () => {
-    close6(draw(0.1), 0.632456)
-    close6(draw(0.25), 1)
-    close6(draw(0.75), 2.267949)
-  })
-})
-
-describe('ranges: a triangular draw over low 1, mode 2, high 5 (the mode a quarter of the way from 1)', () => {
-  // Below u = 1/4 a draw is 1 + sqrt(u x 4 x 1), above it 5 - sqrt((1 - u) x 4 x 3).
-  const draw = (u: number) => triangular(() => u, 1, 2, 5)
-
-  test('u = 0.1 draws 1.632456; u = 1/4 the mode; u = 0.5 draws 5 - sqrt(6) = 2.550510', () => {
-    close6(draw(0.1), 1.632456)
-    close6(draw(0.25), 2)
-    close6(draw(0.5), 2.550510)
+  test('u = 0.1 draws low + sqrt(0.4); u = 1/4 the mode; above it, high - sqrt((1 - u) x 12)', () => {
+    for (const [low, mode, high, draws] of cases) {
+      for (const [u, expected] of draws) close6(triangular(() => u, low, mode, high), expected)
+    }
   })
 })
 
