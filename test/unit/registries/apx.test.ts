@@ -131,13 +131,10 @@ describe('APX ledger of one import', () => {
 
 describe('CAR project labels', () => {
   test('Additional Certification(s) splits on ";", leaving out blanks and "None" in any case', () => {
-    const read = readRows(car, 'projects', [{
-      'Project ID': 'CAR1335',
-      'Project Name': 'Nitric acid',
-      'Project Type': 'Nitric Acid N2O',
-      'Project Listed Date': '1/2/2012',
-      'Additional Certification(s)': 'CCB Gold; None;; NONE ; Social Carbon'
-    }])
-    assert.deepEqual(read.draft('CAR1335').certifications()?.map((c) => c.verbose_name), ['CCB Gold', 'Social Carbon'])
+    const layout = LAYOUTS.find((l) => l.registry === car)!
+    const labels = 'CCB Gold; None;; NONE ; Social Carbon'
+    const read = readRows(car, 'projects',
+      [{ [layout.idColumn]: layout.id, ...layout.projects, 'Additional Certification(s)': labels }])
+    assert.deepEqual(read.draft(layout.id).certifications()?.map((c) => c.verbose_name), ['CCB Gold', 'Social Carbon'])
   })
 })
